@@ -1,0 +1,6 @@
+"""tresfute: Très futé and Vraiment très futé, exact and fast."""
+
+from .rules import CHANCE, Game, IllegalMoveError, Move, MoveSyntaxError, parse_move
+
+__all__ = ["CHANCE", "Game", "IllegalMoveError", "Move", "MoveSyntaxError", "parse_move"]
+__version__ = "0.1.0"

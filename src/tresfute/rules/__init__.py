@@ -1,0 +1,12 @@
+"""The rules engine: no input or output, only the games' rules."""
+
+from .game import CHANCE, Game, IllegalMoveError, Phase, Played, Where
+from .games import SPECS
+from .kinds import GameSpec
+from .moves import Move, MoveKind, MoveSyntaxError, parse_move
+from .sheet import Score, Sheet, score_sheet, winners
+
+__all__ = [
+    "CHANCE", "Game", "GameSpec", "IllegalMoveError", "Move", "MoveKind", "MoveSyntaxError",
+    "Phase", "Played", "SPECS", "Score", "Sheet", "Where", "parse_move", "score_sheet", "winners",
+]

@@ -1,0 +1,173 @@
+"""Moves and their text notation (see ``docs/notation.md``).
+
+Every decision is a :class:`Move`; ``Move.parse(str(move)) == move`` for every move.
+
+=================  ==========================================================
+``y@r2c3``         pick the yellow die, cross yellow row 2 column 3
+``w>o``            pick the white die as orange
+``w>b@r2c1``       pick the white die for blue (blue + white), box r2c1
+``+b@r3c2``        extra die (+1): the blue die, blue box r3c2
+``!o=4``           resolve a bonus: write 4 in orange; ``!y@r1c2``: cross that cell
+``~b@r2c4``        sweep (Vraiment très futé): cross the swept blue die in silver
+``reroll``         use a reroll action
+``reprise g``      take the green die back from the platter (Vraiment très futé)
+``roll``           roll now (after reprise decisions)
+``pass``           use no die (a lost roll, a refused platter, nothing usable)
+``done``           end the extra-die phase (or the sweep)
+``dice w3 y5 b1``  chance: the values rolled (games with dice given from outside)
+=================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import NamedTuple
+
+DIE_LETTERS = "wsybgopk"
+AREA_LETTERS = "sybgopk"
+
+
+class MoveKind(StrEnum):
+    PICK = "pick"
+    EXTRA = "extra"
+    BONUS = "bonus"
+    SWEEP = "sweep"
+    REROLL = "reroll"
+    REPRISE = "reprise"
+    ROLL = "roll"
+    PASS = "pass"
+    DONE = "done"
+    DICE = "dice"
+
+
+class MoveSyntaxError(ValueError):
+    """The text is not a move in the notation."""
+
+
+class Move(NamedTuple):
+    kind: MoveKind
+    die: str | None = None
+    area: str | None = None
+    cell: tuple[int, int] | None = None
+    value: int | None = None
+    dice: tuple[tuple[str, int], ...] = ()
+    platter: tuple[str, ...] | None = None
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind is MoveKind.PICK or kind is MoveKind.EXTRA or kind is MoveKind.SWEEP:
+            text = self.die or ""
+            if self.area != self.die:
+                text += f">{self.area}"
+            if self.cell is not None:
+                text += f"@r{self.cell[0]}c{self.cell[1]}"
+            return {"pick": "", "extra": "+", "sweep": "~"}[kind] + text
+        if kind is MoveKind.BONUS:
+            text = f"!{self.area}"
+            if self.cell is not None:
+                text += f"@r{self.cell[0]}c{self.cell[1]}"
+            if self.value is not None:
+                text += f"={self.value}"
+            return text
+        if kind is MoveKind.REPRISE:
+            return f"reprise {self.die}"
+        if kind is MoveKind.DICE:
+            text = "dice " + " ".join(f"{d}{v}" for d, v in self.dice)
+            if self.platter is not None:
+                text += " platter=" + "".join(self.platter)
+            return text
+        return kind.value
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        return parse_move(text)
+
+
+# Plain moves, shared (moves are immutable values).
+REROLL = Move(MoveKind.REROLL)
+ROLL = Move(MoveKind.ROLL)
+PASS = Move(MoveKind.PASS)
+DONE = Move(MoveKind.DONE)
+
+_ENTRY = re.compile(r"^([+~]?)([wsybgopk])(?:>([sybgopk]))?(?:@r([1-9])c([1-9]))?$")
+_BONUS = re.compile(r"^!([sybgopk])(?:@r([1-9])c([1-9]))?(?:=(\d{1,2}))?$")
+_DIE_VALUE = re.compile(r"^([wsybgopk])([1-6])$")
+
+
+def parse_move(text: str) -> Move:
+    """Read a move written in the notation; raises :class:`MoveSyntaxError` with the reason."""
+    if not isinstance(text, str):
+        raise MoveSyntaxError(f"a move is written as text, not {type(text).__name__}")
+    words = text.strip().split()
+    if not words:
+        raise MoveSyntaxError("empty move")
+    head = words[0].lower()
+    if len(words) == 1:
+        if head == "reroll":
+            return REROLL
+        if head == "roll":
+            return ROLL
+        if head == "pass":
+            return PASS
+        if head == "done":
+            return DONE
+        m = _ENTRY.match(head)
+        if m:
+            prefix, die, area, row, col = m.groups()
+            if die == "w" and area is None:
+                raise MoveSyntaxError(f"{text!r}: say which area the white die goes to, as in 'w>o'")
+            kind = {"": MoveKind.PICK, "+": MoveKind.EXTRA, "~": MoveKind.SWEEP}[prefix]
+            if kind is MoveKind.SWEEP and area not in (None, "s"):
+                raise MoveSyntaxError(f"{text!r}: a swept die is crossed in silver")
+            cell = (int(row), int(col)) if row else None
+            return Move(kind, die=die, area=area or ("s" if kind is MoveKind.SWEEP else die), cell=cell)
+        m = _BONUS.match(head)
+        if m:
+            area, row, col, value = m.groups()
+            cell = (int(row), int(col)) if row else None
+            return Move(MoveKind.BONUS, area=area, cell=cell, value=int(value) if value else None)
+    if head == "reprise":
+        if len(words) != 2 or words[1].lower() not in DIE_LETTERS:
+            raise MoveSyntaxError(f"{text!r}: write 'reprise' and one die letter, as in 'reprise g'")
+        return Move(MoveKind.REPRISE, die=words[1].lower())
+    if head == "dice":
+        return _parse_dice(text, words[1:])
+    raise MoveSyntaxError(
+        f"cannot read {text!r} as a move: expected a pick such as 'y@r2c3' or 'w>o', "
+        "an extra die '+g', a bonus '!o=4', or one of reroll, reprise <die>, roll, pass, done, dice ..."
+    )
+
+
+def _parse_dice(text: str, words: list[str]) -> Move:
+    dice: list[tuple[str, int]] = []
+    platter: tuple[str, ...] | None = None
+    for word in words:
+        word = word.lower()
+        if word.startswith("platter="):
+            letters = word.removeprefix("platter=")
+            if not letters or any(ch not in DIE_LETTERS for ch in letters):
+                raise MoveSyntaxError(f"{text!r}: 'platter=' takes die letters, as in 'platter=bgo'")
+            platter = tuple(letters)
+            continue
+        m = _DIE_VALUE.match(word)
+        if not m:
+            raise MoveSyntaxError(f"{text!r}: {word!r} is not a die and a value 1-6, as in 'y5'")
+        dice.append((m.group(1), int(m.group(2))))
+    if not dice:
+        raise MoveSyntaxError(f"{text!r}: give the value of each die rolled, as in 'dice w3 y5 b1'")
+    letters = [d for d, _ in dice]
+    if len(set(letters)) != len(letters):
+        raise MoveSyntaxError(f"{text!r}: each die is given once")
+    dice.sort(key=lambda dv: DIE_LETTERS.index(dv[0]))
+    if platter is not None:
+        platter = tuple(sorted(platter, key=DIE_LETTERS.index))
+        if len(set(platter)) != len(platter):
+            raise MoveSyntaxError(f"{text!r}: each platter die is given once")
+    return Move(MoveKind.DICE, dice=tuple(dice), platter=platter)
+
+
+def dice_move(values: dict[str, int], platter: tuple[str, ...] | None = None) -> Move:
+    """The chance move for dice given from outside, in canonical order."""
+    return _parse_dice("dice", [f"{d}{v}" for d, v in values.items()]
+                       + ([f"platter={''.join(platter)}"] if platter else []))
