@@ -7,6 +7,20 @@ from .moves import Move, MoveKind, MoveSyntaxError, parse_move
 from .sheet import Score, Sheet, score_sheet, winners
 
 __all__ = [
-    "CHANCE", "Game", "GameSpec", "IllegalMoveError", "Move", "MoveKind", "MoveSyntaxError",
-    "Phase", "Played", "SPECS", "Score", "Sheet", "Where", "parse_move", "score_sheet", "winners",
+    "CHANCE",
+    "SPECS",
+    "Game",
+    "GameSpec",
+    "IllegalMoveError",
+    "Move",
+    "MoveKind",
+    "MoveSyntaxError",
+    "Phase",
+    "Played",
+    "Score",
+    "Sheet",
+    "Where",
+    "parse_move",
+    "score_sheet",
+    "winners",
 ]

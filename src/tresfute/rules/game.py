@@ -122,7 +122,6 @@ class Game:
         self._cell_rc = {
             a: [(c.row, c.col) for c in area.cells] for a, area in spec.areas.items() if isinstance(area, Grid)
         }
-        self._tracks = {t.action: t for t in spec.actions}
 
         self.round = 0
         self.turn = 0  # index of the turn in the round
@@ -621,14 +620,10 @@ class Game:
     def _fire(self, p: int, fired: list[Fired]) -> None:
         sheet = self.sheets[p]
         for bonus, source in fired:
-            if isinstance(bonus, ActionBonus):
-                track = self._tracks[bonus.action]
-                if sheet.earned[bonus.action] < track.circles:
-                    sheet.earned[bonus.action] += 1
-                    if sheet.earned[bonus.action] == track.circles and track.end_bonus is not None:
-                        self._fire(p, [(track.end_bonus, f"{bonus} track complete")])
-            elif isinstance(bonus, FoxBonus):
-                sheet.foxes.append(source)
+            if isinstance(bonus, ActionBonus | FoxBonus):
+                more = sheet.gain(bonus, source)
+                if more:
+                    self._fire(p, more)
             else:
                 self.pending[p].append(Pending(bonus, source))
 
@@ -734,6 +729,16 @@ class Game:
             return None
         band = self.spec.rating(self.score(0).total)
         return band.label_fr, band.label_en, band.stars
+
+    def set_sheet(self, player: int, sheet: Sheet) -> None:
+        """Set up a position: replace a player's sheet (puzzles, analysis, tests).
+
+        The sheet is copied; nothing else changes, and legal moves are worked out anew.
+        """
+        if sheet.spec is not self.spec:
+            raise ValueError(f"that sheet is not a {self.spec.name_fr} sheet")
+        self.sheets[player] = sheet.copy()
+        self._cache.clear()
 
     def moves_played(self) -> list[Played]:
         """The decisions taken (forced moves left out): what a record stores."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .kinds import ActionKind, GameSpec, Grid
+from .kinds import AREA_NAMES, ActionBonus, ActionKind, Fired, FoxBonus, GameSpec, Grid, Track
 
 
 class Sheet:
@@ -16,7 +16,7 @@ class Sheet:
     ``foxes`` lists where each fox came from.
     """
 
-    __slots__ = ("spec", "areas", "earned", "used", "foxes")
+    __slots__ = ("areas", "earned", "foxes", "spec", "used")
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
@@ -29,6 +29,19 @@ class Sheet:
         """Circled and not yet crossed: the actions the player can still use."""
         return self.earned.get(action, 0) - self.used.get(action, 0)
 
+    def gain(self, bonus: ActionBonus | FoxBonus, source: str) -> list[Fired]:
+        """Take a fox, or circle an action; returns what completing an action track fires."""
+        if isinstance(bonus, FoxBonus):
+            self.foxes.append(source)
+            return []
+        track = next(t for t in self.spec.actions if t.action is bonus.action)
+        if self.earned[bonus.action] >= track.circles:
+            return []
+        self.earned[bonus.action] += 1
+        if self.earned[bonus.action] == track.circles and track.end_bonus is not None:
+            return [(track.end_bonus, f"{bonus} track complete")]
+        return []
+
     def copy(self) -> Sheet:
         other = Sheet.__new__(Sheet)
         other.spec = self.spec
@@ -40,6 +53,40 @@ class Sheet:
 
     def score(self) -> Score:
         return score_sheet(self)
+
+    @classmethod
+    def from_marks(cls, spec: GameSpec, marks: dict[str, list[int]]) -> Sheet:
+        """The sheet of a finished game from its marks alone (a paper sheet).
+
+        ``marks[colour]`` is a grid's level per cell, or a track's written numbers (a cross
+        track: one 0 per cross). Every entry is checked against the area's printed numbers
+        and order; foxes and action circles are derived from the bonuses the marks fire and
+        from the round track's gifts. Raises ``ValueError`` saying what is wrong.
+        """
+        sheet = cls(spec)
+        fired: list[Fired] = [(g, f"round {r}") for r, g in enumerate(spec.round_gifts, start=1) if g is not None]
+        for a, area in spec.areas.items():
+            given = marks.get(a)
+            if given is None:
+                continue
+            state = sheet.areas[a]
+            if isinstance(area, Grid):
+                if len(given) != len(area.cells) or any(not 0 <= m <= area.marks for m in given):
+                    raise ValueError(f"{AREA_NAMES[a]}: one mark level (0 to {area.marks}) per cell")
+                for cell, level in enumerate(given):
+                    for _ in range(level):
+                        fired += area.mark(state, cell)
+                continue
+            if len(given) > len(area.boxes):
+                raise ValueError(f"{AREA_NAMES[a]} has {len(area.boxes)} boxes, not {len(given)}")
+            for i, written in enumerate(given):
+                value = _die_value(area, i, written)
+                reason = area.why_not(state, value, from_bonus=True)
+                if reason is not None:
+                    raise ValueError(f"{AREA_NAMES[a]} box {i + 1}: {reason}")
+                fired += area.enter(state, value)
+        _count_bonuses(sheet, fired)
+        return sheet
 
     def view(self) -> dict[str, Any]:
         """A plain description of the sheet, for front ends and records."""
@@ -93,3 +140,24 @@ def winners(scores: list[Score]) -> list[int]:
     tied = [i for i, s in enumerate(scores) if s.total == best]
     top_area = max(scores[i].best_area for i in tied)
     return [i for i in tied if scores[i].best_area == top_area]
+
+
+def _die_value(area: Track, box: int, written: int) -> int:
+    """The die value behind a written number (a cross track: any)."""
+    if area.crosses:
+        return 0
+    multiplier = area.boxes[box].multiplier
+    low, high = min(area.choice_values), max(area.choice_values)
+    if written % multiplier or not low <= written // multiplier <= high:
+        shown = f" (x{multiplier} box)" if multiplier > 1 else ""
+        raise ValueError(f"{AREA_NAMES[area.colour]} box {box + 1}: {written} cannot be written there{shown}")
+    return written // multiplier
+
+
+def _count_bonuses(sheet: Sheet, fired: list[Fired]) -> None:
+    """Foxes and action circles from fired bonuses (entry bonuses are marks of their own)."""
+    queue = list(fired)
+    while queue:
+        bonus, source = queue.pop(0)
+        if isinstance(bonus, ActionBonus | FoxBonus):
+            queue += sheet.gain(bonus, source)
