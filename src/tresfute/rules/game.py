@@ -74,6 +74,8 @@ class Played:
     player: int  # CHANCE for dice given from outside
     move: Move
     forced: bool = False
+    round: int = 0
+    turn: int = 0  # index of the turn in its round
 
 
 def get_spec(game: str | GameSpec) -> GameSpec:
@@ -215,11 +217,11 @@ class Game:
         if isinstance(move, str):
             move = parse_move(move)
         p = self._check(move, player)
+        self.history.append(Played(p, move, False, self.round, self.turn))
         if p == CHANCE:
             self._apply_dice(move)
         else:
             self._apply(p, move)
-        self.history.append(Played(p, move))
         self._advance()
 
     def _check(self, move: Move, player: int | None) -> int:
@@ -278,8 +280,8 @@ class Game:
             for p in self.players_to_move:
                 moves = self._moves_for(p)
                 if len(moves) == 1:
+                    self.history.append(Played(p, moves[0], True, self.round, self.turn))
                     self._apply(p, moves[0])
-                    self.history.append(Played(p, moves[0], forced=True))
                     break
             else:
                 return
@@ -295,6 +297,7 @@ class Game:
     def _begin_round(self) -> None:
         self.round += 1
         self.turn = 0
+        self.active, self.solo_passive = self._schedule()[0]
         gift = self.spec.round_gifts[self.round - 1]
         if gift is not None:
             for p in range(self.n_players):
@@ -648,7 +651,7 @@ class Game:
             if kind is not MoveKind.BONUS:
                 return f"{who} must first resolve the bonus: {wanted}"
             return self._why_entry(p, move, None) or f"{move} does not resolve the pending bonus: {wanted}"
-        if kind not in {m.kind for m in legal}:
+        if kind not in {m.kind for m in legal} and not self._expects(p, kind):
             return f"'{move}' is not possible now: {self._situation(p)}"
         if kind in (MoveKind.PICK, MoveKind.EXTRA, MoveKind.SWEEP):
             d = self._die_index.get(move.die or "")
@@ -677,6 +680,21 @@ class Game:
         if kind is MoveKind.REPRISE:
             return "reprise takes back a die that is on the platter"
         return f"'{move}' is not legal now; legal moves: {', '.join(map(str, legal[:12]))}"
+
+    def _expects(self, p: int, kind: MoveKind) -> bool:
+        """Whether this kind of move belongs to the player's current step (legal or not)."""
+        phase = self.phase
+        if phase is Phase.PASSIVE:
+            stage = self.stage[p]
+            return (kind is MoveKind.PICK and stage is Stage.PICK) or (kind is MoveKind.EXTRA and stage is Stage.EXTRA)
+        if p != self.active:
+            return False
+        return (
+            (kind is MoveKind.PICK and phase is Phase.CHOOSE)
+            or (kind is MoveKind.EXTRA and phase is Phase.ACTIVE_EXTRA)
+            or (kind is MoveKind.SWEEP and phase is Phase.SWEEP)
+            or (kind is MoveKind.REPRISE and phase is Phase.BEFORE_ROLL)
+        )
 
     def _why_entry(self, p: int, move: Move, value: int | None) -> str | None:
         a = move.area or ""

@@ -1,0 +1,63 @@
+"""Helpers for rule tests: positions with dice given from outside."""
+
+from __future__ import annotations
+
+import random
+
+from tresfute.rules import CHANCE, SPECS, Game, Sheet
+from tresfute.rules.kinds import Grid
+
+TF = SPECS["tres-fute"]
+
+
+def cells(area: Grid, names: list[str], level: int = 1) -> list[int]:
+    """Grid levels with the named cells ("r1c2") marked."""
+    levels = [0] * len(area.cells)
+    for name in names:
+        row, col = int(name[1]), int(name[3])
+        levels[area.cell_index[(row, col)]] = level
+    return levels
+
+
+def position(game: Game, player: int = 0, earned: dict[str, int] | None = None, **marks: object) -> Game:
+    """Put marks on a player's sheet: grids by cell names, tracks by written numbers."""
+    sheet: Sheet = game.sheets[player].copy()
+    for a, given in marks.items():
+        area = game.spec.areas[a]
+        if isinstance(area, Grid):
+            sheet.areas[a] = cells(area, list(given))  # type: ignore[arg-type]
+        else:
+            sheet.areas[a] = list(given)  # type: ignore[call-overload]
+    for action, n in (earned or {}).items():
+        sheet.earned[action] = n  # type: ignore[index]
+    game.set_sheet(player, sheet)
+    return game
+
+
+def new_game(players: int = 1, game: str = "tres-fute") -> Game:
+    g = Game(game, players=players, dice="external")
+    assert g.to_move == CHANCE
+    return g
+
+
+def legal(game: Game, player: int | None = None) -> set[str]:
+    return {str(m) for m in game.legal_moves(player)}
+
+
+def roll_randomly(game: Game, rng: random.Random) -> None:
+    """Give the dice due now random values (naming the solo platter on a tie)."""
+    dice = " ".join(f"{d}{rng.randint(1, 6)}" for d in game.dice_to_roll())
+    move = f"dice {dice}"
+    if not game.is_legal(move):  # a tie at the solo platter boundary: name the three lowest
+        values = {t[0]: int(t[1]) for t in dice.split()}
+        move += " platter=" + "".join(sorted(values, key=values.__getitem__)[:3])
+    game.play(move)
+
+
+def play_randomly(game: Game, rng: random.Random, until=lambda game: False) -> None:
+    """Random legal moves (and random dice when they come from outside) to the end."""
+    while not game.is_over and not until(game):
+        if game.to_move == CHANCE:
+            roll_randomly(game, rng)
+        else:
+            game.play(rng.choice(game.legal_moves()))
