@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, Fired, FoxBonus, GameSpec, Grid, Track
+from .kinds import AREA_NAMES, ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, Fired, FoxBonus, GameSpec, Grid, Track
 from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
 from .sheet import Score, Sheet, winners
 
@@ -651,6 +651,9 @@ class Game:
             if kind is not MoveKind.BONUS:
                 return f"{who} must first resolve the bonus: {wanted}"
             return self._why_entry(p, move, None) or f"{move} does not resolve the pending bonus: {wanted}"
+        if kind is MoveKind.PASS and self._expects(p, MoveKind.PICK):
+            return ("a die can be entered, so one must be picked" if self.phase is Phase.CHOOSE
+                    else "a die can be entered, so one must be taken (from the platter if possible)")
         if kind not in {m.kind for m in legal} and not self._expects(p, kind):
             return f"'{move}' is not possible now: {self._situation(p)}"
         if kind in (MoveKind.PICK, MoveKind.EXTRA, MoveKind.SWEEP):
@@ -673,9 +676,11 @@ class Game:
             if kind is MoveKind.SWEEP and d not in self.swept:
                 return f"the {die} die was not swept to the platter by this silver pick"
             if move.area not in self.spec.areas:
-                return f"there is no {move.area} area in {self.spec.name_fr}"
-            if kind is not MoveKind.SWEEP and move.area not in self._areas_for_die[self.dice[d]]:
-                return f"the {die} die is entered in {', '.join(self._areas_for_die[self.dice[d]])}, not {move.area}"
+                return f"there is no {AREA_NAMES.get(move.area or '', move.area)} area in {self.spec.name_fr}"
+            allowed = self._areas_for_die[self.dice[d]]
+            if kind is not MoveKind.SWEEP and move.area not in allowed:
+                return (f"the {die} die goes in {' or '.join(AREA_NAMES[a] for a in allowed)}, "
+                        f"not {AREA_NAMES[move.area]}")
             return self._why_entry(p, move, self._entry_value(d, move.area)) or f"'{move}' is not legal now"
         if kind is MoveKind.REPRISE:
             return "reprise takes back a die that is on the platter"
@@ -699,18 +704,19 @@ class Game:
     def _why_entry(self, p: int, move: Move, value: int | None) -> str | None:
         a = move.area or ""
         area = self.spec.areas.get(a)
+        name = AREA_NAMES.get(a, a)
         if area is None:
-            return f"there is no {a} area in {self.spec.name_fr}"
+            return f"there is no {name} area in {self.spec.name_fr}"
         state = self.sheets[p].areas[a]
         if isinstance(area, Grid):
             if move.cell is None:
-                return f"name the cell in {a}, as in {a}@r1c2"
+                return f"name the {name} cell, as in {a}@r1c2"
             c = area.cell_index.get(move.cell)
             if c is None:
-                return f"there is no markable cell r{move.cell[0]}c{move.cell[1]} in {a}"
+                return f"there is no markable cell r{move.cell[0]}c{move.cell[1]} in {name}"
             return area.why_not(state, value, c)
         if move.cell is not None:
-            return f"the {a} area has no cells to name: boxes are filled left to right"
+            return f"{name} has no cells to name: its boxes are filled left to right"
         if isinstance(area, Track) and value is None:
             if move.value is None and not area.crosses:
                 return "say which number to write, as in !o=4"
@@ -720,8 +726,8 @@ class Game:
     def _situation(self, p: int) -> str:
         phase = self.phase
         if phase is Phase.PASSIVE:
-            return ("pick a die from the platter (or pass)" if self.stage[p] is Stage.PICK
-                    else "use +1 actions or say 'done'")
+            return ("a passive player picks a die from the platter" if self.stage[p] is Stage.PICK
+                    else "the player may use +1 actions, or say 'done'")
         return {
             Phase.CHOOSE: "the active player picks a die from the roll",
             Phase.ACTIVE_EXTRA: "the active player may use +1 actions, or say 'done'",
