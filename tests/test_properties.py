@@ -3,16 +3,18 @@ and its final score equals a recount from the final sheets. Same seed, same game
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
 import pytest
-from helpers import play_randomly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tresfute.rules import SPECS, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Sheet, parse_move
 from tresfute.rules.kinds import Grid, Order, Track
+
+from helpers import play_randomly
 
 GAMES = sorted(SPECS)
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -29,9 +31,9 @@ def check_invariants(game: Game) -> None:
                 assert isinstance(area, Track)
                 assert len(state) <= len(area.boxes), "tracks within bounds"
                 if area.order is Order.INCREASING_RESET_AFTER_6:
-                    assert all(b > a or a == 6 for a, b in zip(state, state[1:], strict=False))
+                    assert all(b > a or a == 6 for a, b in itertools.pairwise(state))
                 if area.order is Order.NON_INCREASING:
-                    assert all(b <= a for a, b in zip(state, state[1:], strict=False))
+                    assert all(b <= a for a, b in itertools.pairwise(state))
         for track in spec.actions:
             assert 0 <= sheet.used[track.action] <= sheet.earned[track.action] <= track.circles
         assert len(sheet.foxes) == len(set(sheet.foxes)), "each fox once"

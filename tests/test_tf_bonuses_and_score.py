@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from helpers import TF, cells, legal, new_game, position
 
 from tresfute.rules import IllegalMoveError, Sheet, winners
 from tresfute.rules.kinds import ActionKind
+
+from helpers import TF, cells, legal, new_game, position
 
 
 def test_a_chain_of_four_bonuses_resolves_before_play_goes_on() -> None:

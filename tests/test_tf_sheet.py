@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from helpers import TF, cells, legal, new_game, position
 
 from tresfute.rules import Sheet
 from tresfute.rules.kinds import ActionKind, Grid, Track
+
+from helpers import TF, cells, legal, new_game, position
 
 YELLOW, BLUE, GREEN, ORANGE, PURPLE = (TF.areas[a] for a in "ybgop")
 

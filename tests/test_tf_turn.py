@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import legal, new_game, play_randomly, position
 
 from tresfute.rules import CHANCE, Game, IllegalMoveError, Phase, Where
 from tresfute.rules.kinds import ActionKind
+
+from helpers import legal, new_game, play_randomly, position
 
 
 def where(game: Game) -> dict[str, str]:

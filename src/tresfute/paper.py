@@ -57,9 +57,8 @@ def sheet_from_data(data: Any) -> tuple[GameSpec, Sheet]:
     except ValueError as exc:
         raise SheetError(str(exc)) from None
     if paper.foxes is not None and paper.foxes != len(sheet.foxes):
-        raise SheetError(
-            f"the marks give {len(sheet.foxes)} foxes ({', '.join(sheet.foxes) or 'none'}), the sheet says {paper.foxes}"
-        )
+        sources = ", ".join(sheet.foxes) or "none"
+        raise SheetError(f"the marks give {len(sheet.foxes)} foxes ({sources}), the sheet says {paper.foxes}")
     return spec, sheet
 
 

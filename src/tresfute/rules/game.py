@@ -23,7 +23,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .kinds import AREA_NAMES, ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, Fired, FoxBonus, GameSpec, Grid, Track
+from .kinds import (
+    AREA_NAMES,
+    ActionBonus,
+    ActionKind,
+    Bonus,
+    ChoiceBonus,
+    EntryBonus,
+    Fired,
+    FoxBonus,
+    GameSpec,
+    Grid,
+    Track,
+)
 from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
 from .sheet import Score, Sheet, winners
 
