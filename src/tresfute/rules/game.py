@@ -21,7 +21,7 @@ import random
 import secrets
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .kinds import (
     AREA_NAMES,
@@ -81,8 +81,9 @@ class Pending:
     source: str
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
+class Played(NamedTuple):
+    """One move of the game's history, by whom, and whether the engine played it (forced)."""
+
     player: int  # CHANCE for dice given from outside
     move: Move
     forced: bool = False
@@ -155,6 +156,8 @@ class Game:
         self.history: list[Played] = []
         self.lost_bonuses: list[tuple[int, Pending]] = []
         self._cache: dict[int, list[Move]] = {}
+        self._movers: tuple[int, ...] = ()
+        self._pick_table, self._extra_table, self._bonus_table = _move_tables(spec)
         self._begin_round()
         self._advance()
 
@@ -171,14 +174,17 @@ class Game:
     @property
     def players_to_move(self) -> tuple[int, ...]:
         """Everyone who may decide now (passive players decide independently)."""
+        return self._movers
+
+    def _find_movers(self) -> tuple[int, ...]:
         phase = self.phase
         if phase is Phase.OVER:
             return ()
         if phase is Phase.PASSIVE:
-            return tuple(p for p in self.passive_order() if self.stage[p] is not Stage.DONE)
-        waiting = tuple(p for p in range(self.n_players) if self.pending[p])
-        if waiting:
-            return waiting
+            stage = self.stage
+            return tuple(p for p in self.passive_order() if stage[p] is not Stage.DONE)
+        if any(self.pending):
+            return tuple(p for p in range(self.n_players) if self.pending[p])
         if phase is Phase.ROLL or phase is Phase.SOLO_ROLL:
             return (CHANCE,)
         return (self.active,)
@@ -190,6 +196,7 @@ class Game:
         return players[0] if players else None
 
     def passive_order(self) -> list[int]:
+        """The passive players of this turn, in seat order from the active player's left."""
         if self.solo_passive:
             return [0]
         n = self.n_players
@@ -205,9 +212,10 @@ class Game:
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
         """The legal moves of ``player`` (default: :attr:`to_move`); none for chance."""
+        movers = self._movers
         if player is None:
-            player = self.to_move
-        if player is None or player == CHANCE or player not in self.players_to_move:
+            player = movers[0] if movers else None
+        if player is None or player == CHANCE or player not in movers:
             return []
         return list(self._moves_for(player))
 
@@ -240,9 +248,9 @@ class Game:
         """The player the move is for, once it is known to be legal."""
         if not isinstance(move, Move):
             raise IllegalMoveError(f"not a move: {move!r}")
-        if self.is_over:
+        if self.phase is Phase.OVER:
             raise IllegalMoveError("the game is over")
-        movers = self.players_to_move
+        movers = self._movers
         if move.kind is MoveKind.DICE:
             if movers != (CHANCE,):
                 raise IllegalMoveError("no roll is due now" if self.external_dice
@@ -267,29 +275,34 @@ class Game:
 
     def _advance(self) -> None:
         """Run what needs no decision: passing phases, seeded rolls and forced moves."""
+        pending = self.pending
         while True:
             self._cache.clear()
             phase = self.phase
             if phase is Phase.OVER:
+                self._movers = ()
                 return
-            if any(self.pending):
+            settled = True
+            if any(pending):
                 self._drop_lost_bonuses()
-            if not any(self.pending):
+                settled = not any(pending)
+            if settled:
                 if phase is Phase.TURN_START:
                     self._start_turn()
                     continue
                 if phase is Phase.NEXT_ROLL:
                     self._next_roll()
                     continue
-                if phase is Phase.PASSIVE and all(s is Stage.DONE for s in self.stage):
+                if phase is Phase.PASSIVE and Stage.PICK not in self.stage and Stage.EXTRA not in self.stage:
                     self._end_turn()
                     continue
-                if phase is Phase.ROLL or phase is Phase.SOLO_ROLL:
-                    if self._rng is None:
-                        return
+                if (phase is Phase.ROLL or phase is Phase.SOLO_ROLL) and self._rng is not None:
                     self._roll_from_seed()
                     continue
-            for p in self.players_to_move:
+            self._movers = movers = self._find_movers()
+            for p in movers:
+                if p == CHANCE:
+                    return
                 moves = self._moves_for(p)
                 if len(moves) == 1:
                     self.history.append(Played(p, moves[0], True, self.round, self.turn))
@@ -469,26 +482,29 @@ class Game:
             return self.values[self._white] + self.values[self._blue]
         return self.values[d]
 
-    def _die_moves(self, p: int, dice: list[int] | range, kind: MoveKind) -> list[Move]:
+    def _die_moves(self, p: int, dice: list[int] | range, extra: bool = False) -> list[Move]:
         """Every entry of each of ``dice`` on player ``p``'s sheet."""
         moves: list[Move] = []
-        spec_areas = self.spec.areas
         states = self.sheets[p].areas
+        values = self.values
+        blue_sum = values[self._white] + values[self._blue]
+        sum_area = self.spec.sum_area
+        table = self._extra_table if extra else self._pick_table
         for d in dice:
-            colour = self.dice[d]
-            for a in self._areas_for_die[colour]:
-                area = spec_areas[a]
-                value = self._entry_value(d, a)
-                if isinstance(area, Grid):
-                    rc = self._cell_rc[a]
-                    for c in area.die_targets(states[a], value):
-                        moves.append(Move(kind, colour, a, rc[c]))
-                elif area.why_not(states[a], value) is None:
-                    moves.append(Move(kind, colour, a))
+            for a, area, entries in table[d]:
+                value = blue_sum if a == sum_area else values[d]
+                if entries.__class__ is list:  # a grid: one move per cell
+                    state = states[a]
+                    marks = area.marks
+                    for c in area.cells_by_value.get(value, ()):
+                        if state[c] < marks:
+                            moves.append(entries[c])
+                elif area.accepts(states[a], value):
+                    moves.append(entries)
         return moves
 
     def _choose_moves(self, p: int) -> list[Move]:
-        moves = self._die_moves(p, [i for i in range(6) if self.where[i] is Where.HAND], MoveKind.PICK)
+        moves = self._die_moves(p, [i for i in range(6) if self.where[i] is Where.HAND])
         if not moves or self.spec.may_decline_roll:
             moves.append(PASS)
         if self.sheets[p].available(ActionKind.REROLL) > 0:
@@ -496,9 +512,9 @@ class Game:
         return moves
 
     def _passive_moves(self, p: int) -> list[Move]:
-        moves = self._die_moves(p, [i for i in range(6) if self.where[i] is Where.PLATTER], MoveKind.PICK)
+        moves = self._die_moves(p, [i for i in range(6) if self.where[i] is Where.PLATTER])
         if not moves:  # only then may the active player's dice be used
-            moves = self._die_moves(p, self.field, MoveKind.PICK)
+            moves = self._die_moves(p, self.field)
         if not moves or self.spec.passive_may_refuse:
             moves.append(PASS)
         return moves
@@ -507,7 +523,7 @@ class Game:
         if self.sheets[p].available(ActionKind.PLUS_ONE) <= 0:
             return []
         used = self.extra_used[p]
-        return self._die_moves(p, [i for i in range(6) if i not in used], MoveKind.EXTRA)
+        return self._die_moves(p, [i for i in range(6) if i not in used], extra=True)
 
     def _sweep_moves(self, p: int) -> list[Move]:
         silver = self.spec.areas["s"]
@@ -530,13 +546,15 @@ class Game:
         a = bonus.area
         area = self.spec.areas[a]
         state = self.sheets[p].areas[a]
+        moves = self._bonus_table[a]
         if isinstance(area, Grid):
-            rc = self._cell_rc[a]
-            return [Move(MoveKind.BONUS, area=a, cell=rc[c]) for c in area.free_cells(state)]
+            marks = area.marks
+            return [moves[c] for c, level in enumerate(state) if level < marks]
         if area.crosses:
-            return [] if area.is_full(state) else [Move(MoveKind.BONUS, area=a)]
-        values = area.choice_values if bonus.value is None else (bonus.value,)
-        return [Move(MoveKind.BONUS, area=a, value=v) for v in values if area.why_not(state, v, True) is None]
+            return [] if area.is_full(state) else [moves[0]]
+        if bonus.value is not None:
+            return [moves[bonus.value]] if area.accepts(state, bonus.value, True) else []
+        return [moves[v] for v in area.choice_values if area.accepts(state, v, True)]
 
     def _bonus_moves(self, p: int) -> list[Move]:
         moves: dict[Move, None] = {}
@@ -576,8 +594,10 @@ class Game:
                 if self.spec.silver_sweep and move.area == "s" and swept:
                     self.swept = swept
                     self.phase = Phase.SWEEP
+                elif self.pending[p]:
+                    self.phase = Phase.NEXT_ROLL  # once the bonuses are resolved
                 else:
-                    self.phase = Phase.NEXT_ROLL
+                    self._next_roll()
             else:
                 self._enter(p, move.area, move.cell, self._entry_value(d, move.area))
                 self.stage[p] = Stage.EXTRA
@@ -775,6 +795,7 @@ class Game:
             raise ValueError(f"that sheet is not a {self.spec.name_fr} sheet")
         self.sheets[player] = sheet.copy()
         self._cache.clear()
+        self._movers = self._find_movers()
 
     def moves_played(self) -> list[Played]:
         """The decisions taken (forced moves left out): what a record stores."""
@@ -824,3 +845,40 @@ class Game:
             "extra_dice_used": [[self.dice[i] for i in sorted(u)] for u in self.extra_used],
             "over": self.is_over,
         }
+
+
+_TABLES: dict[int, tuple[list, list, dict]] = {}
+
+
+def _move_tables(spec: GameSpec) -> tuple[list, list, dict]:
+    """Every pick, +1 and bonus move of a game, built once (moves are immutable values).
+
+    Picks and +1 moves: per die, (area, area kind, moves): a grid's moves are a list indexed
+    by cell, a track has one move. Bonus moves: per area, indexed by cell or by value.
+    """
+    key = id(spec)
+    if key not in _TABLES:
+        tables = []
+        for kind in (MoveKind.PICK, MoveKind.EXTRA):
+            per_die = []
+            for colour in spec.dice:
+                areas = tuple(spec.areas) if colour == "w" else (spec.sum_area,) if colour == "b" else (colour,)
+                entries = []
+                for a in areas:
+                    area = spec.areas[a]
+                    if isinstance(area, Grid):
+                        entries.append((a, area, [Move(kind, colour, a, (c.row, c.col)) for c in area.cells]))
+                    else:
+                        entries.append((a, area, Move(kind, colour, a)))
+                per_die.append(entries)
+            tables.append(per_die)
+        bonus: dict[str, Any] = {}
+        for a, area in spec.areas.items():
+            if isinstance(area, Grid):
+                bonus[a] = [Move(MoveKind.BONUS, area=a, cell=(c.row, c.col)) for c in area.cells]
+            elif area.crosses:
+                bonus[a] = [Move(MoveKind.BONUS, area=a)]
+            else:
+                bonus[a] = {v: Move(MoveKind.BONUS, area=a, value=v) for v in range(13)}
+        _TABLES[key] = (tables[0], tables[1], bonus)
+    return _TABLES[key]

@@ -244,15 +244,36 @@ class Track:
     points: tuple[int, ...] = ()  # LAST_FILLED: points by number of filled boxes
     crosses: bool = False  # boxes take a cross, not a number
     choice_values: tuple[int, ...] = (1, 2, 3, 4, 5, 6)  # values a ? bonus may choose
+    _minimums: tuple[int, ...] = field(init=False, repr=False)
+    _multipliers: tuple[int, ...] = field(init=False, repr=False)
+    _ordered: bool = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "_minimums", tuple(b.minimum for b in self.boxes))
+        set_(self, "_multipliers", tuple(b.multiplier for b in self.boxes))
+        set_(self, "_ordered", self.order is not Order.FREE and not self.crosses)
 
     def new_state(self) -> list[int]:
         return []
 
     def accepts(self, state: Sequence[int], value: int, from_bonus: bool = False) -> bool:
-        return self.why_not(state, value, from_bonus) is None
+        """Whether the next box takes ``value`` (a bonus entry ignores the box's minimum)."""
+        i = len(state)
+        minimums = self._minimums
+        if i >= len(minimums) or (value < minimums[i] and not from_bonus):
+            return False
+        if i and self._ordered:
+            written, previous = value * self._multipliers[i], state[-1]
+            if self.order is Order.NON_INCREASING:
+                return written <= previous
+            return previous == 6 or written > previous
+        return True
 
     def why_not(self, state: Sequence[int], value: int, from_bonus: bool = False) -> str | None:
         """Why the next box cannot take ``value`` (None if it can)."""
+        if self.accepts(state, value, from_bonus):
+            return None
         i = len(state)
         name = AREA_NAMES[self.colour]
         if i >= len(self.boxes):
@@ -260,14 +281,10 @@ class Track:
         box = self.boxes[i]
         if not from_bonus and value < box.minimum:
             return f"{name} box {i + 1} needs at least {box.minimum}, not {value}"
-        if i and not self.crosses:
-            written = value * box.multiplier
-            previous = state[-1]
-            if self.order is Order.INCREASING_RESET_AFTER_6 and previous != 6 and written <= previous:
-                return f"{name} needs a number higher than {previous} (or any number after a 6), not {written}"
-            if self.order is Order.NON_INCREASING and written > previous:
-                return f"{name} needs a number at most {previous}, not {written}"
-        return None
+        written, previous = value * box.multiplier, state[-1]
+        if self.order is Order.NON_INCREASING:
+            return f"{name} needs a number at most {previous}, not {written}"
+        return f"{name} needs a number higher than {previous} (or any number after a 6), not {written}"
 
     def enter(self, state: list[int], value: int) -> list[Fired]:
         """Fill the next box with ``value``; returns the box's bonus if it fires."""

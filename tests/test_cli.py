@@ -1,0 +1,84 @@
+"""The tresfute command: replay, score, simulate (French by default, English on request)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tresfute import records
+from tresfute.cli import main
+from tresfute.simulate import play_game
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_replay_prints_the_scores_and_the_winner(tmp_path: Path) -> None:
+    game = play_game("tres-fute", 2, "random", 1, 0)
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(records.record_of(game, ["Alice", "Bob"])))
+    code, out = run("replay", str(path))
+    assert code == 0
+    assert "Partie valide" in out and "Alice" in out and "Vainqueur" in out
+    assert f"Total {game.score(0).total:4}" in " ".join(out.split("  ")) or str(game.score(0).total) in out
+    code, out = run("replay", str(path), "--json")
+    data = json.loads(out)
+    assert [p["total"] for p in data["players"]] == [s.total for s in game.scores()]
+    assert data["winners"] == [["Alice", "Bob"][w] for w in game.winners()]
+
+
+def test_replay_rejects_a_bad_record_with_the_reason(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["1:done"]}')
+    code, out = run("replay", str(path))
+    assert code == 1 and "move 1 ('1:done') is illegal" in out
+    code, out = run("replay", str(tmp_path / "missing.json"))
+    assert code == 1 and "cannot read" in out
+
+
+def test_solo_replay_shows_the_rating_in_english() -> None:
+    code, out = run("replay", str(EXAMPLES / "solo-game.json"), "--lang", "en")
+    assert code == 0, out
+    assert "Solo rating:" in out and "Yellow" in out
+
+
+def test_score_a_paper_sheet() -> None:
+    code, out = run("score", "--game", "tres-fute", str(EXAMPLES / "tres-fute-sheet.json"), "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["areas"] == {"yellow": 46, "blue": 7, "green": 15, "orange": 22, "purple": 16}
+    assert data["total"] == 113
+    code, out = run("score", str(EXAMPLES / "tres-fute-sheet.json"))
+    assert "Jaune" in out and "113" in out and "Note en solo" in out
+
+
+def test_simulate_is_reproducible_and_has_every_figure() -> None:
+    args = ("simulate", "--game", "tres-fute", "--players", "2", "--bot", "random", "--games", "20",
+            "--seed", "4", "--json")
+    first = json.loads(run(*args)[1])
+    second = json.loads(run(*args)[1])
+    assert set(first) >= {"games", "mean", "sd", "min", "max", "mean_per_area", "mean_foxes", "games_per_second"}
+    first.pop("games_per_second"), second.pop("games_per_second")
+    assert first == second
+    assert first["games"] == 20
+
+
+def test_the_module_runs_as_a_command() -> None:
+    out = subprocess.run([sys.executable, "-m", "tresfute", "--help"], capture_output=True, text=True, check=True)
+    assert "replay" in out.stdout and "simulate" in out.stdout
+
+
+@pytest.mark.parametrize("args", [("simulate", "--players", "5"), ("simulate", "--game", "chess"),
+                                  ("score", "--game", "chess", "x.json")])
+def test_bad_options_are_refused(args: tuple[str, ...]) -> None:
+    code, out = run(*args)
+    assert code == 2 and "Invalid value" in out

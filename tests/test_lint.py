@@ -1,0 +1,21 @@
+"""The code stays ruff clean (part of the test suite, so CI enforces it)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_ruff_clean() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    command = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
+    assert f"\n{command}\n" in readme

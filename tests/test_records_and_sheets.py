@@ -1,0 +1,141 @@
+"""Records replay games exactly and reject bad ones; paper sheets score like played ones."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tresfute import paper, records
+from tresfute.rules import Game
+from tresfute.simulate import play_game
+
+from helpers import play_randomly
+
+
+def finished(players: int = 2, seed: int = 3) -> Game:
+    return play_game("tres-fute", players, "random", seed, 0)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_a_record_replays_to_the_same_sheets_and_scores(players: int) -> None:
+    game = finished(players)
+    text = records.dumps(records.record_of(game, [f"P{i}" for i in range(players)]))
+    again = records.replay(records.loads(text))
+    assert [s.areas for s in again.sheets] == [s.areas for s in game.sheets]
+    assert again.scores() == game.scores()
+    assert json.loads(text)["result"]["winners"] == [w + 1 for w in game.winners()]
+
+
+def test_a_record_with_dice_from_outside_replays() -> None:
+    game = Game("tres-fute", players=2, dice="external")
+    play_randomly(game, random.Random(5))
+    record = records.record_of(game)
+    assert any(m.startswith("dice ") for m in record.moves)
+    assert records.replay(records.loads(records.dumps(record))).scores() == game.scores()
+
+
+def test_an_unfinished_game_is_saved_and_resumed() -> None:
+    game = Game("tres-fute", players=1, seed=9)
+    rng = random.Random(1)
+    for _ in range(15):
+        game.play(rng.choice(game.legal_moves()))
+    resumed = records.replay(records.loads(records.dumps(records.record_of(game))))
+    assert resumed.view() == game.view()
+    assert resumed.legal_moves() == game.legal_moves()
+
+
+def test_an_illegal_move_is_rejected_with_its_number_and_reason() -> None:
+    data = json.loads(records.dumps(records.record_of(finished())))
+    data["moves"][4] = "1:reroll" if not data["moves"][4].endswith("reroll") else "1:pass"
+    with pytest.raises(records.RecordError, match=r"move 5 \('1:(reroll|pass)'\) is illegal: "):
+        records.replay(records.from_data(data))
+
+
+def test_a_wrong_final_score_is_rejected() -> None:
+    data = json.loads(records.dumps(records.record_of(finished())))
+    data["result"]["scores"][1]["total"] += 1
+    with pytest.raises(records.RecordError, match="final score of player 2 is"):
+        records.replay(records.from_data(data))
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("{", "not JSON"),
+        ("[]", "not a valid record"),
+        ('{"game": "chess", "players": ["a"], "seed": 1}', "unknown game 'chess'"),
+        ('{"game": "tres-fute", "players": [], "seed": 1}', "players"),
+        ('{"game": "tres-fute", "players": ["a"]}', "needs its seed"),
+        ('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["1:q"]}', "move 1 .*cannot read"),
+        ('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["y@r1c1"]}', "say whose move"),
+        ('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": [], "result": {"scores": [], "winners": []}}',
+         "stop before the end"),
+    ],
+)
+def test_corrupt_records_say_what_is_wrong(text: str, reason: str) -> None:
+    with pytest.raises(records.RecordError, match=reason):
+        records.replay(records.loads(text))
+
+
+# --- paper sheets ------------------------------------------------------------------
+
+
+def test_a_played_sheet_scores_the_same_on_paper() -> None:
+    """Writing a played sheet down as marks gives the same breakdown."""
+    game = finished(1, seed=12)
+    sheet = game.sheets[0]
+    yellow, blue = game.spec.areas["y"], game.spec.areas["b"]
+    marks = {
+        "game": "tres-fute",
+        "areas": {
+            "yellow": [f"r{c.row}c{c.col}" for c, lv in zip(yellow.cells, sheet.areas["y"], strict=True) if lv],
+            "blue": [f"r{c.row}c{c.col}" for c, lv in zip(blue.cells, sheet.areas["b"], strict=True) if lv],
+            "green": len(sheet.areas["g"]),
+            "orange": sheet.areas["o"],
+            "purple": sheet.areas["p"],
+        },
+        "foxes": len(sheet.foxes),
+    }
+    spec, paper_sheet = paper.sheet_from_data(marks)
+    assert paper.breakdown(spec, paper_sheet)["total"] == game.score(0).total
+
+
+def test_known_values_from_the_sheet_reference() -> None:
+    spec, sheet = paper.sheet_from_data({
+        "game": "tres-fute",
+        "areas": {
+            "yellow": ["r1c1", "r2c1", "r3c1", "r1c3", "r3c3", "r4c2", "r4c3", "r2c4", "r3c4", "r4c4"],
+            "blue": ["r1c2", "r1c3", "r1c4", "r2c1"],
+            "green": 5,
+            "orange": [5, 2, 3, 12],
+            "purple": [2, 5, 6, 3],
+        },
+    })
+    result = paper.breakdown(spec, sheet)
+    assert result["areas"] == {"yellow": 46, "blue": 7, "green": 15, "orange": 22, "purple": 16}
+    assert result["foxes"] == 1 and result["fox_sources"] == ["yellow row 4"]
+    assert result["total"] == 46 + 7 + 15 + 22 + 16 + 7
+
+
+@pytest.mark.parametrize(
+    ("areas", "reason"),
+    [
+        ({"orange": [5, 2, 3, 7]}, "orange box 4: 7 cannot be written there"),
+        ({"purple": [2, 5, 4]}, "purple box 3: purple needs a number higher than 5"),
+        ({"green": 12}, "green: the number of crossed boxes, 0 to 11"),
+        ({"yellow": ["r1c4"]}, "'r1c4' is not a markable cell"),
+        ({"yellow": ["r1c1", "r1c1"]}, "r1c1 is given twice"),
+        ({"silver": []}, "no 'silver' area"),
+        ({"orange": "5 2 3"}, "the numbers written"),
+    ],
+)
+def test_a_wrong_sheet_says_what_is_wrong(areas: dict, reason: str) -> None:
+    with pytest.raises(paper.SheetError, match=reason):
+        paper.sheet_from_data({"game": "tres-fute", "areas": areas})
+
+
+def test_a_wrong_fox_count_is_reported() -> None:
+    with pytest.raises(paper.SheetError, match="the marks give 0 foxes"):
+        paper.sheet_from_data({"game": "tres-fute", "areas": {}, "foxes": 2})
