@@ -8,6 +8,7 @@ from tresfute.rules import CHANCE, SPECS, Game, Sheet
 from tresfute.rules.kinds import Grid
 
 TF = SPECS["tres-fute"]
+VTF = SPECS["vraiment-tres-fute"]
 
 
 def cells(area: Grid, names: list[str], level: int = 1) -> list[int]:
@@ -24,7 +25,12 @@ def position(game: Game, player: int = 0, earned: dict[str, int] | None = None, 
     sheet: Sheet = game.sheets[player].copy()
     for a, given in marks.items():
         area = game.spec.areas[a]
-        if isinstance(area, Grid):
+        if isinstance(area, Grid) and isinstance(given, dict):  # {"r1c2": 2}: circled and crossed
+            levels = [0] * len(area.cells)
+            for name, level in given.items():
+                levels[area.cell_index[(int(name[1]), int(name[3]))]] = level
+            sheet.areas[a] = levels
+        elif isinstance(area, Grid):
             sheet.areas[a] = cells(area, list(given))  # type: ignore[arg-type]
         else:
             sheet.areas[a] = list(given)  # type: ignore[call-overload]

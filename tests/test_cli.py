@@ -61,8 +61,9 @@ def test_score_a_paper_sheet() -> None:
     assert "Jaune" in out and "113" in out and "Note en solo" in out
 
 
-def test_simulate_is_reproducible_and_has_every_figure() -> None:
-    args = ("simulate", "--game", "tres-fute", "--players", "2", "--bot", "random", "--games", "20",
+@pytest.mark.parametrize("game_id", ["tres-fute", "vraiment-tres-fute"])
+def test_simulate_is_reproducible_and_has_every_figure(game_id: str) -> None:
+    args = ("simulate", "--game", game_id, "--players", "2", "--bot", "random", "--games", "20",
             "--seed", "4", "--json")
     first = json.loads(run(*args)[1])
     second = json.loads(run(*args)[1])
@@ -70,6 +71,12 @@ def test_simulate_is_reproducible_and_has_every_figure() -> None:
     first.pop("games_per_second"), second.pop("games_per_second")
     assert first == second
     assert first["games"] == 20
+
+
+def test_score_a_vraiment_tres_fute_sheet() -> None:
+    code, out = run("score", str(EXAMPLES / "vraiment-tres-fute-sheet.json"), "--lang", "en")
+    assert code == 0, out
+    assert "Silver" in out and "Pink" in out and "78" in out
 
 
 def test_the_module_runs_as_a_command() -> None:

@@ -14,13 +14,14 @@ from tresfute.simulate import play_game
 from helpers import play_randomly
 
 
-def finished(players: int = 2, seed: int = 3) -> Game:
-    return play_game("tres-fute", players, "random", seed, 0)
+def finished(players: int = 2, seed: int = 3, game: str = "tres-fute") -> Game:
+    return play_game(game, players, "random", seed, 0)
 
 
+@pytest.mark.parametrize("game_id", ["tres-fute", "vraiment-tres-fute"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_a_record_replays_to_the_same_sheets_and_scores(players: int) -> None:
-    game = finished(players)
+def test_a_record_replays_to_the_same_sheets_and_scores(players: int, game_id: str) -> None:
+    game = finished(players, game=game_id)
     text = records.dumps(records.record_of(game, [f"P{i}" for i in range(players)]))
     again = records.replay(records.loads(text))
     assert [s.areas for s in again.sheets] == [s.areas for s in game.sheets]
@@ -28,8 +29,9 @@ def test_a_record_replays_to_the_same_sheets_and_scores(players: int) -> None:
     assert json.loads(text)["result"]["winners"] == [w + 1 for w in game.winners()]
 
 
-def test_a_record_with_dice_from_outside_replays() -> None:
-    game = Game("tres-fute", players=2, dice="external")
+@pytest.mark.parametrize("game_id", ["tres-fute", "vraiment-tres-fute"])
+def test_a_record_with_dice_from_outside_replays(game_id: str) -> None:
+    game = Game(game_id, players=2, dice="external")
     play_randomly(game, random.Random(5))
     record = records.record_of(game)
     assert any(m.startswith("dice ") for m in record.moves)
@@ -139,3 +141,32 @@ def test_a_wrong_sheet_says_what_is_wrong(areas: dict, reason: str) -> None:
 def test_a_wrong_fox_count_is_reported() -> None:
     with pytest.raises(paper.SheetError, match="the marks give 0 foxes"):
         paper.sheet_from_data({"game": "tres-fute", "areas": {}, "foxes": 2})
+
+
+def test_a_vraiment_tres_fute_sheet() -> None:
+    """Silver rows, yellow circles and crosses, blue, green pairs, pink: the example sheet."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "examples" / "vraiment-tres-fute-sheet.json").read_text()
+    spec, sheet = paper.load_sheet(text)
+    result = paper.breakdown(spec, sheet)
+    # silver: row 1 has 4 crosses (11), rows 2-4 one each (2 + 2 + 2); column 3 complete: fox
+    assert result["areas"] == {"silver": 17, "yellow": 10, "blue": 15, "green": 13, "pink": 13}
+    assert result["fox_sources"] == ["silver column 3"] and result["fox_value"] == 10
+    assert result["total"] == 17 + 10 + 15 + 13 + 13 + 10
+
+
+@pytest.mark.parametrize(
+    ("areas", "reason"),
+    [
+        ({"blue": [5, 7]}, "blue box 2: blue needs a number at most 5"),
+        ({"green": [3]}, "green box 1: 3 cannot be written there"),
+        ({"pink": [7]}, "pink box 1: 7 cannot be written there"),
+        ({"yellow": ["r1c2"]}, "circled"),
+        ({"yellow": {"circled": ["r1c1"]}}, "'r1c1' is not a markable cell"),
+        ({"orange": []}, "no 'orange' area"),
+    ],
+)
+def test_a_wrong_vraiment_tres_fute_sheet_says_what_is_wrong(areas: dict, reason: str) -> None:
+    with pytest.raises(paper.SheetError, match=reason):
+        paper.sheet_from_data({"game": "vraiment-tres-fute", "areas": areas})

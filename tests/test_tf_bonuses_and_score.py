@@ -35,7 +35,7 @@ def test_a_bonus_with_no_target_is_lost() -> None:
     game.play("dice w1 y1 b1 g1 o2 p1")
     game.play("o")  # orange box 5: yellow X, but yellow is full
     assert [(p, str(item.bonus), item.source) for p, item in game.lost_bonuses] == [
-        (0, "yellow X/?", "orange box 5")
+        (0, "yellow X", "orange box 5")
     ]
     assert game.pending == [[]]
 

@@ -467,7 +467,9 @@ class Game:
             moves = self._extra_moves(p)
             moves.append(DONE)
         elif phase is Phase.BEFORE_ROLL:
-            moves = [Move(MoveKind.REPRISE, die=self.dice[i]) for i in range(6) if self.where[i] is Where.PLATTER]
+            moves = []
+            if self.sheets[p].available(ActionKind.REPRISE) > 0:
+                moves = [Move(MoveKind.REPRISE, die=self.dice[i]) for i in range(6) if self.where[i] is Where.PLATTER]
             moves.append(ROLL if Where.HAND in self.where else DONE)
         elif phase is Phase.SWEEP:
             moves = self._sweep_moves(p)

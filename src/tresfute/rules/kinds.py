@@ -53,9 +53,10 @@ class EntryBonus:
 
     area: str
     value: int | None = None
+    mark: str = "X"  # how the sheet prints a free entry: X (Très futé) or ? (Vraiment très futé)
 
     def __str__(self) -> str:
-        return f"{AREA_NAMES[self.area]} {'X/?' if self.value is None else self.value}"
+        return f"{AREA_NAMES[self.area]} {self.mark if self.value is None else self.value}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,7 +58,7 @@ class Move(NamedTuple):
         kind = self.kind
         if kind is MoveKind.PICK or kind is MoveKind.EXTRA or kind is MoveKind.SWEEP:
             text = self.die or ""
-            if self.area != self.die:
+            if self.area != self.die and kind is not MoveKind.SWEEP:  # a sweep is always in silver
                 text += f">{self.area}"
             if self.cell is not None:
                 text += f"@r{self.cell[0]}c{self.cell[1]}"
@@ -115,7 +115,7 @@ def parse_move(text: str) -> Move:
         m = _ENTRY.match(head)
         if m:
             prefix, die, area, row, col = m.groups()
-            if die == "w" and area is None:
+            if die == "w" and area is None and prefix != "~":
                 raise MoveSyntaxError(f"{text!r}: say which area the white die goes to, as in 'w>o'")
             kind = {"": MoveKind.PICK, "+": MoveKind.EXTRA, "~": MoveKind.SWEEP}[prefix]
             if kind is MoveKind.SWEEP and area not in (None, "s"):
