@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tresfute.rules import CHANCE, SPECS, Game, Sheet
-from tresfute.rules.kinds import Grid
+from tresfute.rules.kinds import ActionKind, Grid
 
 TF = SPECS["tres-fute"]
 VTF = SPECS["vraiment-tres-fute"]
@@ -67,3 +67,32 @@ def play_randomly(game: Game, rng: random.Random, until=lambda game: False) -> N
             roll_randomly(game, rng)
         else:
             game.play(rng.choice(game.legal_moves()))
+
+
+def bonus_choices(game: Game, area: str, player: int = 0) -> set[str]:
+    """The bonus moves a free entry in ``area`` allows: any free cell, or any value that fits."""
+    spec_area = game.spec.areas[area]
+    state = game.sheets[player].areas[area]
+    if isinstance(spec_area, Grid):
+        cells = zip(spec_area.cells, state, strict=True)
+        return {f"!{area}@r{c.row}c{c.col}" for c, level in cells if level < spec_area.marks}
+    return {f"!{area}={v}" for v in spec_area.choice_values if spec_area.accepts(state, v, from_bonus=True)}
+
+
+def assert_bonus_effect(game: Game, before: Sheet, name: str, effect: object) -> None:
+    """``effect``: "fox", an action name, ("area", written) entered at once, or "choose <area>"."""
+    sheet = game.sheets[0]
+    if effect == "fox":
+        assert len(sheet.foxes) == len(before.foxes) + 1
+        assert sheet.foxes[-1] in name
+    elif effect in ("reroll", "plus_one", "reprise"):
+        action = ActionKind(effect)
+        assert sheet.earned[action] == before.earned[action] + 1
+    elif isinstance(effect, tuple):  # a single target: entered at once
+        area, expected = effect
+        assert sheet.areas[area][-len(expected):] == expected
+        assert len(sheet.areas[area]) == len(before.areas[area]) + 1
+    else:  # the player chooses the entry
+        area = str(effect).split()[1]
+        assert game.pending[0][0].source in name
+        assert legal(game) == bonus_choices(game, area)

@@ -45,7 +45,8 @@ def recount(game: Game, player: int) -> int:
     """Score the final marks again, from scratch, by the printed rules."""
     sheet = game.sheets[player]
     rebuilt = Sheet.from_marks(game.spec, {a: list(s) for a, s in sheet.areas.items()})
-    assert sorted(rebuilt.foxes) == sorted(f for f in sheet.foxes), "foxes come from the marks"
+    assert sorted(rebuilt.foxes) == sorted(sheet.foxes), "each fox once, from the marks"
+    assert rebuilt.earned == sheet.earned, "each action bonus circled once (round gifts included)"
     return rebuilt.score().total
 
 

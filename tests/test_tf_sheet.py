@@ -7,7 +7,7 @@ import pytest
 from tresfute.rules import Sheet
 from tresfute.rules.kinds import ActionKind, Grid, Track
 
-from helpers import TF, cells, legal, new_game, position
+from helpers import TF, assert_bonus_effect, cells, new_game, position
 
 YELLOW, BLUE, GREEN, ORANGE, PURPLE = (TF.areas[a] for a in "ybgop")
 
@@ -185,20 +185,4 @@ def test_bonus_fires_when_its_box_or_line_is_filled(name, marks, dice, pick, eff
     before = game.sheets[0].copy()
     game.play(f"dice {dice}")
     game.play(pick)
-    sheet = game.sheets[0]
-    if effect == "fox":
-        assert len(sheet.foxes) == len(before.foxes) + 1
-        assert sheet.foxes[-1] in name
-    elif effect in ("reroll", "plus_one"):
-        action = ActionKind(effect)
-        assert sheet.earned[action] == before.earned[action] + 1
-    elif isinstance(effect, tuple):  # a single target: entered at once
-        area, expected = effect
-        assert sheet.areas[area][-len(expected):] == expected
-        assert len(sheet.areas[area]) == len(before.areas[area]) + 1
-    else:  # "choose y" / "choose b": the player picks any free cell of that area
-        area = effect.split()[1]
-        moves = legal(game)
-        free = TF.areas[area].free_cells(sheet.areas[area])  # type: ignore[union-attr]
-        assert moves == {f"!{area}@r{TF.areas[area].cells[c].row}c{TF.areas[area].cells[c].col}" for c in free}
-        assert game.pending[0][0].source in name
+    assert_bonus_effect(game, before, name, effect)

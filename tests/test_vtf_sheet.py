@@ -7,7 +7,7 @@ import pytest
 from tresfute.rules import Sheet
 from tresfute.rules.kinds import ActionKind, Grid, Track
 
-from helpers import VTF, legal, new_game, position
+from helpers import VTF, assert_bonus_effect, bonus_choices, legal, new_game, position
 
 SILVER, YELLOW, BLUE, GREEN, PINK = (VTF.areas[a] for a in "sybgk")
 
@@ -171,32 +171,13 @@ CASES = [
 ]
 
 
-def expected_choices(game, area: str) -> set[str]:
-    spec_area = VTF.areas[area]
-    state = game.sheets[0].areas[area]
-    if isinstance(spec_area, Grid):
-        cells = zip(spec_area.cells, state, strict=True)
-        return {f"!{area}@r{c.row}c{c.col}" for c, level in cells if level < spec_area.marks}
-    values = spec_area.choice_values
-    return {f"!{area}={v}" for v in values if spec_area.accepts(state, v, from_bonus=True)}
-
-
 @pytest.mark.parametrize(("name", "marks", "dice", "pick", "effect"), CASES, ids=[c[0] for c in CASES])
 def test_bonus_fires_in_its_place(name, marks, dice, pick, effect) -> None:
     game = position(vtf(), **marks)
     before = game.sheets[0].copy()
     game.play(f"dice {dice}")
     game.play(pick)
-    sheet = game.sheets[0]
-    if effect == "fox":
-        assert len(sheet.foxes) == len(before.foxes) + 1 and sheet.foxes[-1] in name
-    elif effect in ("reroll", "plus_one", "reprise"):
-        action = ActionKind(effect)
-        assert sheet.earned[action] == before.earned[action] + 1
-    else:
-        area = effect.split()[1]
-        assert game.pending[0][0].source in name
-        assert legal(game) == expected_choices(game, area)
+    assert_bonus_effect(game, before, name, effect)
 
 
 def test_pink_bonus_is_lost_below_the_minimum() -> None:
@@ -227,4 +208,4 @@ def test_the_last_circle_of_an_action_track_gives_its_bonus(action, earned_befor
     else:
         area = end.split()[1]
         assert game.pending[0][0].source == f"{'reprise' if action is ActionKind.REPRISE else '+1'} track complete"
-        assert legal(game) == expected_choices(game, area)
+        assert legal(game) == bonus_choices(game, area)

@@ -72,6 +72,12 @@ class ChoiceBonus:
 
 Bonus = ActionBonus | FoxBonus | EntryBonus | ChoiceBonus
 
+# The bonuses both sheets print.
+REROLL = ActionBonus(ActionKind.REROLL)
+PLUS_ONE = ActionBonus(ActionKind.PLUS_ONE)
+REPRISE = ActionBonus(ActionKind.REPRISE)
+FOX = FoxBonus()
+
 AREA_NAMES = {
     "s": "silver",
     "y": "yellow",

@@ -1,10 +1,10 @@
-"""Build a :class:`Grid` from a printed table, the way the sheet reference gives it."""
+"""Build areas from printed tables, the way the sheet references give them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .kinds import Bonus, Cell, CountScore, Grid, Line
+from .kinds import Bonus, Box, Cell, CountScore, Grid, Line
 
 
 def grid_from_table(
@@ -65,4 +65,22 @@ def grid_from_table(
         count_scores=tuple(counts),
         marks=marks,
         row_colours=tuple(row_colours),
+    )
+
+
+def boxes_from_rows(
+    bonuses: Sequence[Bonus | None],
+    *,
+    multipliers: Sequence[int] | None = None,
+    minimums: Sequence[int] | None = None,
+    bonus_minimums: Sequence[int] | None = None,
+) -> tuple[Box, ...]:
+    """A track's boxes from the printed rows under it, one value per box in each row."""
+    n = len(bonuses)
+    rows = [multipliers or [1] * n, minimums or [1] * n, bonus_minimums or [0] * n]
+    if any(len(row) != n for row in rows):
+        raise ValueError("every printed row of a track has one value per box")
+    return tuple(
+        Box(multiplier=m, minimum=lo, bonus=b, bonus_minimum=bm)
+        for b, m, lo, bm in zip(bonuses, *rows, strict=True)
     )

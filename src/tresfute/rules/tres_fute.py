@@ -8,24 +8,21 @@ never markable and counted as filled.
 from __future__ import annotations
 
 from .kinds import (
-    ActionBonus,
+    FOX,
+    PLUS_ONE,
+    REROLL,
     ActionKind,
     ActionTrack,
-    Box,
     ChoiceBonus,
     EntryBonus,
-    FoxBonus,
     GameSpec,
     Order,
     RatingBand,
     Track,
     TrackScoring,
 )
-from .layout import grid_from_table
+from .layout import boxes_from_rows, grid_from_table
 
-REROLL = ActionBonus(ActionKind.REROLL)
-PLUS_ONE = ActionBonus(ActionKind.PLUS_ONE)
-FOX = FoxBonus()
 YELLOW_X = EntryBonus("y")
 BLUE_X = EntryBonus("b")
 GREEN_X = EntryBonus("g")
@@ -67,13 +64,9 @@ BLUE = grid_from_table(
 _ = None  # no bonus under this box
 GREEN = Track(
     "g",
-    tuple(
-        Box(minimum=m, bonus=b)
-        for m, b in zip(
-            [1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 6],
-            [_, _, _, PLUS_ONE, _, BLUE_X, FOX, _, purple(6), REROLL, _],
-            strict=True,
-        )
+    boxes_from_rows(
+        minimums=[1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 6],
+        bonuses=[_, _, _, PLUS_ONE, _, BLUE_X, FOX, _, purple(6), REROLL, _],
     ),
     scoring=TrackScoring.LAST_FILLED,
     points=(0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66),
@@ -82,22 +75,15 @@ GREEN = Track(
 
 ORANGE = Track(
     "o",
-    tuple(
-        Box(multiplier=m, bonus=b)
-        for m, b in zip(
-            [1, 1, 1, 2, 1, 1, 2, 1, 2, 1, 3],
-            [_, _, REROLL, _, YELLOW_X, PLUS_ONE, _, FOX, _, purple(6), _],
-            strict=True,
-        )
+    boxes_from_rows(
+        multipliers=[1, 1, 1, 2, 1, 1, 2, 1, 2, 1, 3],
+        bonuses=[_, _, REROLL, _, YELLOW_X, PLUS_ONE, _, FOX, _, purple(6), _],
     ),
 )
 
 PURPLE = Track(
     "p",
-    tuple(
-        Box(bonus=b)
-        for b in [_, _, REROLL, BLUE_X, PLUS_ONE, YELLOW_X, FOX, REROLL, GREEN_X, orange(6), PLUS_ONE]
-    ),
+    boxes_from_rows([_, _, REROLL, BLUE_X, PLUS_ONE, YELLOW_X, FOX, REROLL, GREEN_X, orange(6), PLUS_ONE]),
     order=Order.INCREASING_RESET_AFTER_6,
 )
 

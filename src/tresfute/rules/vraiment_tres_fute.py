@@ -7,25 +7,22 @@ numbered from 1; ``None`` in a table is a place with no cell.
 from __future__ import annotations
 
 from .kinds import (
-    ActionBonus,
+    FOX,
+    PLUS_ONE,
+    REPRISE,
+    REROLL,
     ActionKind,
     ActionTrack,
-    Box,
     ChoiceBonus,
     EntryBonus,
-    FoxBonus,
     GameSpec,
     Order,
     RatingBand,
     Track,
     TrackScoring,
 )
-from .layout import grid_from_table
+from .layout import boxes_from_rows, grid_from_table
 
-REROLL = ActionBonus(ActionKind.REROLL)
-PLUS_ONE = ActionBonus(ActionKind.PLUS_ONE)
-REPRISE = ActionBonus(ActionKind.REPRISE)
-FOX = FoxBonus()
 SILVER_Q = EntryBonus("s", mark="?")  # cross any free silver cell
 YELLOW_Q = EntryBonus("y", mark="?")  # circle any uncircled number, or cross a circled one
 BLUE_Q = EntryBonus("b", mark="?")  # any sum 2-12, still at most the previous box
@@ -60,7 +57,7 @@ YELLOW = grid_from_table(
 
 BLUE = Track(
     "b",
-    tuple(Box(bonus=b) for b in [_, REPRISE, YELLOW_Q, _, PLUS_ONE, REROLL, PINK_Q, _, FOX, REPRISE, _, GREEN_Q]),
+    boxes_from_rows([_, REPRISE, YELLOW_Q, _, PLUS_ONE, REROLL, PINK_Q, _, FOX, REPRISE, _, GREEN_Q]),
     order=Order.NON_INCREASING,
     scoring=TrackScoring.LAST_FILLED,
     points=(0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78),
@@ -69,26 +66,18 @@ BLUE = Track(
 
 GREEN = Track(
     "g",
-    tuple(
-        Box(multiplier=m, bonus=b)
-        for m, b in zip(
-            [2, 2, 2, 1, 3, 3, 3, 2, 3, 1, 4, 1],
-            [_, REROLL, _, BLUE_Q, REPRISE, _, FOX, SILVER_Q, PLUS_ONE, _, PINK_Q, YELLOW_Q],
-            strict=True,
-        )
+    boxes_from_rows(
+        multipliers=[2, 2, 2, 1, 3, 3, 3, 2, 3, 1, 4, 1],
+        bonuses=[_, REROLL, _, BLUE_Q, REPRISE, _, FOX, SILVER_Q, PLUS_ONE, _, PINK_Q, YELLOW_Q],
     ),
     scoring=TrackScoring.PAIRS,  # boxes 1-2, 3-4, ...: first minus second
 )
 
 PINK = Track(
     "k",
-    tuple(
-        Box(bonus=b, bonus_minimum=m)
-        for m, b in zip(
-            [0, 0, 2, 3, 4, 5, 6, 2, 3, 4, 5, 6],
-            [_, _, REROLL, REPRISE, PLUS_ONE, GREEN_Q, YELLOW_Q, FOX, SILVER_Q, REROLL, BLUE_Q, YELLOW_Q],
-            strict=True,
-        )
+    boxes_from_rows(
+        bonus_minimums=[0, 0, 2, 3, 4, 5, 6, 2, 3, 4, 5, 6],  # the bonus fires only from this value
+        bonuses=[_, _, REROLL, REPRISE, PLUS_ONE, GREEN_Q, YELLOW_Q, FOX, SILVER_Q, REROLL, BLUE_Q, YELLOW_Q],
     ),
 )
 
