@@ -11,27 +11,28 @@ import click
 
 from . import paper, records
 from .bots import BOTS
+from .i18n import _, set_language
+from .paper import AREA_BY_NAME
 from .rules import SPECS
 from .rules.kinds import AREA_NAMES
 from .simulate import simulate
+from .text import area_name
 
-AREA_FR = {"silver": "argent", "yellow": "jaune", "blue": "bleu", "green": "vert",
-           "orange": "orange", "purple": "violet", "pink": "rose"}
-TEXT = {
-    "fr": {"total": "Total", "foxes": "Renards", "each": "chacun", "winner": "Vainqueur(s)",
-           "rating": "Note en solo", "player": "Joueur", "games": "parties", "mean": "moyenne",
-           "per_area": "moyenne par zone", "speed": "parties par seconde", "ok": "Partie valide"},
-    "en": {"total": "Total", "foxes": "Foxes", "each": "each", "winner": "Winner(s)",
-           "rating": "Solo rating", "player": "Player", "games": "games", "mean": "mean",
-           "per_area": "mean per area", "speed": "games per second", "ok": "Valid game"},
-}
 GAME_CHOICE = click.Choice(sorted(SPECS))
+
+
+def _set_lang(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    set_language(value)
+    return value
+
+
 LANG = click.option("--lang", type=click.Choice(["fr", "en"]), default="fr", show_default=True,
-                    help="Language of the text output.")
+                    callback=_set_lang, expose_value=False, is_eager=True,
+                    help="Language of the text (French or English).")
 
 
-def _area(name: str, lang: str) -> str:
-    return (AREA_FR[name] if lang == "fr" else name).capitalize()
+def _area(name: str) -> str:
+    return area_name(AREA_BY_NAME[name]).capitalize()
 
 
 def _read(path: Path) -> bytes:
@@ -55,7 +56,7 @@ def main() -> None:
 @click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @LANG
-def replay(record_file: Path, as_json: bool, lang: str) -> None:
+def replay(record_file: Path, as_json: bool) -> None:
     """Check a game record move by move and print its final scores."""
     try:
         record = records.loads(_read(record_file))
@@ -80,22 +81,32 @@ def replay(record_file: Path, as_json: bool, lang: str) -> None:
     if as_json:
         _emit_json(data)
         return
-    t = TEXT[lang]
-    state = t["ok"] + (f" ({len(record.moves)} moves)" if lang == "en" else f" ({len(record.moves)} coups)")
+    state = _("Valid game ({n} moves)").format(n=len(record.moves))
     if not game.is_over:
-        state += " — partie en cours" if lang == "fr" else " — game in progress"
+        state += " — " + _("game in progress")
     click.echo(f"{game.spec.name_fr} — {state}")
     for player in data["players"]:
         click.echo(f"\n{player['name']}")
-        for name, points in player["areas"].items():
-            click.echo(f"  {_area(name, lang):8} {points:4}")
-        click.echo(f"  {t['foxes']:8} {player['foxes']:4} × {player['fox_value']} ({t['each']})")
-        click.echo(f"  {t['total']:8} {player['total']:4}")
+        _print_breakdown(player)
     if data["winners"]:
-        click.echo(f"\n{t['winner']}: {', '.join(data['winners'])}")
+        click.echo("\n" + _("Winner(s): {names}").format(names=", ".join(data["winners"])))
     if rating:
         stars = "" if rating[2] is None else " " + "★" * rating[2] + "☆" * (5 - rating[2])
-        click.echo(f"{t['rating']}: {rating[0] if lang == 'fr' else rating[1]}{stars}")
+        click.echo(_("Solo rating: {label}").format(label=rating[0] if _is_french() else rating[1]) + stars)
+
+
+def _is_french() -> bool:
+    from .i18n import language
+
+    return language() == "fr"
+
+
+def _print_breakdown(data: dict[str, Any]) -> None:
+    for name, points in data["areas"].items():
+        click.echo(f"  {_area(name):8} {points:4}")
+    foxes, total, each = _("Foxes"), _("Total"), _("each")
+    click.echo(f"  {foxes:8} {data['foxes']:4} × {data['fox_value']} ({each})")
+    click.echo(f"  {total:8} {data['total']:4}")
 
 
 @main.command()
@@ -104,7 +115,7 @@ def replay(record_file: Path, as_json: bool, lang: str) -> None:
               help="The game the sheet belongs to (checked against the sheet's own 'game').")
 @click.option("--json", "as_json", is_flag=True, help="Print the breakdown as JSON.")
 @LANG
-def score(sheet_file: Path, game_id: str | None, as_json: bool, lang: str) -> None:
+def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     """Score a filled paper sheet described in JSON."""
     try:
         spec, sheet = paper.load_sheet(_read(sheet_file))
@@ -116,14 +127,10 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool, lang: str) -> No
     if as_json:
         _emit_json(data)
         return
-    t = TEXT[lang]
     click.echo(spec.name_fr)
-    for name, points in data["areas"].items():
-        click.echo(f"  {_area(name, lang):8} {points:4}")
-    click.echo(f"  {t['foxes']:8} {data['foxes']:4} × {data['fox_value']} ({t['each']})")
-    click.echo(f"  {t['total']:8} {data['total']:4}")
+    _print_breakdown(data)
     rating = data["solo_rating"]
-    click.echo(f"{t['rating']}: {rating[lang]}")
+    click.echo(_("Solo rating: {label}").format(label=rating["fr" if _is_french() else "en"]))
 
 
 @main.command("simulate")
@@ -134,19 +141,32 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool, lang: str) -> No
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @LANG
-def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_json: bool, lang: str) -> None:
+def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_json: bool) -> None:
     """Play GAMES seeded games with a bot in every seat and summarise the scores."""
     data = simulate(game_id, players, bot, games, seed).as_dict()
     if as_json:
         _emit_json(data)
         return
-    t = TEXT[lang]
-    click.echo(f"{SPECS[game_id].name_fr}, {players} × {bot}, seed {seed}: {data['games']} {t['games']}")
-    click.echo(f"  {t['mean']} {data['mean']:.1f}  sd {data['sd']:.1f}  min {data['min']}  max {data['max']}")
-    per_area = "  ".join(f"{_area(a, lang)} {v:.1f}" for a, v in data["mean_per_area"].items())
-    click.echo(f"  {t['per_area']}: {per_area}")
-    click.echo(f"  {t['foxes']}: {data['mean_foxes']:.2f}")
-    click.echo(f"  {t['speed']}: {data['games_per_second']:.0f}")
+    click.echo(_("{game}, {players} × {bot}, seed {seed}: {n} games").format(
+        game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]))
+    per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
+    click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  min {min}  max {max}").format(**data))
+    click.echo("  " + _("mean per area: {areas}").format(areas=per_area))
+    click.echo("  " + _("foxes: {n:.2f}").format(n=data["mean_foxes"]))
+    click.echo("  " + _("games per second: {n:.0f}").format(n=data["games_per_second"]))
+
+
+@main.command()
+@click.option("--resume", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Resume a game saved as a record.")
+@click.option("--bot-delay", type=click.FloatRange(0, 10), default=0.6, show_default=True,
+              help="Seconds a computer player waits before each move.")
+@LANG
+def play(resume: Path | None, bot_delay: float) -> None:
+    """Play in the terminal: alone, with friends at one keyboard, against computer players."""
+    from .tui.app import TresFuteApp
+
+    TresFuteApp(resume=resume, bot_delay=bot_delay).run()
 
 
 if __name__ == "__main__":  # pragma: no cover

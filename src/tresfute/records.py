@@ -43,6 +43,7 @@ class Record(BaseModel):
     format: Literal["tresfute-record/1"] = FORMAT
     game: str
     players: list[str] = Field(min_length=1, max_length=4)
+    bots: list[str | None] | None = None  # per seat: a computer player's name, or null for a person
     dice: Literal["seeded", "external"] = "seeded"
     seed: int | None = None
     moves: list[str] = []
@@ -55,10 +56,12 @@ class Record(BaseModel):
             raise ValueError("a seeded game needs its seed")
         if self.dice == "external" and self.seed is not None:
             raise ValueError("a game with dice from outside has no seed")
+        if self.bots is not None and len(self.bots) != len(self.players):
+            raise ValueError("'bots' gives one entry per player")
         return self
 
 
-def record_of(game: Game, names: list[str] | None = None) -> Record:
+def record_of(game: Game, names: list[str] | None = None, bots: list[str | None] | None = None) -> Record:
     """The record of ``game`` as played so far (with its result once it is over)."""
     names = names or [f"Player {i + 1}" for i in range(game.n_players)]
     moves = [str(h.move) if h.player == CHANCE else f"{h.player + 1}:{h.move}" for h in game.moves_played()]
@@ -71,6 +74,7 @@ def record_of(game: Game, names: list[str] | None = None) -> Record:
     return Record(
         game=game.spec.id,
         players=names,
+        bots=bots if bots is not None and any(bots) else None,
         dice="external" if game.external_dice else "seeded",
         seed=game.seed,
         moves=moves,

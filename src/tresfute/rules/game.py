@@ -148,6 +148,7 @@ class Game:
         self.field: list[int] = []  # dice on the active player's die fields, in order
         self.rolls = 0
         self.picks = 0
+        self.dice_rolled = 0  # rolls and rerolls since the start: new dice seen by everyone
         self.swept: list[int] = []
         self.sheets = [Sheet(spec) for _ in range(players)]
         self.pending: list[list[Pending]] = [[] for _ in range(players)]
@@ -381,6 +382,7 @@ class Game:
     def _roll_from_seed(self) -> None:
         rng = self._rng
         assert rng is not None
+        self.dice_rolled += 1
         values = self.values
         if self.phase is Phase.SOLO_ROLL:
             for i in range(6):
@@ -427,6 +429,7 @@ class Game:
             raise IllegalMoveError("the platter takes the three lowest dice")
 
     def _apply_dice(self, move: Move) -> None:
+        self.dice_rolled += 1
         for d, v in move.dice:
             self.values[self._die_index[d]] = v
         if self.phase is Phase.ROLL:

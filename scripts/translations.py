@@ -1,0 +1,64 @@
+"""Keep the French catalogue in step with the code (needs Babel: ``pip install -e .[test]``).
+
+    python scripts/translations.py extract   # add new messages to locale/fr/.../tresfute.po
+    python scripts/translations.py compile   # write tresfute.mo from tresfute.po
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "tresfute"
+PO = PACKAGE / "locale" / "fr" / "LC_MESSAGES" / "tresfute.po"
+MO = PO.with_suffix(".mo")
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+
+
+def messages_in_code() -> list[str | tuple[str, str]]:
+    found: list[str | tuple[str, str]] = []
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS
+    ):
+        if message not in found:
+            found.append(message)
+    return found
+
+
+def load_catalog() -> Catalog:
+    with PO.open("rb") as handle:
+        return read_po(handle, locale="fr")
+
+
+def compiled(catalog: Catalog) -> bytes:
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    return buffer.getvalue()
+
+
+def extract() -> None:
+    catalog = load_catalog() if PO.exists() else Catalog(locale="fr", project="tresfute")
+    wanted = messages_in_code()
+    for message in wanted:
+        if message not in catalog:
+            catalog.add(message, "")
+    for obsolete in [m.id for m in catalog if m.id and m.id not in wanted]:
+        del catalog[obsolete]
+    PO.parent.mkdir(parents=True, exist_ok=True)
+    with PO.open("wb") as handle:
+        write_po(handle, catalog, width=100, omit_header=False, sort_output=False)
+
+
+def compile_mo() -> None:
+    MO.write_bytes(compiled(load_catalog()))
+
+
+if __name__ == "__main__":
+    {"extract": extract, "compile": compile_mo}[sys.argv[1]]()

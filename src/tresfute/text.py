@@ -1,0 +1,113 @@
+"""Player-facing descriptions of dice, areas, bonuses and moves (no rules: only words).
+
+Shared by the front ends; everything goes through :mod:`tresfute.i18n`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .i18n import _
+from .rules import Game, Move, MoveKind
+from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, Grid
+
+
+def die_name(letter: str) -> str:
+    return {
+        "w": _("white"), "s": _("silver"), "y": _("yellow"), "b": _("blue"), "g": _("green"),
+        "o": _("orange"), "p": _("purple"), "k": _("pink"),
+    }[letter]
+
+
+def area_name(letter: str) -> str:
+    return die_name(letter)
+
+
+def action_name(action: ActionKind | str) -> str:
+    return {"reroll": _("reroll"), "plus_one": _("extra die (+1)"), "reprise": _("reprise")}[str(action)]
+
+
+def bonus_name(bonus: Bonus) -> str:
+    if isinstance(bonus, ActionBonus):
+        return action_name(bonus.action)
+    if isinstance(bonus, FoxBonus):
+        return _("fox")
+    if isinstance(bonus, ChoiceBonus):
+        return _("black X or 6") if bonus.name == "black X or 6" else _("black ? (any area)")
+    assert isinstance(bonus, EntryBonus)
+    if bonus.value is not None:
+        return f"{area_name(bonus.area)} {bonus.value}"
+    return f"{area_name(bonus.area)} {bonus.mark}"
+
+
+_SOURCE = re.compile(r"^(silver|yellow|blue|green|orange|purple|pink) (row|column|box) (\d+)$")
+_AREA_LETTER = {"silver": "s", "yellow": "y", "blue": "b", "green": "g", "orange": "o", "purple": "p", "pink": "k"}
+
+
+def source_name(source: str) -> str:
+    """Where a bonus came from: 'yellow row 2' -> 'completing yellow row 2'."""
+    m = _SOURCE.match(source)
+    if m:
+        area, kind, n = area_name(_AREA_LETTER[m.group(1)]), m.group(2), m.group(3)
+        if kind == "box":
+            return _("{area} box {n}").format(area=area, n=n)
+        return (_("completing {area} row {n}") if kind == "row" else _("completing {area} column {n}")).format(
+            area=area, n=n)
+    if source == "yellow diagonal":
+        return _("completing the yellow diagonal")
+    if source.startswith("round "):
+        return _("the round track (round {n})").format(n=source.split()[1])
+    if source.endswith("track complete"):
+        return _("completing an action track")
+    return source
+
+
+def cell_name(game: Game, area: str, cell: tuple[int, int]) -> str:
+    grid = game.spec.areas[area]
+    assert isinstance(grid, Grid)
+    value = grid.cells[grid.cell_index[cell]].value
+    if area == "s":
+        return _("{value} in the {row} row").format(value=value, row=area_name(grid.row_colours[cell[0] - 1]))
+    return _("the {value} at row {row}, column {col}").format(value=value, row=cell[0], col=cell[1])
+
+
+def describe_move(game: Game, move: Move) -> str:
+    """A sentence for a legal move, e.g. 'Yellow 5 → the 5 at row 2, column 4'."""
+    kind = move.kind
+    if kind in (MoveKind.PICK, MoveKind.EXTRA, MoveKind.SWEEP):
+        assert move.die is not None and move.area is not None
+        d = game.dice.index(move.die)
+        value = game.values[d]
+        die = f"{die_name(move.die).capitalize()} {value}"
+        if move.area == game.spec.sum_area and move.die in ("w", "b"):
+            total = game.values[game.dice.index("w")] + game.values[game.dice.index("b")]
+            die = _("{die} (blue + white = {total})").format(die=die, total=total)
+        target = area_name(move.area)
+        if move.cell is not None:
+            target = f"{target}: {cell_name(game, move.area, move.cell)}"
+        text = f"{die} → {target}"
+        if kind is MoveKind.EXTRA:
+            return _("Extra die (+1): {text}").format(text=text)
+        if kind is MoveKind.SWEEP:
+            return _("Sweep into silver: {text}").format(text=text)
+        return text
+    if kind is MoveKind.BONUS:
+        assert move.area is not None
+        where = area_name(move.area).capitalize()
+        if move.cell is not None:
+            return _("Bonus: {area}, {cell}").format(area=where, cell=cell_name(game, move.area, move.cell))
+        if move.value is not None:
+            return _("Bonus: write {value} in {area}").format(value=move.value, area=area_name(move.area))
+        return _("Bonus: cross the next {area} box").format(area=area_name(move.area))
+    if kind is MoveKind.REROLL:
+        return _("Reroll the dice just rolled")
+    if kind is MoveKind.REPRISE:
+        assert move.die is not None
+        return _("Reprise: take the {die} die back from the platter").format(die=die_name(move.die))
+    if kind is MoveKind.ROLL:
+        return _("Roll")
+    if kind is MoveKind.PASS:
+        return _("Pass (use no die)")
+    if kind is MoveKind.DONE:
+        return _("Done")
+    return str(move)

@@ -1,0 +1,456 @@
+"""``tresfute play``: the game in the terminal (Textual).
+
+Screens: the start screen (game, seats, seed, resume), the game (dice, the sheet drawn as on
+paper, the legal moves), hand-over between people at one keyboard, help, save, quit and the
+end of the game. Every rule comes from the engine: the screen only lists its legal moves.
+"""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, RadioButton, RadioSet, Select, Static
+from textual.widgets.option_list import Option
+
+from .. import records
+from ..bots import BOTS
+from ..i18n import N_, _, language
+from ..rules import Game, Move, MoveKind, Phase, parse_move
+from ..rules.game import Stage
+from ..text import area_name, bonus_name, describe_move, source_name
+from .render import render_dice, render_sheet, targets_of
+from .session import Seat, Session
+
+GAMES = {"tres-fute": "Très futé", "vraiment-tres-fute": "Vraiment très futé"}
+
+
+def bind_keys(screen: Screen, keys: list[tuple[str, str, str]]) -> None:
+    """Add key bindings whose labels are translated now, in the language chosen at start.
+
+    (Class-level ``BINDINGS`` would be translated once, when this module is imported.)
+    """
+    for key, action, label in keys:
+        screen._bindings.bind(key, action, _(label))
+
+
+def seat_kinds() -> list[tuple[str, str]]:
+    return [(_("Person"), "person")] + [(_("Computer: {name}").format(name=name), name) for name in BOTS]
+
+
+class SetupScreen(Screen[None]):
+    """Game, seats (a person's name or a computer player), seed; or resume a saved game."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="setup"):
+            yield Label(_("New game"), id="setup-title")
+            yield Label(_("Game"))
+            with RadioSet(id="game"):
+                yield RadioButton("Très futé", value=True, id="tres-fute")
+                yield RadioButton("Vraiment très futé", id="vraiment-tres-fute")
+            yield Label(_("Players"))
+            yield Select([(_("1 (solo game)"), 1), ("2", 2), ("3", 3), ("4", 4)], value=1, allow_blank=False,
+                         id="players")
+            for i in range(4):
+                with Horizontal(classes="seat", id=f"seat{i}"):
+                    yield Input(value=_("Player {n}").format(n=i + 1), id=f"name{i}")
+                    yield Select(seat_kinds(), value="person" if i == 0 else "random", allow_blank=False,
+                                 id=f"kind{i}")
+            yield Label(_("Seed (empty: random)"))
+            yield Input(placeholder="", id="seed")
+            with Horizontal(classes="buttons"):
+                yield Button(_("Start"), variant="primary", id="start")
+                yield Button(_("Help"), id="help")
+                yield Button(_("Quit"), id="quit")
+            yield Label(_("Resume a saved game"))
+            with Horizontal(classes="buttons"):
+                yield Input(placeholder=_("file.json"), id="resume-path")
+                yield Button(_("Resume"), id="resume")
+            yield Static("", id="setup-error")
+
+    def on_mount(self) -> None:
+        self._show_seats(1)
+
+    @on(Select.Changed, "#players")
+    def _players_changed(self, event: Select.Changed) -> None:
+        self._show_seats(int(event.value))  # type: ignore[arg-type]
+
+    def _show_seats(self, n: int) -> None:
+        for i in range(4):
+            self.query_one(f"#seat{i}").display = i < n
+
+    @on(Button.Pressed, "#start")
+    def start(self) -> None:
+        game_id = "tres-fute" if self.query_one("#tres-fute", RadioButton).value else "vraiment-tres-fute"
+        n = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+        seats = []
+        for i in range(n):
+            name = self.query_one(f"#name{i}", Input).value.strip() or _("Player {n}").format(n=i + 1)
+            kind = self.query_one(f"#kind{i}", Select).value
+            seats.append(Seat(name, None if kind == "person" else str(kind)))
+        seed_text = self.query_one("#seed", Input).value.strip()
+        if seed_text and not seed_text.isdigit():
+            self.query_one("#setup-error", Static).update(_("The seed is a whole number."))
+            return
+        session = Session.new(game_id, seats, int(seed_text) if seed_text else None)
+        self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
+
+    @on(Button.Pressed, "#resume")
+    @on(Input.Submitted, "#resume-path")
+    def resume(self) -> None:
+        path = Path(self.query_one("#resume-path", Input).value.strip())
+        try:
+            session = Session.load(path)
+        except records.RecordError as exc:
+            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=exc))
+            return
+        self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
+
+    @on(Button.Pressed, "#help")
+    def help(self) -> None:
+        game_id = "tres-fute" if self.query_one("#tres-fute", RadioButton).value else "vraiment-tres-fute"
+        self.app.push_screen(HelpScreen(game_id))
+
+    @on(Button.Pressed, "#quit")
+    def quit(self) -> None:
+        self.app.exit()
+
+
+class GameScreen(Screen[None]):
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        bind_keys(self, [("u", "undo", N_("Undo")), ("s", "save", N_("Save")), ("v", "next_sheet", N_("Other sheets")),
+                         ("h", "help", N_("Help")), ("q", "quit", N_("Quit"))])
+        self.session = session
+        self.viewed: int | None = None  # a sheet picked with "v"; None: the one deciding
+        self.focus_target: tuple[str, tuple[int, int] | None] | None = None
+        self.shown_person: int | None = None  # the person the keyboard was last handed to
+        self.waiting_handover = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status")
+        yield Static("", id="dice")
+        with Horizontal(id="table"):
+            with VerticalScroll(id="sheet-pane"):
+                yield Static("", id="sheet")
+            with Vertical(id="side"):
+                yield Static("", id="prompt")
+                yield OptionList(id="moves")
+                yield Static("", id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def refresh_view(self) -> None:
+        session, game = self.session, self.game
+        decider = session.decider
+        moves_list = self.query_one("#moves", OptionList)
+        if decider is None:
+            self._draw(None, [])
+            moves_list.clear_options()
+            self.app.push_screen(EndScreen(session))
+            return
+        if session.is_bot(decider):
+            moves_list.clear_options()
+            self._draw(decider, [])
+            self.query_one("#prompt", Static).update(
+                _("{name} (computer) is playing…").format(name=session.seats[decider].name))
+            delay = self.app.bot_delay  # type: ignore[attr-defined]
+            if delay > 0:
+                self.set_timer(delay, self.bot_step)
+            else:  # (a zero-second timer is not allowed)
+                self.call_later(self.bot_step)
+            return
+        people = session.people()
+        if len(people) > 1 and decider != self.shown_person:
+            self.shown_person = decider
+            self.waiting_handover = True
+            moves_list.clear_options()
+            self._draw(None, [])
+            self.app.push_screen(HandoverScreen(session.seats[decider].name), self._handed_over)
+            return
+        self.shown_person = decider
+        moves = game.legal_moves(decider)
+        moves_list.clear_options()
+        moves_list.add_options([Option(describe_move(game, m), id=str(m)) for m in moves])
+        moves_list.highlighted = 0
+        moves_list.focus()
+        self.focus_target = (moves[0].area, moves[0].cell) if moves and moves[0].area else None
+        self._draw(decider, moves)
+        self.query_one("#prompt", Static).update(self._prompt(decider))
+
+    def _handed_over(self, _result: object) -> None:
+        self.waiting_handover = False
+        self.refresh_view()
+
+    def bot_step(self) -> None:
+        decider = self.session.decider
+        if self.session.is_bot(decider):
+            assert decider is not None
+            move = self.session.bots[decider].choose(self.game, decider)
+            played = describe_move(self.game, move)
+            self.session.play_bot(move)
+            self.query_one("#message", Static).update(
+                _("{name} played: {move}").format(name=self.session.seats[decider].name, move=played))
+        self.refresh_view()
+
+    def _draw(self, decider: int | None, moves: list[Move]) -> None:
+        game = self.game
+        player = self.viewed if self.viewed is not None else (decider if decider is not None else game.active)
+        seat = self.session.seats[player]
+        status = Text()
+        status.append(f" {GAMES[game.spec.id]} ", style="bold reverse")
+        status.append("  " + _("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
+        active = self.session.seats[game.active].name
+        if game.n_players == 1:
+            turn = _("passive turn") if game.solo_passive else _("active turn")
+            status.append(f"  ·  {turn}")
+        else:
+            status.append("  ·  " + _("active player: {name}").format(name=active))
+        status.append("  ·  " + _("sheet of {name}").format(name=seat.name), style="bold")
+        self.query_one("#status", Static).update(status)
+        self.query_one("#dice", Static).update(render_dice(game))
+        shown = moves if player == decider else []
+        focus = self.focus_target if player == decider else None
+        self.query_one("#sheet", Static).update(render_sheet(game, player, targets_of(shown), focus))
+
+    def _prompt(self, player: int) -> Text:
+        game = self.game
+        name = self.session.seats[player].name
+        text = Text(f"{name}: ", style="bold")
+        if game.pending[player]:
+            item = game.pending[player][0]
+            text.append(_("place the bonus {bonus}, from {source}").format(
+                bonus=bonus_name(item.bonus), source=source_name(item.source)))
+            others = len(game.pending[player]) - 1
+            if others:
+                text.append("\n" + _("then {n} more bonus(es): you choose the order").format(n=others))
+            return text
+        phase = game.phase
+        if phase is Phase.CHOOSE:
+            text.append(_("choose a die of the roll"))
+        elif phase is Phase.BEFORE_ROLL:
+            text.append(_("take dice back from the platter (reprise), or roll"))
+        elif phase is Phase.SWEEP:
+            text.append(_("cross the swept dice in silver, or done"))
+        elif phase is Phase.ACTIVE_EXTRA or (phase is Phase.PASSIVE and game.stage[player] is Stage.EXTRA):
+            text.append(_("use extra dice (+1), or done"))
+        elif phase is Phase.PASSIVE:
+            text.append(_("choose a die from the silver platter"))
+        return text
+
+    @on(OptionList.OptionHighlighted, "#moves")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        move = parse_move(event.option.id or "")
+        self.focus_target = (move.area, move.cell) if move.area and move.kind is not MoveKind.REPRISE else None
+        decider = self.session.decider
+        if decider is not None and not self.session.is_bot(decider):
+            self._draw(decider, self.game.legal_moves(decider))
+
+    @on(OptionList.OptionSelected, "#moves")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        decider = self.session.decider
+        if decider is None or self.session.is_bot(decider) or self.waiting_handover:
+            return
+        move = parse_move(event.option.id or "")
+        played = describe_move(self.game, move)
+        self.session.play(move)  # listed moves are legal
+        self.query_one("#message", Static).update(_("Played: {move}").format(move=played))
+        self.viewed = None
+        self.refresh_view()
+
+    def action_undo(self) -> None:
+        if self.session.can_undo():
+            self.session.undo()
+            self.query_one("#message", Static).update(_("Undone."))
+            self.refresh_view()
+        else:
+            self.query_one("#message", Static).update(
+                _("Nothing to undo: new dice have been rolled, or someone else has played since."))
+
+    def action_next_sheet(self) -> None:
+        n = self.game.n_players
+        current = self.viewed if self.viewed is not None else (self.session.decider or 0)
+        self.viewed = (current + 1) % n
+        decider = self.session.decider
+        self._draw(decider, self.game.legal_moves(decider) if decider is not None else [])
+
+    def action_save(self) -> None:
+        self.app.push_screen(SaveScreen(self.session))
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.game.spec.id))
+
+    def action_quit(self) -> None:
+        self.app.push_screen(QuitScreen(self.session))
+
+
+class HandoverScreen(ModalScreen[None]):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        bind_keys(self, [("enter", "ok", N_("OK"))])
+        self.person = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(_("Pass the keyboard to {name}").format(name=self.person), id="handover")
+            yield Button(_("I am {name}: continue").format(name=self.person), variant="primary", id="ok")
+
+    def on_mount(self) -> None:
+        self.query_one("#ok", Button).focus()
+
+    @on(Button.Pressed, "#ok")
+    def action_ok(self) -> None:
+        self.dismiss(None)
+
+
+class SaveScreen(ModalScreen[None]):
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        bind_keys(self, [("escape", "cancel", N_("Cancel"))])
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        default = f"tresfute-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        with Vertical(classes="dialog"):
+            yield Label(_("Save the game to:"))
+            yield Input(value=default, id="save-path")
+            yield Static("", id="save-error")
+
+    def on_mount(self) -> None:
+        self.query_one("#save-path", Input).focus()
+
+    @on(Input.Submitted, "#save-path")
+    def save(self, event: Input.Submitted) -> None:
+        try:
+            self.session.save(Path(event.value.strip()))
+        except OSError as exc:
+            self.query_one("#save-error", Static).update(_("Cannot save: {reason}").format(reason=exc.strerror))
+            return
+        self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class QuitScreen(ModalScreen[None]):
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        bind_keys(self, [("escape", "cancel", N_("Cancel"))])
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(_("Quit the game?"))
+            with Horizontal(classes="buttons"):
+                yield Button(_("Save and quit"), variant="primary", id="save-quit")
+                yield Button(_("Quit without saving"), variant="error", id="quit")
+                yield Button(_("Cancel"), id="cancel")
+
+    @on(Button.Pressed, "#save-quit")
+    def save_quit(self) -> None:
+        self.app.push_screen(SaveScreen(self.session), lambda _r: self.app.exit())
+
+    @on(Button.Pressed, "#quit")
+    def quit(self) -> None:
+        self.app.exit()
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class EndScreen(ModalScreen[None]):
+    """The breakdown of every sheet, the winner(s), the solo rating."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        bind_keys(self, [("q", "quit", N_("Quit")), ("s", "save", N_("Save"))])
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        game = self.session.game
+        table = Text()
+        names = [s.name for s in self.session.seats]
+        width = max(10, *(len(n) + 2 for n in names))
+        table.append(" " * 12 + "".join(f"{n:>{width}}" for n in names) + "\n", style="bold")
+        scores = game.scores()
+        for a in game.spec.areas:
+            table.append(f"{area_name(a).capitalize():<12}" + "".join(f"{s.areas[a]:>{width}}" for s in scores) + "\n")
+        fox_cells = "".join(f"{f'{s.foxes} × {s.fox_value}':>{width}}" for s in scores)
+        foxes, total = _("Foxes"), _("Total")
+        table.append(f"{foxes:<12}" + fox_cells + "\n")
+        table.append(f"{total:<12}" + "".join(f"{s.total:>{width}}" for s in scores) + "\n", style="bold")
+        with Vertical(classes="dialog", id="end"):
+            yield Label(_("End of the game"), id="end-title")
+            yield Static(table, id="breakdown")
+            if game.n_players > 1:
+                winners = ", ".join(names[w] for w in game.winners())
+                yield Label(_("Winner: {names}").format(names=winners), id="winner")
+            rating = game.solo_rating()
+            if rating is not None:
+                label = rating[0] if language() == "fr" else rating[1]
+                stars = "" if rating[2] is None else "  " + "★" * rating[2] + "☆" * (5 - rating[2])
+                yield Label(_("Solo rating: {label}").format(label=label) + stars, id="rating")
+            with Horizontal(classes="buttons"):
+                yield Button(_("Save the record"), id="save")
+                yield Button(_("Quit"), variant="primary", id="quit")
+
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        self.app.push_screen(SaveScreen(self.session))
+
+    @on(Button.Pressed, "#quit")
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class HelpScreen(ModalScreen[None]):
+    def __init__(self, game_id: str) -> None:
+        super().__init__()
+        bind_keys(self, [("escape,h", "close", N_("Close"))])
+        self.game_id = game_id
+
+    def compose(self) -> ComposeResult:
+        lang = language()
+        text = resources.files("tresfute.tui").joinpath("help", f"{self.game_id}.{lang}.md").read_text("utf-8")
+        with VerticalScroll(classes="dialog", id="help"):
+            yield Markdown(text)
+            yield Button(_("Close"), id="close")
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class TresFuteApp(App[None]):
+    TITLE = "tresfute"
+    CSS_PATH = "app.tcss"
+
+    def __init__(self, resume: Path | None = None, bot_delay: float = 0.6) -> None:
+        super().__init__()
+        self.resume = resume
+        self.bot_delay = bot_delay
+
+    def on_mount(self) -> None:
+        if self.resume is not None:
+            try:
+                session = Session.load(self.resume)
+            except records.RecordError as exc:
+                self.push_screen(SetupScreen())
+                self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=exc))
+                return
+            self.push_screen(GameScreen(session))
+        else:
+            self.push_screen(SetupScreen())

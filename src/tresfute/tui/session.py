@@ -1,0 +1,116 @@
+"""A game being played at one keyboard: seats (people or bots), undo, save and resume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import records
+from ..bots import Bot, make_bot
+from ..rules import CHANCE, Game, Move
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    bot: str | None = None  # None: a person at the keyboard
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The game just before a person's decision, to undo it."""
+
+    player: int
+    game: Game
+    dice_rolled_after: int
+
+
+class Session:
+    def __init__(self, game: Game, seats: list[Seat], bot_seed: int = 0) -> None:
+        if len(seats) != game.n_players:
+            raise ValueError("one seat per player")
+        self.game = game
+        self.seats = seats
+        self.bots: dict[int, Bot] = {
+            i: make_bot(seat.bot, bot_seed + i) for i, seat in enumerate(seats) if seat.bot is not None
+        }
+        self._undo: list[Snapshot] = []
+        self.last_person: int | None = None
+
+    @classmethod
+    def new(cls, game_id: str, seats: list[Seat], seed: int | None = None) -> Session:
+        game = Game(game_id, players=len(seats), seed=seed)
+        return cls(game, seats, bot_seed=(game.seed or 0) % 1_000_003)
+
+    @property
+    def decider(self) -> int | None:
+        """Who acts next: a seat, or None when the game is over."""
+        player = self.game.to_move
+        assert player != CHANCE, "the terminal game rolls its own dice"
+        return player
+
+    def is_bot(self, player: int | None) -> bool:
+        return player is not None and player in self.bots
+
+    def people(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.bot is None]
+
+    def play(self, move: Move | str) -> None:
+        """A person's decision (legal or raises, changing nothing)."""
+        player = self.decider
+        assert player is not None and not self.is_bot(player)
+        before = self.game.copy()
+        self.game.play(move, player)
+        self._undo.append(Snapshot(player, before, self.game.dice_rolled))
+        self.last_person = player
+
+    def play_bot(self, move: Move | None = None) -> Move:
+        """The computer player's move (chosen now unless given)."""
+        player = self.decider
+        assert player is not None and self.is_bot(player)
+        if move is None:
+            move = self.bots[player].choose(self.game, player)
+        self.game.play(move, player)
+        return move
+
+    def can_undo(self) -> bool:
+        """Only a person's own last decision, while no new dice have been rolled since,
+        and before another person has decided."""
+        if not self._undo:
+            return False
+        last = self._undo[-1]
+        decider = self.decider
+        return (
+            last.dice_rolled_after == self.game.dice_rolled
+            and last.player == self.last_person
+            and (decider is None or decider == last.player or self.is_bot(decider))
+        )
+
+    def undo(self) -> None:
+        if not self.can_undo():
+            raise ValueError("nothing to undo: new dice were rolled, or another person has played since")
+        snapshot = self._undo.pop()
+        self.game = snapshot.game
+        earlier = [s for s in self._undo if s.dice_rolled_after == self.game.dice_rolled]
+        self.last_person = earlier[-1].player if earlier else None
+
+    def record(self) -> records.Record:
+        return records.record_of(self.game, [s.name for s in self.seats], [s.bot for s in self.seats])
+
+    def save(self, path: Path) -> None:
+        path.write_text(records.dumps(self.record()) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> Session:
+        """Resume a saved game; raises ``records.RecordError`` with the reason."""
+        try:
+            text = path.read_bytes()
+        except OSError as exc:
+            raise records.RecordError(f"cannot read {path}: {exc.strerror}") from None
+        record = records.loads(text)
+        if record.dice != "seeded":
+            raise records.RecordError("the terminal game resumes games with seeded dice only")
+        game = records.replay(record)
+        bots = record.bots or [None] * len(record.players)
+        seats = [Seat(name, bot) for name, bot in zip(record.players, bots, strict=True)]
+        return cls(game, seats, bot_seed=(game.seed or 0) % 1_000_003 + len(record.moves))

@@ -1,0 +1,32 @@
+"""Every player-facing message is translated, and the shipped catalogue is compiled from it."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+translations = pytest.importorskip("translations")
+
+
+def test_every_message_in_the_code_has_a_french_translation() -> None:
+    catalog = translations.load_catalog()
+    missing = [m for m in translations.messages_in_code() if m not in catalog or not catalog[m].string]
+    assert not missing, f"untranslated: {missing}; run scripts/translations.py extract, translate, compile"
+
+
+def test_the_shipped_catalogue_is_compiled_from_the_po_file() -> None:
+    assert translations.MO.read_bytes() == translations.compiled(translations.load_catalog())
+
+
+def test_french_is_the_default_and_english_is_available() -> None:
+    from tresfute.i18n import _, set_language
+
+    set_language("fr")
+    assert _("Silver platter") == "Plateau d'argent"
+    set_language("en")
+    assert _("Silver platter") == "Silver platter"
+    set_language("fr")
+    with pytest.raises(ValueError, match="language must be one of"):
+        set_language("de")
