@@ -80,6 +80,11 @@ def test_a_solo_game_is_played_to_the_end_through_the_screen(game: str) -> None:
         assert isinstance(app.screen, GameScreen)
         text = _visible_text(app)
         assert "Tour 1/6" in text and ("JAUNE" in text) and "choisissez un dé du lancer" in text
+        assert "Tours: " in text or "Tours : " in text
+        history = len(app.screen.session.game.history)
+        await pilot.click("#moves", offset=(4, 1))  # the mouse plays the first listed move too
+        await pilot.pause()
+        assert len(app.screen.session.game.history) > history
         await play_to_the_end(app, pilot)
         session = app.screen.session
         total = session.game.score(0).total

@@ -76,6 +76,7 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_seats(1)
+        self.query_one("#start", Button).focus()  # Enter starts a solo game at once
 
     @on(Select.Changed, "#players")
     def _players_changed(self, event: Select.Changed) -> None:
@@ -86,6 +87,7 @@ class SetupScreen(Screen[None]):
             self.query_one(f"#seat{i}").display = i < n
 
     @on(Button.Pressed, "#start")
+    @on(Input.Submitted, "#seed, .seat Input")
     def start(self) -> None:
         game_id = "tres-fute" if self.query_one("#tres-fute", RadioButton).value else "vraiment-tres-fute"
         n = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]

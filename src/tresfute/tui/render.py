@@ -61,6 +61,7 @@ def render_sheet(game: Game, player: int, targets: set[Target], focus: Target | 
             _track(out, a, area, sheet.areas[a], targets, focus)
         out.append("\n")
     _actions(out, game, player)
+    _rounds(out, game)
     fox_text = _("Foxes: {n} × {value} = {points}").format(
         n=score.foxes, value=score.fox_value, points=score.foxes * score.fox_value)
     out.append(f"{fox_text}    ")
@@ -163,6 +164,18 @@ def _actions(out: Text, game: Game, player: int) -> None:
         end = f" → {bonus_label(track.end_bonus)}" if track.end_bonus is not None else ""
         out.append(f"{bonus_label(ActionBonus(track.action)):>2} {action_name(track.action)}: {circles}{end}  ")
         out.append(_("({n} left)").format(n=earned - used) + "\n")
+
+
+def _rounds(out: Text, game: Game) -> None:
+    """The round track: past rounds struck through, the current one highlighted, each gift."""
+    out.append(_("Rounds") + ": ")
+    for r in range(1, game.rounds + 1):
+        gift = bonus_label(game.spec.round_gifts[r - 1])
+        label = f" {r}{' ' + gift if gift else ''} "
+        style = "dim strike" if r < game.round else "bold reverse" if r == game.round else ""
+        out.append(label, style=style)
+        out.append(" ")
+    out.append("\n")
 
 
 def render_dice(game: Game) -> Text:
