@@ -1,0 +1,107 @@
+"""Action numbers for learning agents: every move a game can have, numbered once.
+
+The numbering is built from the game's sheet description, so it is fixed for a game (see
+``docs/environments.md``). ``action_to_move`` and ``move_to_action`` translate both ways;
+moves are the engine's own, so an agent's game is an ordinary record.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from ..rules import Game, Move, MoveKind
+from ..rules.game import get_spec
+from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid
+
+
+def _bonus_values(spec: GameSpec, area: str) -> list[int]:
+    """Every value a bonus may write in a number track: ? choices and fixed numbers."""
+    track = spec.areas[area]
+    values = set(getattr(track, "choice_values", ()))
+    bonuses = [g for g in spec.round_gifts if g is not None]
+    for a in spec.areas.values():
+        bonuses += [line.bonus for line in a.lines] if isinstance(a, Grid) else [b.bonus for b in a.boxes]
+    bonuses += [t.end_bonus for t in spec.actions]
+    for bonus in bonuses:
+        options = bonus.options if isinstance(bonus, ChoiceBonus) else (bonus,)
+        values |= {o.value for o in options if isinstance(o, EntryBonus) and o.area == area and o.value}
+    return sorted(values)
+
+
+def _entry_moves(spec: GameSpec, kind: MoveKind) -> list[Move]:
+    moves = []
+    for die in spec.dice:
+        areas = tuple(spec.areas) if die == "w" else (spec.sum_area,) if die == "b" else (die,)
+        for a in areas:
+            area = spec.areas[a]
+            if isinstance(area, Grid):
+                moves += [Move(kind, die, a, (c.row, c.col)) for c in area.cells]
+            else:
+                moves.append(Move(kind, die, a))
+    return moves
+
+
+@cache
+def _all_moves(game_id: str) -> tuple[Move, ...]:
+    spec = get_spec(game_id)
+    moves = _entry_moves(spec, MoveKind.PICK) + _entry_moves(spec, MoveKind.EXTRA)
+    for a, area in spec.areas.items():
+        if isinstance(area, Grid):
+            moves += [Move(MoveKind.BONUS, area=a, cell=(c.row, c.col)) for c in area.cells]
+        elif area.crosses:
+            moves.append(Move(MoveKind.BONUS, area=a))
+        else:
+            moves += [Move(MoveKind.BONUS, area=a, value=v) for v in _bonus_values(spec, a)]
+    silver = spec.areas.get("s")
+    if spec.silver_sweep and isinstance(silver, Grid):
+        for die in spec.dice:
+            for c in silver.cells:
+                if die in ("w", "s") or silver.row_colours[c.row - 1] == die:
+                    moves.append(Move(MoveKind.SWEEP, die, "s", (c.row, c.col)))
+    if any(t.action == "reprise" for t in spec.actions):
+        moves += [Move(MoveKind.REPRISE, die=d) for d in spec.dice]
+    moves += [Move(MoveKind.REROLL), Move(MoveKind.ROLL), Move(MoveKind.PASS), Move(MoveKind.DONE)]
+    return tuple(moves)
+
+
+class ActionMap:
+    """The fixed numbering of one game's moves."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = get_spec(game_id).id
+        self.moves = _all_moves(self.game_id)
+        self.index = {m: i for i, m in enumerate(self.moves)}
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def action_to_move(self, action: int) -> Move:
+        if not 0 <= int(action) < len(self.moves):
+            raise ValueError(f"action {action} is not in 0..{len(self.moves) - 1}")
+        return self.moves[int(action)]
+
+    def move_to_action(self, move: Move | str) -> int:
+        if isinstance(move, str):
+            move = Move.parse(move)
+        try:
+            return self.index[move]
+        except KeyError:
+            raise ValueError(f"{move} has no action number in {self.game_id}") from None
+
+    def mask(self, game: Game, player: int | None) -> np.ndarray:
+        """1 for each legal action of ``player`` now, else 0 (int8, as Gymnasium expects)."""
+        mask = np.zeros(len(self.moves), dtype=np.int8)
+        if player is not None and player >= 0:
+            for move in game.legal_moves(player):
+                mask[self.index[move]] = 1
+        return mask
+
+
+def action_to_move(game_id: str, action: int) -> Move:
+    return ActionMap(game_id).action_to_move(action)
+
+
+def move_to_action(game_id: str, move: Move | str) -> int:
+    return ActionMap(game_id).move_to_action(move)

@@ -1,0 +1,97 @@
+"""What a player sees, as a flat vector of numbers in [-1, 1] (layout in docs/environments.md)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from ..rules import Game, Phase, Score, Sheet, Where
+from ..rules.game import Stage, get_spec
+from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid
+
+PHASES = [Phase.BEFORE_ROLL, Phase.CHOOSE, Phase.SWEEP, Phase.ACTIVE_EXTRA, Phase.PASSIVE, Phase.TURN_START,
+          Phase.OVER]
+WHERE = [Where.HAND, Where.PLATTER, Where.FIELD]
+SCORE_SCALE = 100.0
+
+
+def sheet_size(spec: GameSpec) -> int:
+    n = 0
+    for area in spec.areas.values():
+        n += len(area.cells) if isinstance(area, Grid) else 2 * len(area.boxes)
+    return n + 2 * len(spec.actions) + 1 + len(spec.areas) + 1
+
+
+@cache
+def _scales(game_id: str) -> dict[str, float]:
+    """The largest number each track can hold, to bring written numbers into [0, 1]."""
+    spec = get_spec(game_id)
+    return {
+        a: float(max(b.multiplier for b in area.boxes) * max(max(area.choice_values), 6))
+        for a, area in spec.areas.items() if not isinstance(area, Grid)
+    }
+
+
+def encode_sheet(spec: GameSpec, sheet: Sheet, score: Score | None = None) -> list[float]:
+    """Marks, action tracks, foxes, each area's score and the lowest one (``score``: the
+    sheet's score when the caller has it already)."""
+    out: list[float] = []
+    scales = _scales(spec.id)
+    for a, area in spec.areas.items():
+        state = sheet.areas[a]
+        if isinstance(area, Grid):
+            marks = area.marks
+            out += [level / marks for level in state]
+        else:
+            top = scales[a]
+            for written in state:
+                out += [1.0, written / top]
+            out += [0.0, 0.0] * (len(area.boxes) - len(state))
+    for track in spec.actions:
+        out += [sheet.earned[track.action] / track.circles, sheet.available(track.action) / track.circles]
+    score = score or sheet.score()
+    out.append(score.foxes / 6)
+    out += [max(-1.0, min(1.0, v / SCORE_SCALE)) for v in score.areas.values()]
+    out.append(max(-1.0, min(1.0, score.fox_value / SCORE_SCALE)))
+    return out
+
+
+def observation_size(spec: GameSpec, players: int) -> int:
+    dice = 6 * (6 + len(WHERE) + 2)
+    turn = 4 + len(PHASES) + 3
+    pending = len(spec.areas) + 1
+    return dice + turn + pending + players * sheet_size(spec)
+
+
+def encode(game: Game, player: int, others: list[Sheet] | None = None, score: Score | None = None) -> np.ndarray:
+    """The observation of ``player``: the dice, the turn, their pending bonuses, their sheet,
+    then the other players' sheets in seat order from their left (``others`` overrides them,
+    to hide what simultaneous passive players have just done)."""
+    spec = game.spec
+    out: list[float] = []
+    for i in range(6):
+        value = game.values[i]
+        out += [1.0 if value == v else 0.0 for v in range(1, 7)]
+        out += [1.0 if game.where[i] is w else 0.0 for w in WHERE]
+        out.append(1.0 if i in game.swept else 0.0)
+        out.append(1.0 if i in game.extra_used[player] else 0.0)
+    out += [game.round / game.rounds, game.rolls / 3, game.picks / 3, 1.0 if game.active == player else 0.0]
+    out += [1.0 if game.phase is p else 0.0 for p in PHASES]
+    stage = game.stage[player]
+    out += [1.0 if stage is s else 0.0 for s in (Stage.PICK, Stage.EXTRA, Stage.DONE)]
+    areas = list(spec.areas)
+    pending = [0.0] * (len(areas) + 1)
+    for item in game.pending[player]:
+        if isinstance(item.bonus, ChoiceBonus):
+            pending[-1] += 1 / 3
+        elif isinstance(item.bonus, EntryBonus):
+            pending[areas.index(item.bonus.area)] += 1 / 3
+    out += [min(1.0, x) for x in pending]
+    out += encode_sheet(spec, game.sheets[player], score)
+    n = game.n_players
+    for k in range(1, n):
+        other = (player + k) % n
+        sheet = others[other] if others is not None else game.sheets[other]
+        out += encode_sheet(spec, sheet)
+    return np.asarray(out, dtype=np.float32)
