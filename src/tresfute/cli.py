@@ -15,6 +15,7 @@ from .i18n import _, set_language
 from .paper import AREA_BY_NAME
 from .rules import SPECS
 from .rules.kinds import AREA_NAMES
+from .simulate import bench as run_bench
 from .simulate import simulate
 from .text import area_name
 
@@ -154,6 +155,38 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
     click.echo("  " + _("mean per area: {areas}").format(areas=per_area))
     click.echo("  " + _("foxes: {n:.2f}").format(n=data["mean_foxes"]))
     click.echo("  " + _("games per second: {n:.0f}").format(n=data["games_per_second"]))
+
+
+@main.command()
+@click.option("--game", "game_id", type=GAME_CHOICE, default="tres-fute", show_default=True)
+@click.option("--bot", type=click.Choice(sorted(BOTS)), default="greedy", show_default=True)
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--seed", type=int, default=1000, show_default=True,
+              help="Games use seeds derived from it; 1000 and up are held out from tuning.")
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@LANG
+def bench(game_id: str, bot: str, games: int, seed: int, players: int, as_json: bool) -> None:
+    """Measure a computer player's strength over many seeded games."""
+    data = run_bench(game_id, players, bot, games, seed)
+    if as_json:
+        _emit_json(data)
+        return
+    click.echo(_("{game}, {players} × {bot}, seed {seed}: {n} games").format(
+        game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]))
+    click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  standard error {se:.2f}").format(**data))
+    click.echo("  p10 {p10:.0f}  p50 {p50:.0f}  p90 {p90:.0f}".format(**data))
+    per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
+    click.echo("  " + _("mean per area: {areas}").format(areas=per_area))
+    click.echo("  " + _("foxes: {n:.2f}").format(n=data["mean_foxes"]))
+    click.echo("  " + _("solo rating bands:"))
+    spec = SPECS[game_id]
+    for band in spec.solo_rating:
+        share = data["rating_bands"][band.label_en]
+        label = band.label_fr if _is_french() else band.label_en
+        click.echo(f"    {share:6.1%}  {label}")
+    click.echo("  " + _("{d:.0f} decisions per second, {s:.3f} s per game").format(
+        d=data["decisions_per_second"], s=data["seconds_per_game"]))
 
 
 @main.command()

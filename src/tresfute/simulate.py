@@ -60,6 +60,34 @@ class Summary:
         }
 
 
+def bench(game_id: str, players: int, bot: str, games: int, seed: int) -> dict[str, Any]:
+    """The strength benchmark: every figure of ``tresfute bench`` (see docs/bench.md)."""
+    spec = get_spec(game_id)
+    if games < 1:
+        raise ValueError("play at least one game")
+    start = time.perf_counter()
+    finished = [play_game(game_id, players, bot, seed, n) for n in range(games)]
+    seconds = time.perf_counter() - start
+    scores = [s for g in finished for s in g.scores()]
+    totals = sorted(s.total for s in scores)
+    decisions = sum(1 for g in finished for h in g.history if not h.forced)
+    deciles = statistics.quantiles(totals, n=10) if len(totals) > 1 else [totals[0]] * 9
+    sd = statistics.pstdev(totals)
+    bands = {band.label_en: 0 for band in spec.solo_rating}
+    for total in totals:
+        bands[spec.rating(total).label_en] += 1
+    return {
+        "game": game_id, "players": players, "bot": bot, "seed": seed, "games": games,
+        "mean": statistics.fmean(totals), "sd": sd, "se": sd / len(totals) ** 0.5,
+        "p10": deciles[0], "p50": statistics.median(totals), "p90": deciles[-1],
+        "mean_per_area": {AREA_NAMES[a]: statistics.fmean(s.areas[a] for s in scores) for a in spec.areas},
+        "mean_foxes": statistics.fmean(s.foxes for s in scores),
+        "rating_bands": {label: n / len(totals) for label, n in bands.items()},
+        "decisions_per_second": decisions / seconds,
+        "seconds_per_game": seconds / games,
+    }
+
+
 def simulate(game_id: str, players: int, bot: str, games: int, seed: int) -> Summary:
     """Scores are per player sheet: a 2-player game adds two scores."""
     get_spec(game_id)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..rules import Game, Move
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
 
@@ -17,7 +18,7 @@ class Bot(Protocol):
         ...
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bot(name: str, seed: int) -> Bot:
@@ -28,4 +29,4 @@ def make_bot(name: str, seed: int) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]

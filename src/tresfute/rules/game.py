@@ -806,10 +806,15 @@ class Game:
         """The decisions taken (forced moves left out): what a record stores."""
         return [h for h in self.history if not h.forced]
 
-    def copy(self) -> Game:
+    def copy(self, dice: str = "same") -> Game:
+        """An independent copy. ``dice="external"``: the copy never rolls by itself but waits
+        for dice from outside, so a bot can look ahead without seeing the seeded dice."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
-        if self._rng is not None:
+        if dice == "external":
+            other._rng = None
+            other.seed = None
+        elif self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
         other.values = list(self.values)

@@ -60,7 +60,7 @@ class SetupScreen(Screen[None]):
             for i in range(4):
                 with Horizontal(classes="seat", id=f"seat{i}"):
                     yield Input(value=_("Player {n}").format(n=i + 1), id=f"name{i}")
-                    yield Select(seat_kinds(), value="person" if i == 0 else "random", allow_blank=False,
+                    yield Select(seat_kinds(), value="person" if i == 0 else "greedy", allow_blank=False,
                                  id=f"kind{i}")
             yield Label(_("Seed (empty: random)"))
             yield Input(placeholder="", id="seed")

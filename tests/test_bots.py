@@ -1,0 +1,68 @@
+"""Computer players: only legal moves, in every kind of position; deterministic per seed.
+(Strength is measured by `tresfute bench`, not by tests.)"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from tresfute.bots import BOTS, make_bot
+from tresfute.cli import main
+from tresfute.rules import Game
+from tresfute.simulate import play_game
+
+GAMES = ["tres-fute", "vraiment-tres-fute"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("bot_name", sorted(BOTS))
+def test_bots_only_return_legal_moves_in_random_positions(game_id: str, bot_name: str) -> None:
+    """Random play reaches positions of every kind; the bot is asked at each of them."""
+    rng = random.Random(7)
+    asked = 0
+    for seed in range(16):
+        game = Game(game_id, players=rng.randint(1, 4), seed=seed)
+        bot = make_bot(bot_name, seed)
+        while not game.is_over:
+            for player in game.players_to_move:
+                before = json.dumps(game.view(), sort_keys=True)
+                move = bot.choose(game, player)
+                assert move in game.legal_moves(player)
+                assert json.dumps(game.view(), sort_keys=True) == before, "a bot never changes the game"
+                asked += 1
+            game.play(rng.choice(game.legal_moves()))
+    assert asked > 1000
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_bots_are_deterministic_for_a_seed(game_id: str) -> None:
+    for bot_name in BOTS:
+        first = play_game(game_id, 2, bot_name, 5, 0)
+        second = play_game(game_id, 2, bot_name, 5, 0)
+        assert [h.move for h in first.history] == [h.move for h in second.history]
+        assert first.scores() == second.scores()
+
+
+def test_a_bot_never_sees_the_seeded_dice() -> None:
+    """The look-ahead copy waits for dice from outside: the game's random source is untouched."""
+    game = Game("tres-fute", players=1, seed=3)
+    state = game._rng.getstate()
+    make_bot("greedy", 0).choose(game, 0)
+    assert game._rng.getstate() == state
+    look = game.copy(dice="external")
+    assert look.external_dice and look.seed is None
+
+
+def test_the_bench_command_prints_every_figure() -> None:
+    result = CliRunner().invoke(main, ["bench", "--game", "vraiment-tres-fute", "--bot", "greedy",
+                                       "--games", "5", "--seed", "1000", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) >= {"mean", "sd", "se", "p10", "p50", "p90", "mean_per_area", "mean_foxes",
+                         "rating_bands", "decisions_per_second", "seconds_per_game"}
+    assert abs(sum(data["rating_bands"].values()) - 1) < 1e-9
+    text = CliRunner().invoke(main, ["bench", "--games", "3", "--lang", "en"]).output
+    assert "standard error" in text and "p10" in text and "decisions per second" in text
