@@ -23,6 +23,11 @@ def area_name(letter: str) -> str:
     return die_name(letter)
 
 
+def bot_name(name: str) -> str:
+    """A computer player's name for players to read."""
+    return {"random": _("random play"), "greedy": _("greedy")}.get(name, name)
+
+
 def action_name(action: ActionKind | str) -> str:
     return {"reroll": _("reroll"), "plus_one": _("extra die (+1)"), "reprise": _("reprise")}[str(action)]
 

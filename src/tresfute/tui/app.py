@@ -24,7 +24,7 @@ from ..bots import BOTS
 from ..i18n import N_, _, language
 from ..rules import Game, Move, MoveKind, Phase, parse_move
 from ..rules.game import Stage
-from ..text import area_name, bonus_name, describe_move, source_name
+from ..text import area_name, bonus_name, bot_name, describe_move, source_name
 from .render import render_dice, render_sheet, targets_of
 from .session import Seat, Session
 
@@ -41,7 +41,7 @@ def bind_keys(screen: Screen, keys: list[tuple[str, str, str]]) -> None:
 
 
 def seat_kinds() -> list[tuple[str, str]]:
-    return [(_("Person"), "person")] + [(_("Computer: {name}").format(name=name), name) for name in BOTS]
+    return [(_("Person"), "person")] + [(_("Computer: {name}").format(name=bot_name(name)), name) for name in BOTS]
 
 
 class SetupScreen(Screen[None]):
