@@ -9,7 +9,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from tresfute.bots import BOTS, make_bot
+from tresfute.bots import BOTS, RolloutBot, make_bot
 from tresfute.cli import main
 from tresfute.rules import Game
 from tresfute.simulate import play_game
@@ -23,27 +23,44 @@ def test_bots_only_return_legal_moves_in_random_positions(game_id: str, bot_name
     """Random play reaches positions of every kind; the bot is asked at each of them."""
     rng = random.Random(7)
     asked = 0
+    slow = bot_name == "rollout"  # asked in every 20th position, with short look-aheads
     for seed in range(16):
         game = Game(game_id, players=rng.randint(1, 4), seed=seed)
-        bot = make_bot(bot_name, seed)
+        bot = RolloutBot(seed, candidates=2, rollouts=1) if slow else make_bot(bot_name, seed)
+        step = 0
         while not game.is_over:
-            for player in game.players_to_move:
+            step += 1
+            for player in game.players_to_move if not slow or step % 20 == 0 else ():
                 before = json.dumps(game.view(), sort_keys=True)
                 move = bot.choose(game, player)
                 assert move in game.legal_moves(player)
                 assert json.dumps(game.view(), sort_keys=True) == before, "a bot never changes the game"
                 asked += 1
             game.play(rng.choice(game.legal_moves()))
-    assert asked > 1000
+    assert asked > (50 if slow else 1000)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_bots_are_deterministic_for_a_seed(game_id: str) -> None:
-    for bot_name in BOTS:
+    for bot_name in ("random", "greedy"):
         first = play_game(game_id, 2, bot_name, 5, 0)
         second = play_game(game_id, 2, bot_name, 5, 0)
         assert [h.move for h in first.history] == [h.move for h in second.history]
         assert first.scores() == second.scores()
+
+
+def test_the_look_ahead_player_is_deterministic_and_never_sees_the_dice() -> None:
+    def run() -> tuple[list[object], int]:
+        game = Game("tres-fute", players=1, seed=21)
+        bot = RolloutBot(3, candidates=2, rollouts=2)
+        while game.round < 3:
+            state = game._rng.getstate()  # the game's own random source
+            move = bot.choose(game, 0)
+            assert game._rng.getstate() == state
+            game.play(move)
+        return [h.move for h in game.history], game.score(0).total
+
+    assert run() == run()
 
 
 def test_a_bot_never_sees_the_seeded_dice() -> None:

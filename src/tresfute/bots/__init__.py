@@ -8,6 +8,7 @@ from typing import Protocol
 from ..rules import Game, Move
 from .greedy import GreedyBot
 from .random_bot import RandomBot
+from .rollout import RolloutBot
 
 
 class Bot(Protocol):
@@ -18,7 +19,7 @@ class Bot(Protocol):
         ...
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
 
 
 def make_bot(name: str, seed: int) -> Bot:
@@ -29,4 +30,4 @@ def make_bot(name: str, seed: int) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "RolloutBot", "make_bot"]
