@@ -8,58 +8,71 @@ order constraints cost later; a pick also pays for the dice it sends to the plat
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..rules import Game, Move, MoveKind, Where
 from ..rules.kinds import ActionKind, Grid, Order, Track, TrackScoring
 
 ACTION_VALUE = {ActionKind.REROLL: 2.5, ActionKind.PLUS_ONE: 4.0, ActionKind.REPRISE: 2.0}
-PENDING_VALUE = 4.0  # a bonus entry still to place
-PLATTER_COST = 1.6  # each die a pick sends to the platter before the last pick
-REROLL_HOPE = 3.0  # what a reroll is expected to find, when the roll is poor
-FOX_FLOOR = 8.0  # foxes are worth the lowest area: value them even while it is 0
-LINE_WEIGHT = 0.5  # progress towards a line's points or bonus, by the square of its fill
 
 
-def evaluate(game: Game, player: int) -> float:
+@dataclass(frozen=True)
+class Weights:
+    """The greedy player's valuation, set by hand per game on tuning seeds (docs/bench.md)."""
+
+    pending: float = 4.0  # a bonus entry still to place
+    platter_cost: float = 1.6  # each die a pick sends to the platter before the last pick
+    reroll_hope: float = 3.0  # what a reroll is expected to find
+    fox_floor: float = 8.0  # foxes are worth the lowest area: value them even while it is 0
+    line: float = 0.5  # progress towards a line's points or bonus, by the square of its fill
+    growth: float = 1.5  # tracks scored by their last box: each box makes the next worth more
+
+
+WEIGHTS = {
+    "tres-fute": Weights(pending=6.0, platter_cost=3.2, reroll_hope=4.0, fox_floor=0.0, line=0.3, growth=3.5),
+    "vraiment-tres-fute": Weights(),
+}
+
+
+def evaluate(game: Game, player: int, weights: Weights | None = None) -> float:
     """A rough value of the player's sheet: score now plus future prospects."""
+    w = weights or WEIGHTS.get(game.spec.id, Weights())
     sheet = game.sheets[player]
     score = sheet.score()
     value = float(sum(score.areas.values()))
-    value += len(sheet.foxes) * (max(score.fox_value, 0) + FOX_FLOOR)
+    value += len(sheet.foxes) * (max(score.fox_value, 0) + w.fox_floor)
     for a, area in game.spec.areas.items():
         state = sheet.areas[a]
         if isinstance(area, Grid):
-            value += _grid_prospects(area, state)
+            value += _grid_prospects(area, state, w)
         else:
-            value += _track_prospects(area, state)
+            value += _track_prospects(area, state, w)
     for action, weight in ACTION_VALUE.items():
         value += weight * sheet.available(action)
-    value += PENDING_VALUE * len(game.pending[player])
+    value += w.pending * len(game.pending[player])
     return value
 
 
-def _grid_prospects(area: Grid, state: list[int]) -> float:
+def _grid_prospects(area: Grid, state: list[int], w: Weights) -> float:
     value = 0.0
     for line in area.lines:
         size = len(line.cells)
         filled = sum(1 for i in line.cells if state[i])
         if filled < size and filled:
             reward = line.points + (6.0 if line.bonus is not None else 0.0)
-            value += LINE_WEIGHT * reward * (filled / size) ** 2
+            value += w.line * reward * (filled / size) ** 2
     if area.marks == 2:  # circled numbers are crosses waiting to happen
         value += 3.0 * sum(1 for level in state if level == 1)
     return value
 
 
-GROWTH_WEIGHT = 1.5  # tracks scored by their last box: each box makes the next one worth more
-
-
-def _track_prospects(area: Track, state: list[int]) -> float:
+def _track_prospects(area: Track, state: list[int], w: Weights) -> float:
     if not state or len(state) >= len(area.boxes):
         return 0.0
     last = state[-1]
     value = 0.0
     if area.scoring is TrackScoring.LAST_FILLED:
-        value += GROWTH_WEIGHT * len(state)
+        value += w.growth * len(state)
     if area.order is Order.INCREASING_RESET_AFTER_6 and last != 6:
         value -= 0.9 * last  # a high number leaves few numbers to follow
     elif area.order is Order.NON_INCREASING:
@@ -74,11 +87,13 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed  # the greedy player is deterministic; the seed is kept for the interface
+        self.weights = Weights()
 
     def rank(self, game: Game, player: int) -> list[tuple[float, Move]]:
         """Every legal move with its value for this player, best first."""
         moves = game.legal_moves(player)
-        base = evaluate(game, player)
+        self.weights = WEIGHTS.get(game.spec.id, Weights())
+        base = evaluate(game, player, self.weights)
         ranked = [(self._value(game, player, move, base), move) for move in moves]
         ranked.sort(key=lambda vm: -vm[0])
         return ranked
@@ -92,16 +107,16 @@ class GreedyBot:
     def _value(self, game: Game, player: int, move: Move, base: float) -> float:
         kind = move.kind
         if kind is MoveKind.REROLL:  # give up one action for what a fresh roll may bring
-            return base - ACTION_VALUE[ActionKind.REROLL] + REROLL_HOPE
+            return base - ACTION_VALUE[ActionKind.REROLL] + self.weights.reroll_hope
         if kind is MoveKind.REPRISE:
             return base - ACTION_VALUE[ActionKind.REPRISE] + (3.0 if Where.HAND not in game.where else 0.5)
         if kind in (MoveKind.ROLL, MoveKind.DONE, MoveKind.PASS):
             return base
         look = game.copy(dice="external")
         look.play(move, player)
-        value = evaluate(look, player)
+        value = evaluate(look, player, self.weights)
         if kind is MoveKind.PICK and game.phase == "choose" and game.picks < 2:
             picked = game.values[game.dice.index(move.die or "")]
             sent = sum(1 for i in range(6) if game.where[i] is Where.HAND and game.values[i] < picked)
-            value -= PLATTER_COST * sent
+            value -= self.weights.platter_cost * sent
         return value
