@@ -26,6 +26,7 @@ class Weights:
     fox_floor: float = 8.0  # foxes are worth the lowest area: value them even while it is 0
     line: float = 0.5  # progress towards a line's points or bonus, by the square of its fill
     growth: float = 1.5  # tracks scored by their last box: each box makes the next worth more
+    circle: float = 3.0  # a circled number, a cross waiting to happen (Vraiment très futé's yellow)
 
 
 WEIGHTS = {
@@ -62,7 +63,7 @@ def _grid_prospects(area: Grid, state: list[int], w: Weights) -> float:
             reward = line.points + (6.0 if line.bonus is not None else 0.0)
             value += w.line * reward * (filled / size) ** 2
     if area.marks == 2:  # circled numbers are crosses waiting to happen
-        value += 3.0 * sum(1 for level in state if level == 1)
+        value += w.circle * sum(1 for level in state if level == 1)
     return value
 
 
