@@ -1,4 +1,4 @@
-"""The ``tresfute`` command: replay records, score paper sheets, simulate games."""
+"""The ``tresfute`` command: play, replay records, score paper sheets, simulate and bench."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import click
 
 from . import paper, records
 from .bots import BOTS
-from .i18n import _, set_language
+from .i18n import _, language, set_language
 from .paper import AREA_BY_NAME
 from .rules import SPECS
 from .rules.kinds import AREA_NAMES
@@ -50,7 +50,7 @@ def _emit_json(data: Any) -> None:
 @click.group()
 @click.version_option(package_name="tresfute")
 def main() -> None:
-    """Très futé and Vraiment très futé: replay, score and simulate games."""
+    """Très futé and Vraiment très futé: play, replay, score, simulate and bench games."""
 
 
 @main.command()
@@ -97,8 +97,6 @@ def replay(record_file: Path, as_json: bool) -> None:
 
 
 def _is_french() -> bool:
-    from .i18n import language
-
     return language() == "fr"
 
 
