@@ -33,8 +33,7 @@ def _bonus_values(spec: GameSpec, area: str) -> list[int]:
 def _entry_moves(spec: GameSpec, kind: MoveKind) -> list[Move]:
     moves = []
     for die in spec.dice:
-        areas = tuple(spec.areas) if die == "w" else (spec.sum_area,) if die == "b" else (die,)
-        for a in areas:
+        for a in spec.areas_for_die(die):
             area = spec.areas[a]
             if isinstance(area, Grid):
                 moves += [Move(kind, die, a, (c.row, c.col)) for c in area.cells]

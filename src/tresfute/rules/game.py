@@ -130,13 +130,6 @@ class Game:
         self._die_index = {c: i for i, c in enumerate(spec.dice)}
         self._white = self._die_index["w"]
         self._blue = self._die_index["b"]
-        self._areas_for_die = {
-            c: (tuple(spec.areas) if c == "w" else (spec.sum_area,) if c == "b" else (c,))
-            for c in spec.dice
-        }
-        self._cell_rc = {
-            a: [(c.row, c.col) for c in area.cells] for a, area in spec.areas.items() if isinstance(area, Grid)
-        }
 
         self.round = 0
         self.turn = 0  # index of the turn in the round
@@ -534,14 +527,13 @@ class Game:
         silver = self.spec.areas["s"]
         assert isinstance(silver, Grid)
         state = self.sheets[p].areas["s"]
-        rc = self._cell_rc["s"]
         moves = []
         for d in self.swept:
             colour = self.dice[d]
             for c in silver.die_targets(state, self.values[d]):
-                row_colour = silver.row_colours[silver.cells[c].row - 1]
-                if colour in ("w", "s") or colour == row_colour:
-                    moves.append(Move(MoveKind.SWEEP, colour, "s", rc[c]))
+                cell = silver.cells[c]
+                if colour in ("w", "s") or colour == silver.row_colours[cell.row - 1]:
+                    moves.append(Move(MoveKind.SWEEP, colour, "s", (cell.row, cell.col)))
         return moves
 
     def _bonus_targets(self, p: int, bonus: Bonus) -> list[Move]:
@@ -714,7 +706,7 @@ class Game:
                 return f"the {die} die was not swept to the platter by this silver pick"
             if move.area not in self.spec.areas:
                 return f"there is no {AREA_NAMES.get(move.area or '', move.area)} area in {self.spec.name_fr}"
-            allowed = self._areas_for_die[self.dice[d]]
+            allowed = self.spec.areas_for_die(self.dice[d])
             if kind is not MoveKind.SWEEP and move.area not in allowed:
                 return (f"the {die} die goes in {' or '.join(AREA_NAMES[a] for a in allowed)}, "
                         f"not {AREA_NAMES[move.area]}")
@@ -872,9 +864,8 @@ def _move_tables(spec: GameSpec) -> tuple[list, list, dict]:
         for kind in (MoveKind.PICK, MoveKind.EXTRA):
             per_die = []
             for colour in spec.dice:
-                areas = tuple(spec.areas) if colour == "w" else (spec.sum_area,) if colour == "b" else (colour,)
                 entries = []
-                for a in areas:
+                for a in spec.areas_for_die(colour):
                     area = spec.areas[a]
                     if isinstance(area, Grid):
                         entries.append((a, area, [Move(kind, colour, a, (c.row, c.col)) for c in area.cells]))

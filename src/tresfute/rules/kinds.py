@@ -168,11 +168,6 @@ class Grid:
         marks = self.marks
         return [i for i in self.cells_by_value.get(value, ()) if state[i] < marks]
 
-    def free_cells(self, state: Sequence[int]) -> list[int]:
-        """Cells an X or ? bonus may mark (any value)."""
-        marks = self.marks
-        return [i for i, level in enumerate(state) if level < marks]
-
     def why_not(self, state: Sequence[int], value: int | None, cell: int) -> str | None:
         """Why ``cell`` cannot take an entry of ``value`` (None: any value), or None."""
         c = self.cells[cell]
@@ -197,9 +192,6 @@ class Grid:
             if line.bonus is not None and all(state[i] for i in line.cells):
                 fired.append((line.bonus, f"{AREA_NAMES[self.colour]} {line.name}"))
         return fired
-
-    def is_full(self, state: Sequence[int]) -> bool:
-        return all(level >= self.marks for level in state)
 
     def score(self, state: Sequence[int]) -> int:
         total = 0
@@ -353,6 +345,15 @@ class GameSpec:
     may_decline_roll: bool = False  # the active player may leave a usable roll
     passive_may_refuse: bool = False  # a passive player may refuse the platter
     silver_sweep: bool = False  # an active silver pick sweeps the dice it sends to the platter
+
+    def areas_for_die(self, die: str) -> tuple[str, ...]:
+        """Where a die may be entered: white anywhere, blue with white in the sum area, any other
+        die in its own colour."""
+        if die == "w":
+            return tuple(self.areas)
+        if die == "b":
+            return (self.sum_area,)
+        return (die,)
 
     def rating(self, points: int) -> RatingBand:
         for band in self.solo_rating:
