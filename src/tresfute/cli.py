@@ -142,7 +142,7 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
 @LANG
 def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_json: bool) -> None:
     """Play GAMES seeded games with a bot in every seat and summarise the scores."""
-    data = simulate(game_id, players, bot, games, seed).as_dict()
+    data = simulate(game_id, players, bot, games, seed)
     if as_json:
         _emit_json(data)
         return
