@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tresfute.bots.rollout import roll_own_dice
 from tresfute.rules import CHANCE, SPECS, Game, Sheet
 from tresfute.rules.kinds import ActionKind, Grid
 
@@ -51,13 +52,8 @@ def legal(game: Game, player: int | None = None) -> set[str]:
 
 
 def roll_randomly(game: Game, rng: random.Random) -> None:
-    """Give the dice due now random values (naming the solo platter on a tie)."""
-    dice = " ".join(f"{d}{rng.randint(1, 6)}" for d in game.dice_to_roll())
-    move = f"dice {dice}"
-    if not game.is_legal(move):  # a tie at the solo platter boundary: name the three lowest
-        values = {t[0]: int(t[1]) for t in dice.split()}
-        move += " platter=" + "".join(sorted(values, key=values.__getitem__)[:3])
-    game.play(move)
+    """Give the dice due now random values (naming the solo platter, ties broken at random)."""
+    roll_own_dice(game, rng)
 
 
 def play_randomly(game: Game, rng: random.Random, until=lambda game: False) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from ..bots import make_bot
 from ..rules import Game
-from .actions import ActionMap, action_to_move, move_to_action
+from .actions import ActionMap, action_map, action_to_move, move_to_action
 
 GYM_IDS = {"tres-fute": "tresfute/TresFute-v0", "vraiment-tres-fute": "tresfute/VraimentTresFute-v0"}
 
@@ -32,11 +32,11 @@ def bot_policy(name: str, seed: int = 0) -> Callable[[Game, int], int]:
     bot = make_bot(name, seed)
 
     def policy(game: Game, seat: int) -> int:
-        return ActionMap(game.spec.id).move_to_action(bot.choose(game, seat))
+        return action_map(game.spec.id).move_to_action(bot.choose(game, seat))
 
     return policy
 
 
 register_envs()
 
-__all__ = ["GYM_IDS", "ActionMap", "action_to_move", "bot_policy", "move_to_action", "register_envs"]
+__all__ = ["GYM_IDS", "ActionMap", "action_map", "action_to_move", "bot_policy", "move_to_action", "register_envs"]

@@ -98,9 +98,15 @@ class ActionMap:
         return mask
 
 
+@cache
+def action_map(game_id: str) -> ActionMap:
+    """The game's numbering, built once (an index of every move)."""
+    return ActionMap(game_id)
+
+
 def action_to_move(game_id: str, action: int) -> Move:
-    return ActionMap(game_id).action_to_move(action)
+    return action_map(get_spec(game_id).id).action_to_move(action)
 
 
 def move_to_action(game_id: str, move: Move | str) -> int:
-    return ActionMap(game_id).move_to_action(move)
+    return action_map(get_spec(game_id).id).move_to_action(move)

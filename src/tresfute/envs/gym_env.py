@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ..rules import Game, IllegalMoveError
 from ..rules.game import get_spec
-from .actions import ActionMap
+from .actions import action_map
 from .observation import encode, observation_size
 
 
@@ -35,7 +35,7 @@ class TresFuteEnv(gym.Env):
         if illegal not in ("ignore", "raise"):
             raise ValueError("illegal is 'ignore' or 'raise'")
         self.game_id = get_spec(game).id
-        self.actions = ActionMap(self.game_id)
+        self.actions = action_map(self.game_id)
         self.reward_mode = reward
         self.illegal = illegal
         self.render_mode = render_mode

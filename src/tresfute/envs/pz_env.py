@@ -10,7 +10,7 @@ from pettingzoo import AECEnv
 
 from ..rules import Game, IllegalMoveError, Phase, Sheet
 from ..rules.game import get_spec
-from .actions import ActionMap
+from .actions import action_map
 from .observation import encode, observation_size
 
 
@@ -33,7 +33,7 @@ class TresFuteAEC(AECEnv):
             raise ValueError("the multi-player environment is for 2 to 4 players")
         self.game_id = get_spec(game).id
         self.n_players = players
-        self.actions = ActionMap(self.game_id)
+        self.actions = action_map(self.game_id)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = observation_size(get_spec(self.game_id), players)
