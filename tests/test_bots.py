@@ -9,7 +9,8 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from tresfute.bots import BOTS, RolloutBot, make_bot
+from tresfute.bots import BOTS, RolloutBot, StrongBot, analyse, make_bot
+from tresfute.bots.value import shipped_model
 from tresfute.cli import main
 from tresfute.rules import Game
 from tresfute.simulate import play_game
@@ -23,10 +24,15 @@ def test_bots_only_return_legal_moves_in_random_positions(game_id: str, bot_name
     """Random play reaches positions of every kind; the bot is asked at each of them."""
     rng = random.Random(7)
     asked = 0
-    slow = bot_name == "rollout"  # asked in every 20th position, with short look-aheads
+    slow = bot_name in ("rollout", "strong")  # asked in every 20th position, with short look-aheads
     for seed in range(16):
         game = Game(game_id, players=rng.randint(1, 4), seed=seed)
-        bot = RolloutBot(seed, candidates=2, rollouts=1) if slow else make_bot(bot_name, seed)
+        if bot_name == "rollout":
+            bot = RolloutBot(seed, candidates=2, rollouts=1)
+        elif bot_name == "strong":
+            bot = StrongBot(seed, candidates=2, samples=1)
+        else:
+            bot = make_bot(bot_name, seed)
         step = 0
         while not game.is_over:
             step += 1
@@ -49,10 +55,12 @@ def test_bots_are_deterministic_for_a_seed(game_id: str) -> None:
         assert first.scores() == second.scores()
 
 
-def test_the_look_ahead_player_is_deterministic_and_never_sees_the_dice() -> None:
+@pytest.mark.parametrize("make", [lambda: RolloutBot(3, candidates=2, rollouts=2),
+                                  lambda: StrongBot(3, candidates=2, samples=2)], ids=["rollout", "strong"])
+def test_the_look_ahead_players_are_deterministic_and_never_see_the_dice(make) -> None:
     def run() -> tuple[list[object], int]:
         game = Game("tres-fute", players=1, seed=21)
-        bot = RolloutBot(3, candidates=2, rollouts=2)
+        bot = make()
         while game.round < 3:
             state = game._rng.getstate()  # the game's own random source
             move = bot.choose(game, 0)
@@ -83,3 +91,61 @@ def test_the_bench_command_prints_every_figure() -> None:
     assert abs(sum(data["rating_bands"].values()) - 1) < 1e-9
     text = CliRunner().invoke(main, ["bench", "--games", "3", "--lang", "en"]).output
     assert "standard error" in text and "p10" in text and "decisions per second" in text
+    on_two = CliRunner().invoke(main, ["bench", "--game", "vraiment-tres-fute", "--bot", "greedy",
+                                       "--games", "5", "--seed", "1000", "--json", "--workers", "2"])
+    assert json.loads(on_two.output)["mean"] == data["mean"], "the same games on two processes"
+
+
+def test_the_strong_player_ships_its_learned_evaluation() -> None:
+    for game_id in GAMES:
+        assert len(shipped_model(game_id).weights) > 500, "bots/data/value-<game>.json is packaged"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_analysis_ranks_every_legal_move_and_its_first_is_the_bots_choice(game_id: str) -> None:
+    """Active picks, passive picks, actions and bonus choices: the analysis lists each legal move
+    once, searched moves best first, and the strong player plays the first of them."""
+    rng = random.Random(11)
+    kinds = set()
+    for seed in range(3):
+        game = Game(game_id, players=2, seed=seed)
+        step = 0
+        while not game.is_over:
+            step += 1
+            player = game.to_move
+            if step % 9 == 0 and player is not None and player >= 0 and len(game.legal_moves(player)) > 1:
+                bot = StrongBot(seed, candidates=3, samples=2)
+                estimates = bot.analyse(game, player)
+                assert sorted(map(str, (e.move for e in estimates))) == sorted(map(str, game.legal_moves(player)))
+                searched = [e.value for e in estimates if e.searched]
+                assert len(searched) == 3 and searched == sorted(searched, reverse=True)
+                assert estimates[0].move == bot.choose(game, player)
+                kinds.add(estimates[0].move.kind)
+            game.play(rng.choice(game.legal_moves()))
+    assert {"pick", "bonus"} <= {str(k) for k in kinds}
+
+
+def test_the_analysis_of_the_last_decision_is_the_exact_score_of_each_move() -> None:
+    """When a move ends the game, its expected final score is the score it gives."""
+    bot = make_bot("greedy", 0)
+
+    def ends(game: Game, move: object) -> bool:
+        after = game.copy()
+        after.play(move, 0)
+        return after.is_over
+
+    for seed in range(20):
+        game = Game("tres-fute", players=1, seed=seed)
+        while not game.is_over:
+            moves = game.legal_moves(0)
+            if len(moves) > 1 and all(ends(game, m) for m in moves):
+                break
+            game.play(bot.choose(game, 0), 0)
+        if not game.is_over:
+            break
+    else:
+        pytest.fail("no game reached a last decision with a choice")
+    for estimate in analyse(game, 0, candidates=0):
+        after = game.copy()
+        after.play(estimate.move, 0)
+        assert estimate.value == after.score(0).total

@@ -89,3 +89,27 @@ def test_the_module_runs_as_a_command() -> None:
 def test_bad_options_are_refused(args: tuple[str, ...]) -> None:
     code, out = run(*args)
     assert code == 2 and "Invalid value" in out
+
+
+def test_analyse_rates_a_recorded_move_against_the_strong_players_choice() -> None:
+    """`tresfute analyse RECORD --move N`: every legal move of that position with its expected
+    final score, best first, and what the move played cost."""
+    code, out = run("analyse", str(EXAMPLES / "solo-game.json"), "--move", "4", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    rows = data["moves"]
+    assert data["name"] == "Camille" and len(rows) > 1
+    assert rows[0]["cost"] == 0 and all(row["cost"] >= 0 for row in rows if row["searched"])
+    played = [row for row in rows if row["played"]]
+    assert [row["move"] for row in played] == ["y@r3c3"]
+    code, out = run("analyse", str(EXAMPLES / "solo-game.json"), "--move", "4", "--lang", "en")
+    assert code == 0 and "Camille to decide" in out and "The move played costs" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--move", "999"), "no move 999"),
+    ((), "No player decides"),  # the recorded game is over
+])
+def test_analyse_refuses_a_position_without_a_decision(args: tuple[str, ...], message: str) -> None:
+    code, out = run("analyse", str(EXAMPLES / "solo-game.json"), "--lang", "en", *args)
+    assert code == 1 and message in out

@@ -231,3 +231,28 @@ def test_a_bonus_choice_shows_its_reason(tmp_path: Path) -> None:
         assert app.screen.session.game.phase is not Phase.OVER
 
     run(scenario, TresFuteApp(resume=path, bot_delay=0))
+
+
+def test_the_hint_names_the_strong_players_move_and_the_cost_of_the_highlighted_one() -> None:
+    from tresfute.bots import analyse
+    from tresfute.text import describe_move
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        game = screen.session.game
+        before = json.dumps(game.view(), sort_keys=True)
+        estimates = analyse(game, 0)
+        moves_list = screen.query_one("#moves")
+        worst = [str(m) for m in game.legal_moves(0)].index(str(estimates[-1].move))
+        moves_list.highlighted = worst
+        await pilot.press("c")
+        await pilot.pause()
+        text = _visible_text(app)
+        assert "Conseil : " + describe_move(game, estimates[0].move) in text
+        cost = estimates[0].value - estimates[-1].value
+        assert f"Le coup en surbrillance coûte {cost:.1f} points." in text
+        assert json.dumps(game.view(), sort_keys=True) == before, "a hint plays nothing"
+
+    run(scenario)

@@ -17,7 +17,7 @@ from .rules import SPECS
 from .rules.kinds import AREA_NAMES
 from .simulate import bench as run_bench
 from .simulate import simulate
-from .text import area_name
+from .text import area_name, describe_move
 
 GAME_CHOICE = click.Choice(sorted(SPECS))
 
@@ -162,11 +162,13 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
 @click.option("--seed", type=int, default=1000, show_default=True,
               help="Games use seeds derived from it; 1000 and up are held out from tuning.")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Play the games on this many processes; speeds stay per core.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @LANG
-def bench(game_id: str, bot: str, games: int, seed: int, players: int, as_json: bool) -> None:
+def bench(game_id: str, bot: str, games: int, seed: int, players: int, workers: int, as_json: bool) -> None:
     """Measure a computer player's strength over many seeded games."""
-    data = run_bench(game_id, players, bot, games, seed)
+    data = run_bench(game_id, players, bot, games, seed, workers)
     if as_json:
         _emit_json(data)
         return
@@ -183,8 +185,53 @@ def bench(game_id: str, bot: str, games: int, seed: int, players: int, as_json: 
         share = data["rating_bands"][band.label_en]
         label = band.label_fr if _is_french() else band.label_en
         click.echo(f"    {share:6.1%}  {label}")
-    click.echo("  " + _("{d:.0f} decisions per second, {s:.3f} s per game").format(
+    click.echo("  " + _("{d:.0f} decisions per second, {s:.3f} s per game (one core)").format(
         d=data["decisions_per_second"], s=data["seconds_per_game"]))
+
+
+@main.command()
+@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--move", "move_number", type=click.IntRange(min=1), default=None,
+              help="Analyse the position in which this move (numbered from 1) was played, and rate it.")
+@click.option("--all", "search_all", is_flag=True, help="Search every move, not only the best candidates (slower).")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@LANG
+def analyse(record_file: Path, move_number: int | None, search_all: bool, as_json: bool) -> None:
+    """Rank the legal moves of a recorded position by the strong player's expected final score."""
+    from .bots import analyse as analyse_position
+    from .rules import CHANCE, parse_move
+
+    try:
+        record = records.loads(_read(record_file))
+        game = records.replay(record, stop=move_number)
+    except records.RecordError as exc:
+        raise click.ClickException(str(exc)) from None
+    played = None
+    if move_number is not None and move_number <= len(record.moves):
+        seat, _sep, text = record.moves[move_number - 1].rpartition(":")
+        played = parse_move(text)
+        player = int(seat) - 1 if seat.strip().isdigit() else None
+    else:
+        player = game.to_move
+    if player is None or player == CHANCE:
+        raise click.ClickException(_("No player decides in this position."))
+    estimates = analyse_position(game, player, candidates=0 if search_all else None)
+    best = estimates[0].value
+    rows = [{"move": str(e.move), "text": describe_move(game, e.move), "expected": round(e.value, 1),
+             "cost": round(best - e.value, 1), "searched": e.searched, "played": e.move == played}
+            for e in estimates]
+    if as_json:
+        _emit_json({"game": game.spec.id, "player": player + 1, "name": record.players[player], "moves": rows})
+        return
+    click.echo(_("{name} to decide: {n} legal moves, expected final score").format(
+        name=record.players[player], n=len(rows)))
+    for row in rows:
+        mark = "▶" if row["played"] else " "
+        cost = "" if not row["cost"] else f"  (−{row['cost']:.1f})"
+        click.echo(f" {mark} {row['expected']:6.1f}{cost:10}  {row['move']:14} {row['text']}")
+    chosen = next((row for row in rows if row["played"]), None)
+    if chosen is not None:
+        click.echo(_("The move played costs {cost:.1f} points against the best one.").format(cost=chosen["cost"]))
 
 
 @main.command()

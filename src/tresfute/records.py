@@ -105,13 +105,19 @@ def from_data(data: Any) -> Record:
         raise RecordError(f"not a valid record: {problems}") from None
 
 
-def replay(record: Record) -> Game:
+def replay(record: Record, stop: int | None = None) -> Game:
     """Play the record's moves; check its result if it has one.
 
+    ``stop``: play only the moves before move ``stop`` (numbered from 1), to see the position
+    in which it was played; the result is then not checked.
     Raises :class:`RecordError` naming the move (numbered from 1) and the reason.
     """
     game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice)
+    if stop is not None and not 1 <= stop <= len(record.moves) + 1:
+        raise RecordError(f"the record has {len(record.moves)} moves: no move {stop}")
     for number, entry in enumerate(record.moves, start=1):
+        if number == stop:
+            return game
         player: int | None = None
         text = entry
         seat, sep, rest = entry.partition(":")

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import statistics
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from .bots import make_bot
 from .rules import Game
 from .rules.game import get_spec
 from .rules.kinds import AREA_NAMES
+from .rules.sheet import Score
 
 
 def derived_seed(seed: int, game_number: int, purpose: str) -> int:
@@ -29,19 +31,38 @@ def play_game(game_id: str, players: int, bot: str, seed: int, game_number: int)
     return game
 
 
-def _play_many(game_id: str, players: int, bot: str, games: int, seed: int) -> tuple[list[Game], float]:
-    """The games of a run, and the seconds they took."""
+class GameResult(NamedTuple):
+    """What a run keeps of one game: its scores, the decisions taken, the seconds it took."""
+
+    scores: list[Score]
+    decisions: int
+    seconds: float
+
+
+def _play_one(args: tuple[str, int, str, int, int]) -> GameResult:
+    start = time.perf_counter()
+    game = play_game(*args)
+    decisions = sum(1 for h in game.history if not h.forced)
+    return GameResult(game.scores(), decisions, time.perf_counter() - start)
+
+
+def _play_many(game_id: str, players: int, bot: str, games: int, seed: int, workers: int = 1) -> list[GameResult]:
+    """The games of a run; with several workers, on as many processes (one core each)."""
     get_spec(game_id)
     if games < 1:
         raise ValueError("play at least one game")
-    start = time.perf_counter()
-    finished = [play_game(game_id, players, bot, seed, n) for n in range(games)]
-    return finished, time.perf_counter() - start
+    if workers < 1:
+        raise ValueError("use at least one worker")
+    jobs = [(game_id, players, bot, seed, n) for n in range(games)]
+    if workers == 1:
+        return [_play_one(job) for job in jobs]
+    with multiprocessing.Pool(workers) as pool:
+        return pool.map(_play_one, jobs, chunksize=1)
 
 
-def _figures(game_id: str, players: int, bot: str, seed: int, finished: list[Game]) -> dict[str, Any]:
+def _figures(game_id: str, players: int, bot: str, seed: int, finished: list[GameResult]) -> dict[str, Any]:
     """What both commands report. Scores are per sheet: a 2-player game adds two scores."""
-    scores = [s for g in finished for s in g.scores()]
+    scores = [s for g in finished for s in g.scores]
     totals = [s.total for s in scores]
     return {
         "game": game_id, "players": players, "bot": bot, "seed": seed, "games": len(finished),
@@ -55,24 +76,30 @@ def _figures(game_id: str, players: int, bot: str, seed: int, finished: list[Gam
 
 def simulate(game_id: str, players: int, bot: str, games: int, seed: int) -> dict[str, Any]:
     """The figures of ``tresfute simulate``."""
-    finished, seconds = _play_many(game_id, players, bot, games, seed)
+    start = time.perf_counter()
+    finished = _play_many(game_id, players, bot, games, seed)
+    seconds = time.perf_counter() - start
     data = _figures(game_id, players, bot, seed, finished)
-    totals = [s.total for g in finished for s in g.scores()]
+    totals = [s.total for g in finished for s in g.scores]
     data.update(min=min(totals), max=max(totals), games_per_second=games / seconds if seconds else 0.0)
     return data
 
 
-def bench(game_id: str, players: int, bot: str, games: int, seed: int) -> dict[str, Any]:
-    """The strength benchmark: every figure of ``tresfute bench`` (see docs/bench.md)."""
+def bench(game_id: str, players: int, bot: str, games: int, seed: int, workers: int = 1) -> dict[str, Any]:
+    """The strength benchmark: every figure of ``tresfute bench`` (see docs/bench.md).
+
+    Speeds are per core: each game is timed in the process that plays it.
+    """
     spec = get_spec(game_id)
-    finished, seconds = _play_many(game_id, players, bot, games, seed)
+    finished = _play_many(game_id, players, bot, games, seed, workers)
+    seconds = sum(g.seconds for g in finished)
     data = _figures(game_id, players, bot, seed, finished)
-    totals = sorted(s.total for g in finished for s in g.scores())
+    totals = sorted(s.total for g in finished for s in g.scores)
     deciles = statistics.quantiles(totals, n=10) if len(totals) > 1 else [totals[0]] * 9
     bands = {band.label_en: 0 for band in spec.solo_rating}
     for total in totals:
         bands[spec.rating(total).label_en] += 1
-    decisions = sum(1 for g in finished for h in g.history if not h.forced)
+    decisions = sum(g.decisions for g in finished)
     data.update(
         se=data["sd"] / len(totals) ** 0.5,
         p10=deciles[0], p50=statistics.median(totals), p90=deciles[-1],

@@ -9,6 +9,7 @@ from ..rules import Game, Move
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .rollout import RolloutBot
+from .strong import Estimate, StrongBot
 
 
 class Bot(Protocol):
@@ -19,7 +20,9 @@ class Bot(Protocol):
         ...
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot, "strong": StrongBot,
+}
 
 
 def make_bot(name: str, seed: int) -> Bot:
@@ -30,4 +33,12 @@ def make_bot(name: str, seed: int) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "RolloutBot", "make_bot"]
+def analyse(game: Game, player: int | None = None, candidates: int | None = None) -> list[Estimate]:
+    """Every legal move of the player who decides (or ``player``) with the strong player's
+    estimate of their expected final score after it, best first. The first is the strong
+    player's choice; the difference between two estimates is what one move costs against
+    another. See :meth:`StrongBot.analyse`."""
+    return StrongBot(0).analyse(game, player, candidates)
+
+
+__all__ = ["BOTS", "Bot", "Estimate", "GreedyBot", "RandomBot", "RolloutBot", "StrongBot", "analyse", "make_bot"]

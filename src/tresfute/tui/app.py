@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, 
 from textual.widgets.option_list import Option
 
 from .. import records
-from ..bots import BOTS
+from ..bots import BOTS, analyse
 from ..i18n import N_, _, language
 from ..rules import Game, Move, MoveKind, Phase, parse_move
 from ..rules.game import Stage
@@ -127,8 +127,8 @@ class SetupScreen(Screen[None]):
 class GameScreen(Screen[None]):
     def __init__(self, session: Session) -> None:
         super().__init__()
-        bind_keys(self, [("u", "undo", N_("Undo")), ("s", "save", N_("Save")), ("v", "next_sheet", N_("Other sheets")),
-                         ("h", "help", N_("Help")), ("q", "quit", N_("Quit"))])
+        bind_keys(self, [("u", "undo", N_("Undo")), ("c", "hint", N_("Hint")), ("s", "save", N_("Save")),
+                         ("v", "next_sheet", N_("Other sheets")), ("h", "help", N_("Help")), ("q", "quit", N_("Quit"))])
         self.session = session
         self.viewed: int | None = None  # a sheet picked with "v"; None: the one deciding
         self.focus_target: tuple[str, tuple[int, int] | None] | None = None
@@ -280,6 +280,24 @@ class GameScreen(Screen[None]):
         else:
             self.query_one("#message", Static).update(
                 _("Nothing to undo: new dice have been rolled, or someone else has played since."))
+
+    def action_hint(self) -> None:
+        """The strong player's move, and what the highlighted move costs against it."""
+        decider = self.session.decider
+        if decider is None or self.session.is_bot(decider) or self.waiting_handover:
+            return
+        estimates = analyse(self.game, decider)
+        best = estimates[0]
+        text = _("Hint: {move} (expected final score {value:.0f}).").format(
+            move=describe_move(self.game, best.move), value=best.value)
+        moves_list = self.query_one("#moves", OptionList)
+        index = moves_list.highlighted
+        if index is not None:
+            chosen = parse_move(moves_list.get_option_at_index(index).id or "")
+            if chosen != best.move:
+                cost = best.value - next(e.value for e in estimates if e.move == chosen)
+                text += "\n" + _("The highlighted move costs {cost:.1f} points.").format(cost=cost)
+        self.query_one("#message", Static).update(text)
 
     def action_next_sheet(self) -> None:
         n = self.game.n_players

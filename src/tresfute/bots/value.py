@@ -1,0 +1,121 @@
+"""A learned estimate of a sheet's final score: the strong player's evaluation.
+
+The value of a position for a player is the score already on the sheet plus the points still
+to come, estimated by a linear model over sparse features of the sheet. The features are read
+from the sheet description, so both games share this code:
+
+- a grid: the exact marks of each of its lines (rows, columns, diagonals), and how many cells
+  each count table has reached;
+- a track: how many boxes are filled, with the last number when the order of the track makes
+  it matter;
+- the actions in hand and earned, the foxes, the bonuses waiting to be placed;
+- where the turn stands (phase, picks made, dice still in hand).
+
+Each feature is counted separately for every stage of the game (rounds left, and whether the
+player is in their active or passive turn), so the same mark is worth more early than late.
+The weights are learned from self-play by ``scripts/train_strong.py`` and shipped as
+``bots/data/value-<game>.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from ..rules import Game
+from ..rules.game import Phase, Stage, Where
+from ..rules.kinds import Grid, Order, Track, TrackScoring
+from ..rules.sheet import Score
+
+FORMAT = "tresfute-value/1"
+
+
+def stage(game: Game, player: int) -> str:
+    """The stage of the game the features are counted in: rounds left, active or passive."""
+    rounds_left = game.rounds - game.round
+    active = game.active == player and not game.solo_passive and game.phase is not Phase.PASSIVE
+    return f"{rounds_left}{'a' if active else 'p'}"
+
+
+def features(game: Game, player: int, score: Score | None = None) -> list[str]:
+    """The names of the features present in the position, for ``player``'s sheet."""
+    if game.is_over:
+        return []
+    t = stage(game, player)
+    sheet = game.sheets[player]
+    score = score or game.score(player)
+    names = [f"{t}|bias"]
+    for colour, area in game.spec.areas.items():
+        state = sheet.areas[colour]
+        if isinstance(area, Grid):
+            for i, line in enumerate(area.lines):
+                pattern = "".join([str(state[c]) for c in line.cells])
+                names.append(f"{t}|{colour}L{i}|{pattern}")
+            for i, count in enumerate(area.count_scores):
+                top = area.marks
+                names.append(f"{t}|{colour}C{i}|{sum(1 for c in count.cells if state[c] == top)}")
+            if area.marks == 2:
+                names.append(f"{t}|{colour}circled|{sum(1 for level in state if level == 1)}")
+        else:
+            names.append(_track_feature(t, colour, area, state))
+    for kind in sheet.earned:
+        names.append(f"{t}|has|{kind}|{min(sheet.available(kind), 7)}")
+        names.append(f"{t}|earned|{kind}|{sheet.earned[kind]}")
+    names.append(f"{t}|foxes|{min(len(sheet.foxes), 12)}")
+    seen: dict[str, int] = {}
+    for pending in game.pending[player]:
+        key = str(pending.bonus)
+        seen[key] = seen.get(key, 0) + 1
+        names.append(f"{t}|pending|{key}|{seen[key]}")
+    if game.phase is Phase.PASSIVE:
+        turn = f"passive|{game.stage[player] is not Stage.DONE}"
+    else:  # the dice still to roll this turn decide which areas the next picks can reach
+        hand = "".join([d for d, w in zip(game.dice, game.where, strict=True) if w is Where.HAND])
+        turn = f"{game.phase}|{game.picks}|{hand}|{game.rolls}"
+    names.append(f"{t}|turn|{turn}")
+    if sheet.foxes:  # each fox is worth the lowest area: which one it is, and how low
+        areas = score.areas
+        lowest = min(areas, key=lambda a: areas[a])
+        names.append(f"{t}|foxlow|{min(len(sheet.foxes), 6)}|{lowest}|{areas[lowest] // 10}")
+    return names
+
+
+def _track_feature(t: str, colour: str, area: Track, state: list[int]) -> str:
+    n = len(state)
+    if area.order is not Order.FREE:  # the last number decides what may follow
+        return f"{t}|{colour}|{n}|{state[-1] if state else 0}"
+    if area.scoring is TrackScoring.PAIRS and n % 2:  # a pair's first half awaits its second
+        return f"{t}|{colour}|{n}|{state[-1]}"
+    return f"{t}|{colour}|{n}"
+
+
+class ValueModel:
+    """Expected final score = score now + the sum of the learned weights of the features."""
+
+    def __init__(self, spec_id: str, weights: dict[str, float]) -> None:
+        self.spec_id = spec_id
+        self.weights = weights
+
+    def value(self, game: Game, player: int) -> float:
+        score = game.score(player)
+        get = self.weights.get
+        return score.total + sum(get(name, 0.0) for name in features(game, player, score))
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "game": self.spec_id, "weights": self.weights}
+
+    @classmethod
+    def from_json(cls, data: dict) -> ValueModel:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} file")
+        return cls(data["game"], {str(k): float(v) for k, v in data["weights"].items()})
+
+
+@cache
+def shipped_model(game_id: str) -> ValueModel:
+    """The weights shipped with the package for this game (empty if none were trained)."""
+    path = resources.files("tresfute.bots") / "data" / f"value-{game_id}.json"
+    if not path.is_file():
+        return ValueModel(game_id, {})
+    return ValueModel.from_json(json.loads(path.read_text(encoding="utf-8")))
