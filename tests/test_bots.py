@@ -118,7 +118,7 @@ def test_the_analysis_ranks_every_legal_move_and_its_first_is_the_bots_choice(ga
                 estimates = bot.analyse(game, player)
                 assert sorted(map(str, (e.move for e in estimates))) == sorted(map(str, game.legal_moves(player)))
                 searched = [e.value for e in estimates if e.searched]
-                assert len(searched) == 3 and searched == sorted(searched, reverse=True)
+                assert len(searched) == min(3, len(estimates)) and searched == sorted(searched, reverse=True)
                 assert estimates[0].move == bot.choose(game, player)
                 kinds.add(estimates[0].move.kind)
             game.play(rng.choice(game.legal_moves()))
