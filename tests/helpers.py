@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tresfute.bots.rollout import roll_own_dice
+from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, SPECS, Game, Sheet
 from tresfute.rules.kinds import ActionKind, Grid
 

@@ -9,7 +9,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from tresfute.bots import BOTS, RolloutBot, StrongBot, analyse, make_bot
+from tresfute.bots import BOTS, StrongBot, analyse, make_bot
 from tresfute.bots.value import shipped_model
 from tresfute.cli import main
 from tresfute.rules import Game
@@ -24,15 +24,10 @@ def test_bots_only_return_legal_moves_in_random_positions(game_id: str, bot_name
     """Random play reaches positions of every kind; the bot is asked at each of them."""
     rng = random.Random(7)
     asked = 0
-    slow = bot_name in ("rollout", "strong")  # asked in every 20th position, with short look-aheads
+    slow = bot_name == "strong"  # asked in every 20th position, with a short search
     for seed in range(16):
         game = Game(game_id, players=rng.randint(1, 4), seed=seed)
-        if bot_name == "rollout":
-            bot = RolloutBot(seed, candidates=2, rollouts=1)
-        elif bot_name == "strong":
-            bot = StrongBot(seed, candidates=2, samples=1)
-        else:
-            bot = make_bot(bot_name, seed)
+        bot = StrongBot(seed, candidates=2, samples=1) if slow else make_bot(bot_name, seed)
         step = 0
         while not game.is_over:
             step += 1
@@ -55,12 +50,10 @@ def test_bots_are_deterministic_for_a_seed(game_id: str) -> None:
         assert first.scores() == second.scores()
 
 
-@pytest.mark.parametrize("make", [lambda: RolloutBot(3, candidates=2, rollouts=2),
-                                  lambda: StrongBot(3, candidates=2, samples=2)], ids=["rollout", "strong"])
-def test_the_look_ahead_players_are_deterministic_and_never_see_the_dice(make) -> None:
+def test_the_strong_player_is_deterministic_and_never_sees_the_dice() -> None:
     def run() -> tuple[list[object], int]:
         game = Game("tres-fute", players=1, seed=21)
-        bot = make()
+        bot = StrongBot(3, candidates=2, samples=2)
         while game.round < 3:
             state = game._rng.getstate()  # the game's own random source
             move = bot.choose(game, 0)

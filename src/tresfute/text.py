@@ -25,8 +25,7 @@ def area_name(letter: str) -> str:
 
 def bot_name(name: str) -> str:
     """A computer player's name for players to read."""
-    return {"random": _("random play"), "greedy": _("greedy"), "rollout": _("look-ahead"),
-            "strong": _("strong")}.get(name, name)
+    return {"random": _("random play"), "greedy": _("greedy"), "strong": _("strong")}.get(name, name)
 
 
 def action_name(action: ActionKind | str) -> str:

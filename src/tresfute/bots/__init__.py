@@ -8,7 +8,6 @@ from typing import Protocol
 from ..rules import Game, Move
 from .greedy import GreedyBot
 from .random_bot import RandomBot
-from .rollout import RolloutBot
 from .strong import Estimate, StrongBot
 
 
@@ -21,7 +20,7 @@ class Bot(Protocol):
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
-    "random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot, "strong": StrongBot,
+    "random": RandomBot, "greedy": GreedyBot, "strong": StrongBot,
 }
 
 
@@ -41,4 +40,4 @@ def analyse(game: Game, player: int | None = None, candidates: int | None = None
     return StrongBot(0).analyse(game, player, candidates)
 
 
-__all__ = ["BOTS", "Bot", "Estimate", "GreedyBot", "RandomBot", "RolloutBot", "StrongBot", "analyse", "make_bot"]
+__all__ = ["BOTS", "Bot", "Estimate", "GreedyBot", "RandomBot", "StrongBot", "analyse", "make_bot"]

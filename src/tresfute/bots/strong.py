@@ -15,8 +15,17 @@ import random
 from typing import NamedTuple
 
 from ..rules import CHANCE, Game, Move
-from .rollout import roll_own_dice
 from .value import ValueModel, shipped_model
+
+
+def roll_own_dice(game: Game, rng: random.Random) -> None:
+    """Play the chance move due in a copy that waits for outside dice."""
+    values = {d: int(rng.random() * 6) + 1 for d in game.dice_to_roll()}
+    text = "dice " + " ".join(f"{d}{v}" for d, v in values.items())
+    if game.phase == "solo roll":
+        order = sorted(values, key=lambda d: (values[d], rng.random()))
+        text += " platter=" + "".join(order[:3])
+    game.play(text)
 
 
 class Estimate(NamedTuple):
@@ -48,7 +57,7 @@ class StrongBot:
         self.model = model
 
     def _model(self, game: Game) -> ValueModel:
-        return self.model if self.model is not None else shipped_model(game.spec.id)
+        return self.model or shipped_model(game.spec.id)
 
     def analyse(self, game: Game, player: int | None = None, candidates: int | None = None) -> list[Estimate]:
         """Every legal move of ``player`` with its expected final score, best first.
@@ -116,5 +125,4 @@ class ValueBot:
             return moves[0]
         if self.explore and self._rng.random() < self.explore:
             return moves[int(self._rng.random() * len(moves))]
-        model = self.model if self.model is not None else shipped_model(game.spec.id)
-        return evaluate_moves(game, player, model)[0][1]
+        return evaluate_moves(game, player, self.model or shipped_model(game.spec.id))[0][1]

@@ -8,8 +8,9 @@ from the sheet description, so both games share this code:
   each count table has reached;
 - a track: how many boxes are filled, with the last number when the order of the track makes
   it matter;
-- the actions in hand and earned, the foxes, the bonuses waiting to be placed;
-- where the turn stands (phase, picks made, dice still in hand).
+- the actions in hand and earned, the foxes (with the area they are worth), the bonuses
+  waiting to be placed;
+- where the turn stands (phase, picks made, which dice are still to roll).
 
 Each feature is counted separately for every stage of the game (rounds left, and whether the
 player is in their active or passive turn), so the same mark is worth more early than late.
@@ -114,8 +115,6 @@ class ValueModel:
 
 @cache
 def shipped_model(game_id: str) -> ValueModel:
-    """The weights shipped with the package for this game (empty if none were trained)."""
+    """The weights shipped with the package for this game."""
     path = resources.files("tresfute.bots") / "data" / f"value-{game_id}.json"
-    if not path.is_file():
-        return ValueModel(game_id, {})
     return ValueModel.from_json(json.loads(path.read_text(encoding="utf-8")))
