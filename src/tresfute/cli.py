@@ -208,9 +208,8 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         raise click.ClickException(str(exc)) from None
     played = None
     if move_number is not None and move_number <= len(record.moves):
-        seat, _sep, text = record.moves[move_number - 1].rpartition(":")
+        player, text = records.split_entry(record.moves[move_number - 1])
         played = parse_move(text)
-        player = int(seat) - 1 if seat.strip().isdigit() else None
     else:
         player = game.to_move
     if player is None or player == CHANCE:

@@ -105,6 +105,14 @@ def from_data(data: Any) -> Record:
         raise RecordError(f"not a valid record: {problems}") from None
 
 
+def split_entry(entry: str) -> tuple[int | None, str]:
+    """A record's move entry "seat:move" as (player index, move text); no seat for dice."""
+    seat, sep, rest = entry.partition(":")
+    if sep and seat.strip().isdigit():
+        return int(seat) - 1, rest
+    return None, entry
+
+
 def replay(record: Record, stop: int | None = None) -> Game:
     """Play the record's moves; check its result if it has one.
 
@@ -118,12 +126,7 @@ def replay(record: Record, stop: int | None = None) -> Game:
     for number, entry in enumerate(record.moves, start=1):
         if number == stop:
             return game
-        player: int | None = None
-        text = entry
-        seat, sep, rest = entry.partition(":")
-        if sep and seat.strip().isdigit():
-            player = int(seat) - 1
-            text = rest
+        player, text = split_entry(entry)
         try:
             move = parse_move(text)
             if player is None and move.kind != "dice":

@@ -335,11 +335,19 @@ class HandoverScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class SaveScreen(ModalScreen[None]):
+class SessionDialog(ModalScreen[None]):
+    """A dialog about the session, closed by Escape."""
+
     def __init__(self, session: Session) -> None:
         super().__init__()
         bind_keys(self, [("escape", "cancel", N_("Cancel"))])
         self.session = session
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SaveScreen(SessionDialog):
 
     def compose(self) -> ComposeResult:
         default = f"tresfute-{time.strftime('%Y%m%d-%H%M%S')}.json"
@@ -360,16 +368,8 @@ class SaveScreen(ModalScreen[None]):
             return
         self.dismiss(None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class QuitScreen(ModalScreen[None]):
-    def __init__(self, session: Session) -> None:
-        super().__init__()
-        bind_keys(self, [("escape", "cancel", N_("Cancel"))])
-        self.session = session
-
+class QuitScreen(SessionDialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(_("Quit the game?"))
