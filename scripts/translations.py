@@ -29,6 +29,10 @@ def messages_in_code() -> list[str | tuple[str, str]]:
     ):
         if message not in found:
             found.append(message)
+    # The browser's messages, read from the page's script the way the server reads them.
+    from tresfute.web.strings import page_messages
+
+    found.extend(m for m in page_messages() if m not in found)
     return found
 
 

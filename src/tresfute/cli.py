@@ -248,3 +248,24 @@ def play(resume: Path | None, bot_delay: float) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 to let friends on the network join).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--db", "database", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="The SQLite file that keeps the games (default: in the user's data folder).")
+@LANG
+def serve(host: str, port: int, database: Path | None) -> None:
+    """Play in the browser: alone, against the computer, or with friends (tresfute serve)."""
+    import uvicorn
+
+    from .web.app import create_app
+
+    path = database or Path(click.get_app_dir("tresfute")) / "games.sqlite3"
+    app = create_app(database=path)
+    click.echo(_("Games are kept in {path}").format(path=path))
+    click.echo(_("Open http://{host}:{port}/ in your browser (Ctrl+C stops the server).").format(
+        host="127.0.0.1" if host in ("0.0.0.0", "::") else host, port=port))
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)

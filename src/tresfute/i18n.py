@@ -7,6 +7,10 @@ catalogue (``tresfute.po``, compiled to ``tresfute.mo`` by ``scripts/compile_tra
 from __future__ import annotations
 
 import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -14,28 +18,52 @@ DOMAIN = "tresfute"
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
 
-_translations: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+# A language for the current thread or task only (a web request), over the process's own.
+_local_language: ContextVar[str | None] = ContextVar("tresfute_language", default=None)
+
+
+@cache
+def _catalogue(language: str) -> gettext.NullTranslations:
+    if language == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+
+
+def _check(language: str) -> None:
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
 
 
 def set_language(language: str) -> None:
     """Use French (``fr``) or English (``en``) for every message from now on."""
-    global _translations, _language
-    if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
-    if language == "en":
-        _translations = gettext.NullTranslations()
-    else:
-        _translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+    global _language
+    _check(language)
+    _catalogue(language)
     _language = language
 
 
+@contextmanager
+def use_language(language: str) -> Iterator[None]:
+    """Messages in ``language`` inside the block, for this thread or task only."""
+    _check(language)
+    token = _local_language.set(language)
+    try:
+        yield
+    finally:
+        _local_language.reset(token)
+
+
 def language() -> str:
-    return _language
+    return _local_language.get() or _language
+
+
+def _translations() -> gettext.NullTranslations:
+    return _catalogue(language())
 
 
 def _(message: str) -> str:
-    return _translations.gettext(message)
+    return _translations().gettext(message)
 
 
 def N_(message: str) -> str:
@@ -44,7 +72,7 @@ def N_(message: str) -> str:
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _translations.ngettext(singular, plural, n)
+    return _translations().ngettext(singular, plural, n)
 
 
 set_language(DEFAULT_LANGUAGE)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from .i18n import _
-from .rules import Game, Move, MoveKind
+from .rules import Game, Move, MoveKind, Phase
+from .rules.game import Stage
 from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, Grid
 
 
@@ -30,6 +31,25 @@ def bot_name(name: str) -> str:
 
 def action_name(action: ActionKind | str) -> str:
     return {"reroll": _("reroll"), "plus_one": _("extra die (+1)"), "reprise": _("reprise")}[str(action)]
+
+
+def short_area(letter: str) -> str:
+    """Two letters, distinct in both languages: ja/ye, bl, ve/gr, or, vi/pu, ar/si, ro/pi."""
+    return area_name(letter)[:2]
+
+
+def bonus_label(bonus: Bonus | None) -> str:
+    """At most 4 characters: ↻ reroll, +1, ↺ reprise, REN/FOX, "X bl", "4 or", "? ve"."""
+    if bonus is None:
+        return ""
+    if isinstance(bonus, ActionBonus):
+        return {ActionKind.REROLL: "↻", ActionKind.PLUS_ONE: "+1", ActionKind.REPRISE: "↺"}[bonus.action]
+    if isinstance(bonus, FoxBonus):
+        return _("fox")[:3].upper()
+    if isinstance(bonus, ChoiceBonus):
+        return "■X/6" if "6" in bonus.name else "■ ?"
+    assert isinstance(bonus, EntryBonus)
+    return f"{bonus.mark if bonus.value is None else bonus.value} {short_area(bonus.area)}"
 
 
 def bonus_name(bonus: Bonus) -> str:
@@ -116,3 +136,39 @@ def describe_move(game: Game, move: Move) -> str:
     if kind is MoveKind.DONE:
         return _("Done")
     return str(move)
+
+
+def situation(game: Game, player: int) -> str:
+    """What ``player`` must do now, as a short instruction (the bonus first, if one waits)."""
+    if game.pending[player]:
+        item = game.pending[player][0]
+        text = _("place the bonus {bonus}, from {source}").format(
+            bonus=bonus_name(item.bonus), source=source_name(item.source))
+        others = len(game.pending[player]) - 1
+        if others:
+            text += "\n" + _("then {n} more bonus(es): you choose the order").format(n=others)
+        return text
+    phase = game.phase
+    if phase is Phase.CHOOSE:
+        return _("choose a die of the roll")
+    if phase is Phase.BEFORE_ROLL:
+        return _("take dice back from the platter (reprise), or roll")
+    if phase is Phase.SWEEP:
+        return _("cross the swept dice in silver, or done")
+    if phase is Phase.ACTIVE_EXTRA or (phase is Phase.PASSIVE and game.stage[player] is Stage.EXTRA):
+        return _("use extra dice (+1), or done")
+    if phase is Phase.PASSIVE:
+        return _("choose a die from the silver platter")
+    return ""
+
+
+def move_summary(game: Game, move: Move) -> str:
+    """A move in words without the dice values (for a log of past moves)."""
+    if move.kind in (MoveKind.PICK, MoveKind.EXTRA, MoveKind.SWEEP) and move.die and move.area:
+        target = area_name(move.area)
+        if move.cell is not None:
+            target = f"{target}: {cell_name(game, move.area, move.cell)}"
+        text = f"{die_name(move.die)} → {target}"
+        return {MoveKind.EXTRA: _("Extra die (+1): {text}"), MoveKind.SWEEP: _("Sweep into silver: {text}")}.get(
+            move.kind, "{text}").format(text=text)
+    return describe_move(game, move)

@@ -22,9 +22,8 @@ from textual.widgets.option_list import Option
 from .. import records
 from ..bots import BOTS, analyse
 from ..i18n import N_, _, language
-from ..rules import Game, Move, MoveKind, Phase, parse_move
-from ..rules.game import Stage
-from ..text import area_name, bonus_name, bot_name, describe_move, source_name
+from ..rules import Game, Move, MoveKind, parse_move
+from ..text import area_name, bot_name, describe_move, situation
 from .render import render_dice, render_sheet, targets_of
 from .session import Seat, Session
 
@@ -228,28 +227,8 @@ class GameScreen(Screen[None]):
         self.query_one("#sheet", Static).update(render_sheet(game, player, targets_of(shown), focus))
 
     def _prompt(self, player: int) -> Text:
-        game = self.game
-        name = self.session.seats[player].name
-        text = Text(f"{name}: ", style="bold")
-        if game.pending[player]:
-            item = game.pending[player][0]
-            text.append(_("place the bonus {bonus}, from {source}").format(
-                bonus=bonus_name(item.bonus), source=source_name(item.source)))
-            others = len(game.pending[player]) - 1
-            if others:
-                text.append("\n" + _("then {n} more bonus(es): you choose the order").format(n=others))
-            return text
-        phase = game.phase
-        if phase is Phase.CHOOSE:
-            text.append(_("choose a die of the roll"))
-        elif phase is Phase.BEFORE_ROLL:
-            text.append(_("take dice back from the platter (reprise), or roll"))
-        elif phase is Phase.SWEEP:
-            text.append(_("cross the swept dice in silver, or done"))
-        elif phase is Phase.ACTIVE_EXTRA or (phase is Phase.PASSIVE and game.stage[player] is Stage.EXTRA):
-            text.append(_("use extra dice (+1), or done"))
-        elif phase is Phase.PASSIVE:
-            text.append(_("choose a die from the silver platter"))
+        text = Text(f"{self.session.seats[player].name}: ", style="bold")
+        text.append(situation(self.game, player))
         return text
 
     @on(OptionList.OptionHighlighted, "#moves")

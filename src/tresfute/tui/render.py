@@ -10,8 +10,8 @@ from rich.text import Text
 
 from ..i18n import _, ngettext
 from ..rules import Game, Move, MoveKind, Where
-from ..rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, Grid, Track
-from ..text import action_name, area_name, die_name
+from ..rules.kinds import ActionBonus, Grid, Track
+from ..text import action_name, area_name, bonus_label, die_name, short_area
 
 COLOURS = {
     "w": "#111111 on #eeeeee", "s": "#111111 on #b4bcc8", "y": "#111111 on #f7d51d", "b": "#ffffff on #1f5fd1",
@@ -21,25 +21,6 @@ TARGET = "bold underline"
 FOCUS = "bold reverse"
 
 Target = tuple[str, tuple[int, int] | None]  # (area, cell) or (area, None) for a track's next box
-
-
-def short_area(letter: str) -> str:
-    """Two letters, distinct in both languages: ja/ye, bl, ve/gr, or, vi/pu, ar/si, ro/pi."""
-    return area_name(letter)[:2]
-
-
-def bonus_label(bonus: Bonus | None) -> str:
-    """At most 4 characters: ↻ reroll, +1, ↺ reprise, REN/FOX, "X bl", "4 or", "? ve"."""
-    if bonus is None:
-        return ""
-    if isinstance(bonus, ActionBonus):
-        return {ActionKind.REROLL: "↻", ActionKind.PLUS_ONE: "+1", ActionKind.REPRISE: "↺"}[bonus.action]
-    if isinstance(bonus, FoxBonus):
-        return _("fox")[:3].upper()
-    if isinstance(bonus, ChoiceBonus):
-        return "■X/6" if "6" in bonus.name else "■ ?"
-    assert isinstance(bonus, EntryBonus)
-    return f"{bonus.mark if bonus.value is None else bonus.value} {short_area(bonus.area)}"
 
 
 def targets_of(moves: list[Move]) -> set[Target]:

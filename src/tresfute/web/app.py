@@ -1,0 +1,288 @@
+"""The web server: a FastAPI application over a :class:`~.tables.Host`.
+
+Pages are static files (no build step) that ask the JSON API and listen on a WebSocket. A seat
+token travels in the ``X-Seat-Token`` header (or the body, or the WebSocket's first message),
+never in a URL the server logs: the page reads it from the link's ``#`` part.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .. import records
+from ..bots import BOTS
+from ..i18n import LANGUAGES, _, use_language
+from ..rules import SPECS
+from .layout import sheet_layout
+from .store import SQLiteStore, Store
+from .strings import ui_strings
+from .tables import Host, SeatRequest, Table, TableError
+
+MAX_BODY = 16 * 1024  # bytes: every legitimate request is far smaller
+STATIC = Path(str(resources.files("tresfute.web") / "static"))
+
+Language = Literal["fr", "en"]
+Token = Annotated[str, Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    bot: Literal[tuple(BOTS)] | None = None  # type: ignore[valid-type]
+
+
+class NewGame(Strict):
+    game: Literal[tuple(SPECS)]  # type: ignore[valid-type]
+    seats: Annotated[list[SeatIn], Field(min_length=1, max_length=4)]
+    real_dice: bool = False
+    language: Language = "fr"
+
+
+class Act(Strict):
+    move: Annotated[str, Field(min_length=1, max_length=80)]
+    seq: Annotated[int, Field(ge=0)]
+
+
+class Undo(Strict):
+    seq: Annotated[int, Field(ge=0)]
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    token: Token | None = None
+    lang: Language = "fr"
+
+
+class BodyLimit:
+    """Refuse a request body over ``MAX_BODY`` bytes (413) before anything reads it whole."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            await _too_large(scope, receive, send)
+            return
+        body = b""
+        more = True
+        while more:  # bodies are small: read it here, whole, up to the limit
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > MAX_BODY:
+                await _too_large(scope, receive, send)
+                return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    response = JSONResponse({"error": _("the request is too large")}, status_code=413)
+    await response(scope, receive, send)
+
+
+class Listeners:
+    """The WebSockets watching each table, each with its seat and language."""
+
+    def __init__(self) -> None:
+        self._by_table: dict[str, dict[WebSocket, tuple[int | None, str]]] = {}
+
+    def add(self, table_id: str, socket: WebSocket, seat: int | None, language: str) -> None:
+        self._by_table.setdefault(table_id, {})[socket] = (seat, language)
+
+    def remove(self, table_id: str, socket: WebSocket) -> None:
+        self._by_table.get(table_id, {}).pop(socket, None)
+
+    async def publish(self, host: Host, table: Table) -> None:
+        for socket, (seat, language) in list(self._by_table.get(table.id, {}).items()):
+            try:
+                await socket.send_json({"type": "state", "state": host.view(table, seat, language)})
+            except Exception:  # a socket that closed meanwhile
+                self.remove(table.id, socket)
+
+
+def create_app(store: Store | None = None, database: str | Path = "tresfute.sqlite3") -> FastAPI:
+    """The application; ``store`` defaults to an SQLite file at ``database``."""
+    host = Host(store if store is not None else SQLiteStore(database))
+    listeners = Listeners()
+    app = FastAPI(title="tresfute", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.host = host
+    app.add_middleware(BodyLimit)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(TableError)
+    async def table_error(request: Request, exc: TableError) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in exc.errors())
+        with use_language(_request_language(request)):
+            message = _("malformed request: {problems}").format(problems=problems)
+        return JSONResponse({"error": message}, status_code=422)
+
+    def language_of(lang: str | None) -> str:
+        return lang if lang in LANGUAGES else "fr"
+
+    def seat_table(game_id: str, token: str | None) -> tuple[Table, int]:
+        if token is None:
+            raise TableError(401, _("this request needs the seat's token"))
+        table, seat = host.seat_of(token)
+        if table.id != game_id:
+            raise TableError(403, _("this seat link is not valid"))
+        return table, seat
+
+    async def guarded(lang: str | None, work: Callable[[], Any]) -> Any:
+        """Run ``work`` in a thread (bots think there) with messages in the page's language."""
+        language = language_of(lang)
+
+        def run() -> Any:
+            with use_language(language):
+                return work()
+
+        return await run_in_threadpool(run)
+
+    # --- pages -------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/g/{game_id}", include_in_schema=False)
+    async def page(game_id: str | None = None) -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/strings")
+    async def strings(lang: str | None = None) -> dict[str, str]:
+        return ui_strings(language_of(lang))
+
+    @app.get("/api/layout/{game_id}")
+    async def layout(game_id: str, lang: str | None = None) -> dict[str, Any]:
+        if game_id not in SPECS:
+            raise TableError(404, _("no such game"))
+        return sheet_layout(game_id, language_of(lang))
+
+    # --- games -------------------------------------------------------------------------
+
+    @app.post("/api/games", status_code=201)
+    async def new_game(body: NewGame, lang: str | None = None) -> dict[str, Any]:
+        seats = [SeatRequest(s.name, s.bot) for s in body.seats]
+        table, tokens = await guarded(lang, lambda: host.create(body.game, seats, body.real_dice, body.language))
+        return {
+            "id": table.id,
+            "watch": f"/g/{table.id}",
+            "seats": [{"name": s.name, "bot": s.bot, "token": t, "link": f"/g/{table.id}#seat={t}" if t else None}
+                      for s, t in zip(body.seats, tokens, strict=True)],
+        }
+
+    @app.get("/api/games/{game_id}")
+    async def game_state(game_id: str, lang: str | None = None,
+                         x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+        def work() -> dict[str, Any]:
+            if x_seat_token is None:
+                return host.view(host.table(game_id), None, language_of(lang))
+            table, seat = seat_table(game_id, x_seat_token)
+            return host.view(table, seat, language_of(lang))
+
+        return await guarded(lang, work)
+
+    async def changed(table: Table, seat: int, lang: str | None) -> dict[str, Any]:
+        await listeners.publish(host, table)
+        return host.view(table, seat, language_of(lang))
+
+    @app.post("/api/games/{game_id}/act")
+    async def act(game_id: str, body: Act, lang: str | None = None,
+                  x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+        table, seat = await guarded(lang, lambda: seat_table(game_id, x_seat_token))
+        await guarded(lang, lambda: host.act(x_seat_token, body.move, body.seq))
+        return await changed(table, seat, lang)
+
+    @app.post("/api/games/{game_id}/undo")
+    async def undo(game_id: str, body: Undo, lang: str | None = None,
+                   x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+        table, seat = await guarded(lang, lambda: seat_table(game_id, x_seat_token))
+        await guarded(lang, lambda: host.undo(x_seat_token, body.seq))
+        return await changed(table, seat, lang)
+
+    @app.post("/api/games/{game_id}/hint")
+    async def hint(game_id: str, lang: str | None = None,
+                   x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+        await guarded(lang, lambda: seat_table(game_id, x_seat_token))
+        return {"moves": await guarded(lang, lambda: host.hint(x_seat_token))}
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> Response:
+        table = await guarded(None, lambda: host.table(game_id))
+        text = records.dumps(host.record(table))
+        return Response(text, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="tresfute-{game_id}.json"'})
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def live(socket: WebSocket, game_id: str) -> None:
+        """The first message says who listens: ``{"type": "hello", "token": …, "lang": …}``;
+        then the server sends ``{"type": "state", …}`` at every change of the game."""
+        await socket.accept()
+        try:
+            text = await asyncio.wait_for(socket.receive_text(), timeout=30)
+            if len(text) > 1024:
+                raise ValueError(_("the message is too large"))
+            hello = Hello.model_validate_json(text)
+            language = hello.lang
+            with use_language(language):
+                if hello.token is None:
+                    table, seat = await run_in_threadpool(host.table, game_id), None
+                else:
+                    table, seat = await run_in_threadpool(seat_table, game_id, hello.token)
+        except (TableError, ValidationError, ValueError, TimeoutError) as exc:
+            message = exc.message if isinstance(exc, TableError) else _("malformed message: {problem}").format(
+                problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            await socket.send_json({"type": "error", "error": message})
+            await socket.close(code=1008)
+            return
+        except WebSocketDisconnect:
+            return
+        listeners.add(table.id, socket, seat, language)
+        try:
+            await socket.send_json({"type": "state", "state": host.view(table, seat, language)})
+            while True:
+                text = await socket.receive_text()  # nothing is expected: keep-alive only
+                if len(text) > 1024:
+                    await socket.send_json({"type": "error", "error": _("the message is too large")})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            listeners.remove(table.id, socket)
+
+    return app
+
+
+def _request_language(request: Request) -> str:
+    lang = request.query_params.get("lang")
+    return lang if lang in LANGUAGES else "fr"
+

@@ -1,0 +1,379 @@
+"""Hosted games, without HTTP: who may do what at each table, and every change written first.
+
+A :class:`Host` keeps the tables in memory and their records in a :class:`~.store.Store`.
+Every request names a seat by its secret token and carries the seat's ``seq`` (how many times
+the seat has acted, undos included): a replayed or stale request does not match and changes
+nothing. The engine decides what is legal; this module decides only who may ask.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import fair_dice, records
+from ..bots import Bot, analyse, make_bot
+from ..i18n import _, use_language
+from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
+from ..text import bonus_name, bot_name, describe_move, die_name, move_summary, situation, source_name
+from .store import MoveConflictError, Store, StoredGame, StoredSeat, token_hash
+
+ROLL = Move(MoveKind.ROLL)
+
+
+class TableError(Exception):
+    """A request that cannot be granted; nothing was changed. ``status`` follows HTTP."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    name: str
+    bot: str | None = None
+
+
+@dataclass
+class Table:
+    """One game being hosted: its stored description and the engine's game."""
+
+    stored: StoredGame
+    game: Game
+    bots: dict[int, Bot]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    def people(self) -> list[int]:
+        return [i for i, s in enumerate(self.stored.seats) if s.bot is None]
+
+    def roller(self) -> int | None:
+        """The seat who rolls the dice the game waits for (None if no roll is due)."""
+        game = self.game
+        if game.to_move != CHANCE:
+            return None
+        return 0 if game.phase is Phase.SOLO_ROLL else game.active
+
+    def may_roll(self, seat: int) -> bool:
+        """A person rolls their own dice; a computer player's dice are rolled by the server, or
+        at a real-dice table typed by any person there."""
+        roller = self.roller()
+        if roller is None:
+            return False
+        if roller == seat:
+            return True
+        return self.stored.real_dice and roller in self.bots
+
+    def legal(self, seat: int) -> list[Move]:
+        if self.may_roll(seat) and not self.stored.real_dice:
+            return [ROLL]
+        if seat in self.game.players_to_move:
+            return self.game.legal_moves(seat)
+        return []
+
+    def last_decision(self, seat: int) -> int | None:
+        prefix = f"{seat + 1}:"
+        for i in range(len(self.stored.moves) - 1, -1, -1):
+            if self.stored.moves[i].startswith(prefix):
+                return i
+        return None
+
+    def can_undo(self, seat: int) -> bool:
+        """One's own last decision, while no new dice have been rolled since; with other people
+        at the table, only before anyone else has acted."""
+        i = self.last_decision(seat)
+        if i is None or self.game.is_over:
+            return False
+        after = self.stored.moves[i + 1:]
+        if any(e.startswith("dice") for e in after):
+            return False
+        return not (len(self.people()) > 1 and after)
+
+
+class Host:
+    """Every table of one server."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+
+    # --- tables ------------------------------------------------------------------------
+
+    def create(self, game_id: str, seats: list[SeatRequest], real_dice: bool = False,
+               language: str = "fr") -> tuple[Table, list[str | None]]:
+        """A new table; returns it and each seat's secret token (None for computer players)."""
+        if not seats or not any(s.bot is None for s in seats):
+            raise TableError(422, _("a game needs at least one person"))
+        try:
+            probe = Game(game_id, players=len(seats), dice="external")
+            bots = {i: make_bot(s.bot, i) for i, s in enumerate(seats) if s.bot is not None}
+        except ValueError as exc:
+            raise TableError(422, str(exc)) from None
+        del probe, bots
+        tokens = [secrets.token_urlsafe(24) if s.bot is None else None for s in seats]
+        stored = StoredGame(
+            id=secrets.token_urlsafe(9),
+            game=game_id,
+            real_dice=real_dice,
+            secret=None if real_dice else fair_dice.new_secret(),
+            seats=[StoredSeat(s.name, s.bot, token_hash(t) if t else None) for s, t in zip(seats, tokens, strict=True)],
+            language=language,
+        )
+        self.store.create(stored)
+        table = self._open(stored)
+        with table.lock:
+            self._automatic(table)
+        return table, tokens
+
+    def table(self, table_id: str) -> Table:
+        with self._lock:
+            table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        stored = self.store.load(table_id)
+        if stored is None:
+            raise TableError(404, _("no such game"))
+        return self._open(stored)
+
+    def seat_of(self, token: str) -> tuple[Table, int]:
+        found = self.store.seat_of(token)
+        if found is None:
+            raise TableError(403, _("this seat link is not valid"))
+        return self.table(found[0]), found[1]
+
+    def _open(self, stored: StoredGame) -> Table:
+        """The table of a stored game, its record replayed through the engine."""
+        game = Game(stored.game, players=len(stored.seats), dice="external")
+        for entry in stored.moves:
+            player, text = records.split_entry(entry)
+            game.play(text, player)
+        seed = int(hashlib.sha256(stored.id.encode()).hexdigest()[:12], 16)
+        bots = {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None}
+        table = Table(stored, game, bots)
+        with self._lock:
+            return self._tables.setdefault(stored.id, table)
+
+    # --- acting ------------------------------------------------------------------------
+
+    def act(self, token: str, move_text: str, seq: int) -> Table:
+        """A person's move (or ``roll`` when the dice are theirs to roll), then whatever follows
+        by itself: computer players' moves and the rolls the server makes."""
+        table, seat = self.seat_of(token)
+        with table.lock:
+            self._check_seq(table, seat, seq)
+            try:
+                move = parse_move(move_text)
+            except MoveSyntaxError as exc:
+                raise TableError(422, _("not a move: {reason}").format(reason=exc)) from None
+            if move.kind is MoveKind.DICE:
+                entry = self._dice_entry(table, seat, move)
+            elif move == ROLL and table.roller() is not None:
+                if not table.may_roll(seat):
+                    raise TableError(409, _("it is not yours to roll the dice"))
+                if table.stored.real_dice:
+                    raise TableError(409, _("at a real-dice table, type the dice rolled"))
+                entry = self._roll_entry(table)
+            else:
+                if seat not in table.game.players_to_move:
+                    raise TableError(409, _("it is not your turn"))
+                if not table.game.is_legal(move, seat):
+                    raise TableError(409, _("illegal move: {reason}").format(
+                        reason=self._why(table, seat, move)))
+                entry = f"{seat + 1}:{move}"
+            self._commit(table, [entry], seat)
+            self._automatic(table, after=move)
+        return table
+
+    def undo(self, token: str, seq: int) -> Table:
+        table, seat = self.seat_of(token)
+        with table.lock:
+            self._check_seq(table, seat, seq)
+            if not table.can_undo(seat):
+                raise TableError(409, _(
+                    "Nothing to undo: new dice have been rolled, or someone else has played since."))
+            index = table.last_decision(seat)
+            assert index is not None
+            kept = table.stored.moves[:index]
+            game = Game(table.stored.game, players=len(table.stored.seats), dice="external")
+            for entry in kept:
+                player, text = records.split_entry(entry)
+                game.play(text, player)
+            self.store.truncate(table.id, index, seat)
+            table.stored.moves = kept
+            table.stored.finished = False
+            table.stored.revision += 1
+            table.stored.seats[seat].acted += 1
+            table.game = game
+            self._automatic(table)
+        return table
+
+    def hint(self, token: str) -> list[dict[str, Any]]:
+        """The strong player's estimates for the seat's legal moves, best first."""
+        table, seat = self.seat_of(token)
+        with table.lock:
+            if seat not in table.game.players_to_move:
+                raise TableError(409, _("it is not your turn"))
+            game = table.game.copy()
+        estimates = analyse(game, seat)
+        best = estimates[0].value
+        return [
+            {"move": str(e.move), "label": describe_move(game, e.move), "value": round(e.value, 1),
+             "cost": round(best - e.value, 1)}
+            for e in estimates
+        ]
+
+    def _check_seq(self, table: Table, seat: int, seq: int) -> None:
+        if seq != table.stored.seats[seat].acted:
+            raise TableError(409, _("this request is out of date (the game has moved on): reload the game"))
+
+    def _why(self, table: Table, seat: int, move: Move) -> str:
+        try:
+            table.game.copy().play(move, seat)
+        except IllegalMoveError as exc:
+            return str(exc)
+        return ""
+
+    def _dice_entry(self, table: Table, seat: int, move: Move) -> str:
+        if not table.stored.real_dice:
+            raise TableError(409, _("the server rolls the dice of this game"))
+        if not table.may_roll(seat):
+            raise TableError(409, _("it is not yours to roll the dice"))
+        if not table.game.is_legal(move):
+            raise TableError(409, _("illegal move: {reason}").format(reason=self._why(table, CHANCE, move)))
+        return str(move)
+
+    def _roll_entry(self, table: Table) -> str:
+        assert table.stored.secret is not None
+        return str(fair_dice.next_roll(table.game, table.stored.secret))
+
+    def _commit(self, table: Table, entries: list[str], seat: int | None) -> None:
+        """Check on a copy, write to the store, then apply: the store never lags the table."""
+        trial = table.game.copy()
+        for entry in entries:
+            player, text = records.split_entry(entry)
+            trial.play(text, player)
+        try:
+            self.store.append_moves(table.id, len(table.stored.moves), entries, trial.is_over, seat)
+        except MoveConflictError as exc:
+            raise TableError(409, str(exc)) from None
+        table.stored.moves.extend(entries)
+        table.stored.finished = trial.is_over
+        table.game = trial
+        table.stored.revision += 1
+        if seat is not None:
+            table.stored.seats[seat].acted += 1
+
+    def _automatic(self, table: Table, after: Move | None = None) -> None:
+        """Computer players' moves, and the rolls nobody needs to ask for: a computer player's
+        dice and the roll right after a reroll (or a ``roll`` after reprises)."""
+        while not table.game.is_over:
+            game = table.game
+            movers = game.players_to_move
+            if movers == (CHANCE,):
+                roller = table.roller()
+                rolled_by_bot = roller in table.bots
+                asked = after is not None and after.kind in (MoveKind.REROLL, MoveKind.ROLL)
+                if table.stored.real_dice or not (rolled_by_bot or asked):
+                    return
+                self._commit(table, [self._roll_entry(table)], None)
+                after = None
+                continue
+            bots = [p for p in movers if p in table.bots]
+            if not bots:
+                return
+            for p in bots:
+                move = table.bots[p].choose(table.game, p)
+                self._commit(table, [f"{p + 1}:{move}"], None)
+            after = None
+
+    # --- reading -----------------------------------------------------------------------
+
+    def record(self, table: Table) -> records.Record:
+        with table.lock:
+            seats = table.stored.seats
+            return records.record_of(table.game, [s.name for s in seats], [s.bot for s in seats])
+
+    def view(self, table: Table, seat: int | None, language: str) -> dict[str, Any]:
+        """Everything the page shows, for one seat (or a spectator), in its language."""
+        with table.lock, use_language(language):
+            return _view(table, seat)
+
+
+def _move_view(game: Game, move: Move) -> dict[str, Any]:
+    label = _("Roll the dice") if move == ROLL and game.to_move == CHANCE else describe_move(game, move)
+    return {"move": str(move), "label": label, "kind": str(move.kind), "die": move.die, "area": move.area,
+            "cell": list(move.cell) if move.cell else None, "value": move.value}
+
+
+def _view(table: Table, seat: int | None) -> dict[str, Any]:
+    game, stored = table.game, table.stored
+    state = game.view()
+    movers = [p for p in game.players_to_move if p != CHANCE]
+    roller = table.roller()
+    seats = [
+        {"name": s.name, "bot": s.bot, "bot_label": bot_name(s.bot) if s.bot else None,
+         "deciding": i in movers or roller == i}
+        for i, s in enumerate(stored.seats)
+    ]
+    view: dict[str, Any] = {
+        "id": stored.id, "game": stored.game, "real_dice": stored.real_dice, "revision": stored.revision,
+        "seats": seats, "you": seat, "state": state, "over": game.is_over,
+        "commitment": fair_dice.commitment(stored.secret) if stored.secret else None,
+        "secret": stored.secret if game.is_over else None,
+        "pending": [
+            [{"bonus": bonus_name(p.bonus), "source": source_name(p.source)} for p in pending]
+            for pending in game.pending
+        ],
+        "log": [_log_line(table, e) for e in stored.moves[-12:]],
+        "status": _status(table, seat),
+    }
+    if seat is not None:
+        view["seq"] = stored.seats[seat].acted
+        view["legal"] = [_move_view(game, m) for m in table.legal(seat)]
+        view["dice_to_roll"] = game.dice_to_roll() if stored.real_dice and table.may_roll(seat) else []
+        view["solo_roll"] = game.phase is Phase.SOLO_ROLL
+        view["can_undo"] = table.can_undo(seat)
+        view["prompt"] = situation(game, seat) if seat in movers else ""
+    if game.is_over:
+        scores = game.scores()
+        rating = game.solo_rating()
+        view["result"] = {
+            "scores": [s.as_dict() for s in scores],
+            "winners": game.winners(),
+            "rating": None if rating is None else {"fr": rating[0], "en": rating[1], "stars": rating[2]},
+        }
+    return view
+
+
+def _log_line(table: Table, entry: str) -> str:
+    player, text = records.split_entry(entry)
+    move = parse_move(text)
+    if player is None:
+        return _("Dice: {dice}").format(dice=", ".join(f"{die_name(d)} {v}" for d, v in move.dice))
+    return f"{table.stored.seats[player].name}: {move_summary(table.game, move)}"
+
+
+def _status(table: Table, seat: int | None) -> str:
+    game = table.game
+    if game.is_over:
+        return _("The game is over.")
+    roller = table.roller()
+    names = table.stored.seats
+    if roller is not None:
+        if roller == seat or (seat is not None and table.may_roll(seat)):
+            return _("Type the dice rolled.") if table.stored.real_dice else _("Your turn to roll the dice.")
+        return _("Waiting for {name} to roll the dice.").format(name=names[roller].name)
+    movers = [p for p in game.players_to_move if p != CHANCE]
+    if seat in movers:
+        return _("Your move.")
+    waiting = ", ".join(names[p].name for p in movers)
+    return _("Waiting for {names}.").format(names=waiting)

@@ -1,0 +1,421 @@
+"""The web server's API and WebSocket, message by message, from a player's side.
+
+Each test states what a player (or an attacker) does and what must happen; the engine is the
+judge of legality, the server of who may ask; a refused request changes nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tresfute import fair_dice, records
+from tresfute.bots import StrongBot
+from tresfute.web.app import MAX_BODY, create_app
+from tresfute.web.store import SQLiteStore
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(database=tmp_path / "games.sqlite3"))
+
+
+def new_game(client: TestClient, game: str = "tres-fute", seats: list[dict[str, Any]] | None = None,
+             real_dice: bool = False) -> dict[str, Any]:
+    response = client.post("/api/games", json={"game": game, "seats": seats or [{"name": "Ana"}],
+                                               "real_dice": real_dice})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def state(client: TestClient, game_id: str, token: str | None = None, lang: str = "fr") -> dict[str, Any]:
+    headers = {"X-Seat-Token": token} if token else {}
+    response = client.get(f"/api/games/{game_id}?lang={lang}", headers=headers)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def act(client: TestClient, game_id: str, token: str, move: str, seq: int) -> Any:
+    return client.post(f"/api/games/{game_id}/act", json={"move": move, "seq": seq}, headers={"X-Seat-Token": token})
+
+
+def play_first(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    """The seat plays its first legal move (rolling when it must roll)."""
+    view = state(client, game_id, token)
+    response = act(client, game_id, token, view["legal"][0]["move"], view["seq"])
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def play_to_end(client: TestClient, game_id: str, tokens: list[str]) -> dict[str, Any]:
+    for _ in range(2000):
+        views = [state(client, game_id, t) for t in tokens]
+        if views[0]["over"]:
+            return views[0]
+        for token, view in zip(tokens, views, strict=True):
+            if view["legal"]:
+                play_first(client, game_id, token)
+                break
+        else:
+            raise AssertionError(f"nobody can act: {views[0]['status']}")
+    raise AssertionError("the game does not end")
+
+
+# --- a game from start to end -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["tres-fute", "vraiment-tres-fute"])
+def test_a_solo_game_is_played_to_its_end_and_its_record_replays(client: TestClient, game: str) -> None:
+    created = new_game(client, game)
+    token = created["seats"][0]["token"]
+    first = state(client, created["id"], token)
+    assert [m["move"] for m in first["legal"]] == ["roll"], "a person rolls their own dice"
+    assert first["legal"][0]["label"] == "Lancer les dés"
+    assert first["secret"] is None and len(first["commitment"]) == 64
+
+    final = play_to_end(client, created["id"], [token])
+    assert final["result"]["rating"] is not None and final["secret"]
+    response = client.get(f"/api/games/{created['id']}/record")
+    assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
+    record = records.loads(response.text)
+    replayed = records.replay(record)
+    assert replayed.is_over and replayed.scores()[0].total == final["result"]["scores"][0]["total"]
+    assert fair_dice.commitment(final["secret"]) == final["commitment"]
+    assert fair_dice.check_record(final["secret"], final["commitment"], record.moves) == []
+
+
+def test_the_seed_is_secret_until_the_end_and_a_forged_roll_is_caught() -> None:
+    secret = fair_dice.new_secret()
+    moves = ["dice " + " ".join(f"{d}{fair_dice.die_value(secret, 1, d)}" for d in "wybgop")]
+    assert fair_dice.check_record(secret, fair_dice.commitment(secret), moves) == []
+    forged = moves[0][:-1] + str(fair_dice.die_value(secret, 1, "p") % 6 + 1)
+    assert fair_dice.check_record(secret, fair_dice.commitment(secret), [forged])
+    assert fair_dice.check_record("0" * 64, fair_dice.commitment(secret), moves) == [
+        "the secret does not match the published hash"]
+
+
+def test_computer_players_take_their_seats_and_the_person_only_waits_for_them(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "Ana"}, {"name": "Bob", "bot": "strong"},
+                                      {"name": "Cy", "bot": "greedy"}])
+    assert [s["token"] is None for s in created["seats"]] == [False, True, True]
+    final = play_to_end(client, created["id"], [created["seats"][0]["token"]])
+    assert len(final["result"]["scores"]) == 3
+    assert records.replay(records.loads(client.get(f"/api/games/{created['id']}/record").text)).is_over
+
+
+def test_two_people_and_a_computer_finish_a_game_each_on_their_own_link(client: TestClient) -> None:
+    created = new_game(client, "vraiment-tres-fute",
+                       seats=[{"name": "Ana"}, {"name": "Bob"}, {"name": "Cy", "bot": "random"}])
+    tokens = [s["token"] for s in created["seats"][:2]]
+    final = play_to_end(client, created["id"], tokens)
+    assert final["over"] and len(final["result"]["winners"]) >= 1
+
+
+def test_passive_players_choose_at_the_same_time_in_any_order(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "Ana"}, {"name": "Bob"}, {"name": "Cy"}])
+    tokens = [s["token"] for s in created["seats"]]
+    for _ in range(200):
+        views = [state(client, created["id"], t) for t in tokens]
+        if views[0]["state"]["phase"] == "passive" and views[1]["legal"] and views[2]["legal"]:
+            break
+        for token, view in zip(tokens, views, strict=True):
+            if view["legal"]:
+                play_first(client, created["id"], token)
+                break
+    else:
+        raise AssertionError("no passive phase reached")
+    play_first(client, created["id"], tokens[2])  # the second passive player first
+    assert state(client, created["id"], tokens[1])["legal"], "the other passive player still chooses"
+    play_first(client, created["id"], tokens[1])
+
+
+# --- who may ask ----------------------------------------------------------------------------
+
+
+def test_a_request_without_a_valid_seat_token_changes_nothing(client: TestClient) -> None:
+    a = new_game(client)
+    b = new_game(client)
+    before = state(client, a["id"])
+    assert act(client, a["id"], "x" * 32, "roll", 0).status_code == 403
+    assert act(client, a["id"], b["seats"][0]["token"], "roll", 0).status_code == 403  # another game's seat
+    no_token = client.post(f"/api/games/{a['id']}/act", json={"move": "roll", "seq": 0})
+    assert no_token.status_code == 401 and "jeton" in no_token.json()["error"]
+    assert client.get(f"/api/games/{a['id']}", headers={"X-Seat-Token": "bad token!"}).status_code == 422
+    assert client.get("/api/games/nope").status_code == 404
+    assert state(client, a["id"]) == before
+
+
+def test_a_spectator_sees_the_game_but_no_moves(client: TestClient) -> None:
+    created = new_game(client)
+    view = state(client, created["id"])
+    assert view["you"] is None and "legal" not in view and "seq" not in view
+    assert view["seats"][0]["name"] == "Ana"
+
+
+def test_a_move_for_another_seat_or_out_of_turn_is_refused(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "Ana"}, {"name": "Bob"}])
+    bob = created["seats"][1]["token"]
+    before = state(client, created["id"])
+    response = act(client, created["id"], bob, "roll", 0)
+    assert response.status_code == 409 and "pas à vous" in response.json()["error"]
+    response = act(client, created["id"], bob, "y@r1c1", 0)
+    assert response.status_code == 409 and response.json()["error"] == "ce n'est pas votre tour"
+    assert state(client, created["id"]) == before
+
+
+def test_an_illegal_or_malformed_move_gets_a_clear_error_and_changes_nothing(client: TestClient) -> None:
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    view = play_first(client, created["id"], token)  # rolled
+    before = state(client, created["id"], token)
+    illegal = next(m for m in ["y@r1c1", "y@r1c2", "y@r1c3"] if m not in [x["move"] for x in view["legal"]])
+    response = act(client, created["id"], token, illegal, view["seq"])
+    assert response.status_code == 409 and response.json()["error"].startswith("coup illégal : ")
+    response = act(client, created["id"], token, "fly away", view["seq"])
+    assert response.status_code == 422 and response.json()["error"].startswith("ce n'est pas un coup")
+    response = act(client, created["id"], token, "roll", view["seq"])
+    assert response.status_code == 409
+    for body in ({"move": "roll"}, {"move": "roll", "seq": -1}, {"move": "", "seq": 0},
+                 {"move": "roll", "seq": 0, "extra": 1}, {"move": "x" * 200, "seq": 0}):
+        response = client.post(f"/api/games/{created['id']}/act", json=body, headers={"X-Seat-Token": token})
+        assert response.status_code == 422 and response.json()["error"].startswith("requête mal formée"), body
+    response = client.post(f"/api/games/{created['id']}/act", content=b"{not json",
+                           headers={"X-Seat-Token": token, "Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert state(client, created["id"], token) == before
+
+
+def test_an_oversized_request_is_refused_before_it_is_read(client: TestClient) -> None:
+    created = new_game(client)
+    response = client.post(f"/api/games/{created['id']}/act", content=b"x" * (MAX_BODY + 1),
+                           headers={"X-Seat-Token": created["seats"][0]["token"], "Content-Type": "application/json"})
+    assert response.status_code == 413 and response.json()["error"] == "la requête est trop grande"
+
+    def chunks() -> Any:
+        for _ in range(20):
+            yield b"y" * 1024
+
+    response = client.post("/api/games", content=chunks(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+
+
+def test_a_replayed_request_is_refused(client: TestClient) -> None:
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    view = play_first(client, created["id"], token)
+    move = view["legal"][0]["move"]
+    assert act(client, created["id"], token, move, view["seq"]).status_code == 200
+    again = act(client, created["id"], token, move, view["seq"])
+    assert again.status_code == 409 and "périmée" in again.json()["error"]
+
+
+def test_a_new_game_is_validated(client: TestClient) -> None:
+    bad = [
+        {"game": "chess", "seats": [{"name": "Ana"}]},
+        {"game": "tres-fute", "seats": []},
+        {"game": "tres-fute", "seats": [{"name": "A"}] * 5},
+        {"game": "tres-fute", "seats": [{"name": ""}]},
+        {"game": "tres-fute", "seats": [{"name": "A", "bot": "alphazero"}]},
+        {"game": "tres-fute", "seats": [{"name": "A"}], "language": "de"},
+    ]
+    for body in bad:
+        assert client.post("/api/games", json=body).status_code == 422, body
+    only_bots = client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": "B", "bot": "greedy"}]})
+    assert only_bots.status_code == 422 and "au moins une personne" in only_bots.json()["error"]
+
+
+# --- undo -----------------------------------------------------------------------------------
+
+
+def undo(client: TestClient, game_id: str, token: str, seq: int) -> Any:
+    return client.post(f"/api/games/{game_id}/undo", json={"seq": seq}, headers={"X-Seat-Token": token})
+
+
+def test_a_player_undoes_their_last_decision_until_new_dice_are_rolled(client: TestClient) -> None:
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    rolled = play_first(client, created["id"], token)
+    assert not rolled["can_undo"], "a roll cannot be undone"
+    picked = act(client, created["id"], token, rolled["legal"][0]["move"], rolled["seq"]).json()
+    assert picked["can_undo"]
+    response = undo(client, created["id"], token, picked["seq"])
+    assert response.status_code == 200
+    after = response.json()
+    assert after["state"] == rolled["state"] and after["legal"] == rolled["legal"]
+    assert after["revision"] > picked["revision"] and after["seq"] == picked["seq"] + 1
+    picked = act(client, created["id"], token, rolled["legal"][0]["move"], after["seq"]).json()
+    if picked["legal"][0]["move"] == "roll":
+        rolled_again = act(client, created["id"], token, "roll", picked["seq"]).json()
+        response = undo(client, created["id"], token, rolled_again["seq"])
+        assert response.status_code == 409 and "Rien à annuler" in response.json()["error"]
+
+
+def test_with_other_people_undo_is_only_before_anyone_else_acts(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "Ana"}, {"name": "Bob"}])
+    ana, bob = (s["token"] for s in created["seats"])
+    view = play_first(client, created["id"], ana)  # roll
+    view = act(client, created["id"], ana, view["legal"][0]["move"], view["seq"]).json()
+    assert view["can_undo"]
+    # Ana plays on until the passive turn, where Bob acts
+    for _ in range(30):
+        bob_view = state(client, created["id"], bob)
+        if bob_view["legal"]:
+            break
+        play_first(client, created["id"], ana)
+    play_first(client, created["id"], bob)
+    ana_view = state(client, created["id"], ana)
+    assert not ana_view["can_undo"]
+    assert undo(client, created["id"], ana, ana_view["seq"]).status_code == 409
+
+
+# --- real dice ------------------------------------------------------------------------------
+
+
+def test_a_real_dice_table_takes_the_dice_typed_by_the_player_who_rolls(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "Ana"}, {"name": "Bob"}], real_dice=True)
+    ana, bob = (s["token"] for s in created["seats"])
+    view = state(client, created["id"], ana)
+    assert view["legal"] == [] and view["dice_to_roll"] == ["w", "y", "b", "g", "o", "p"]
+    assert view["commitment"] is None
+    assert act(client, created["id"], ana, "roll", view["seq"]).status_code == 409
+    assert act(client, created["id"], bob, "dice w1 y2 b3 g4 o5 p6", 0).status_code == 409
+    response = act(client, created["id"], ana, "dice w1 y2 b3", view["seq"])
+    assert response.status_code == 409 and "illégal" in response.json()["error"]
+    response = act(client, created["id"], ana, "dice w1 y2 b3 g4 o5 p7", view["seq"])
+    assert response.status_code == 422
+    response = act(client, created["id"], ana, "dice w1 y2 b3 g4 o5 p6", view["seq"])
+    assert response.status_code == 200
+    after = response.json()
+    assert [d["value"] for d in after["state"]["dice"]] == [1, 2, 3, 4, 5, 6]
+    assert after["legal"] and after["dice_to_roll"] == []
+    assert client.get(f"/api/games/{created['id']}/record").json()["dice"] == "external"
+
+
+def test_a_real_dice_solo_passive_roll_with_a_tie_asks_which_dice_go_to_the_platter(client: TestClient) -> None:
+    created = new_game(client, real_dice=True)
+    token = created["seats"][0]["token"]
+    view = state(client, created["id"], token)
+    for _ in range(20):
+        if view["solo_roll"] and view["dice_to_roll"]:
+            break
+        if view["dice_to_roll"]:
+            move = "dice " + " ".join(f"{d}6" for d in view["dice_to_roll"])
+        else:
+            move = view["legal"][0]["move"]
+        view = act(client, created["id"], token, move, view["seq"]).json()
+    else:
+        raise AssertionError("the solo passive roll never came")
+    tie = "dice w2 y2 b2 g2 o5 p6"
+    response = act(client, created["id"], token, tie, view["seq"])
+    assert response.status_code == 409 and "platter=" in response.json()["error"]
+    response = act(client, created["id"], token, tie + " platter=wyg", view["seq"])
+    assert response.status_code == 200
+    where = {d["die"]: d["where"] for d in response.json()["state"]["dice"]}
+    assert [d for d, w in where.items() if w == "platter"] == ["w", "y", "g"]
+
+
+# --- hints, pages, language -----------------------------------------------------------------
+
+
+def test_the_hint_ranks_the_legal_moves_with_the_strong_players_choice_first(client: TestClient) -> None:
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    view = play_first(client, created["id"], token)
+    response = client.post(f"/api/games/{created['id']}/hint", headers={"X-Seat-Token": token})
+    assert response.status_code == 200
+    moves = response.json()["moves"]
+    assert {m["move"] for m in moves} == {m["move"] for m in view["legal"]}
+    assert moves[0]["cost"] == 0 and all(m["cost"] >= 0 for m in moves)
+    host = client.app.state.host  # type: ignore[attr-defined]
+    game = host.table(created["id"]).game
+    assert moves[0]["move"] == str(StrongBot(0).choose(game, 0))
+    assert state(client, created["id"], token)["revision"] == view["revision"], "a hint plays nothing"
+
+
+def test_pages_layout_and_messages_come_in_french_or_english(client: TestClient) -> None:
+    assert "<main" in client.get("/").text and "<main" in client.get("/g/whatever").text
+    assert client.get("/static/app.js").status_code == 200
+    fr = client.get("/api/strings?lang=fr").json()
+    en = client.get("/api/strings?lang=en").json()
+    assert fr["New game"] == "Nouvelle partie" and en["New game"] == "New game"
+    layout = client.get("/api/layout/vraiment-tres-fute?lang=en").json()
+    assert [a["letter"] for a in layout["areas"]] == ["s", "y", "b", "g", "k"]
+    assert layout["areas"][0]["name"] == "silver"
+    assert client.get("/api/layout/chess").status_code == 404
+    created = new_game(client)
+    assert state(client, created["id"], created["seats"][0]["token"], lang="en")["legal"][0]["label"] == "Roll the dice"
+
+
+# --- stopping the server --------------------------------------------------------------------
+
+
+def test_a_server_restarted_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    first = TestClient(create_app(database=path))
+    created = new_game(first, seats=[{"name": "Ana"}, {"name": "Bot", "bot": "greedy"}])
+    token = created["seats"][0]["token"]
+    for _ in range(7):
+        play_first(first, created["id"], token)
+    before = state(first, created["id"], token)
+    first.app.state.host.store.close()  # type: ignore[attr-defined]
+
+    second = TestClient(create_app(database=path))
+    after = state(second, created["id"], token)
+    assert after == before
+    assert act(second, created["id"], token, before["legal"][0]["move"], before["seq"]).status_code == 200
+    play_to_end(second, created["id"], [token])
+
+
+def test_the_store_refuses_a_write_on_a_record_that_moved_on(tmp_path: Path) -> None:
+    from tresfute.web.store import MoveConflictError, StoredGame, StoredSeat
+
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    store.create(StoredGame("g1", "tres-fute", True, None, [StoredSeat("Ana", None, "h")]))
+    store.append_moves("g1", 0, ["dice w1 y2 b3 g4 o5 p6"], False, None)
+    with pytest.raises(MoveConflictError):
+        store.append_moves("g1", 0, ["dice w1 y2 b3 g4 o5 p6"], False, None)
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.moves == ["dice w1 y2 b3 g4 o5 p6"] and loaded.revision == 1
+
+
+# --- WebSocket ------------------------------------------------------------------------------
+
+
+def test_every_listener_gets_each_change_live(client: TestClient) -> None:
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    ws_path = f"/api/games/{created['id']}/ws"
+    with client.websocket_connect(ws_path) as watcher, client.websocket_connect(ws_path) as seat:
+        watcher.send_json({"type": "hello"})
+        seat.send_json({"type": "hello", "token": token, "lang": "en"})
+        first = watcher.receive_json()
+        assert first["type"] == "state" and first["state"]["you"] is None
+        mine = seat.receive_json()["state"]
+        assert mine["you"] == 0 and mine["legal"][0]["label"] == "Roll the dice"
+        act(client, created["id"], token, "roll", mine["seq"])
+        update = watcher.receive_json()["state"]
+        assert update["revision"] == mine["revision"] + 1 and update["state"]["dice"][0]["value"]
+        assert seat.receive_json()["state"]["legal"][0]["move"] != "roll"
+
+
+@pytest.mark.parametrize("hello", [
+    "not json", '{"type": "hello", "token": "bad token!"}', '{"type": "subscribe"}',
+    '{"type": "hello", "token": "' + "a" * 32 + '"}', "{" + " " * 2000 + "}",
+])
+def test_a_bad_hello_on_the_websocket_gets_an_error_and_is_closed(client: TestClient, hello: str) -> None:
+    created = new_game(client)
+    with client.websocket_connect(f"/api/games/{created['id']}/ws") as socket:
+        socket.send_text(hello)
+        message = socket.receive_json()
+        assert message["type"] == "error" and message["error"]
+        with pytest.raises(Exception):  # noqa: B017 - closed by the server
+            socket.receive_json()
+
+
+def test_a_websocket_for_an_unknown_game_is_refused(client: TestClient) -> None:
+    with client.websocket_connect("/api/games/nope/ws") as socket:
+        socket.send_json({"type": "hello"})
+        assert socket.receive_json() == {"type": "error", "error": "cette partie n'existe pas"}
