@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import re
 
-from .i18n import _
+from .i18n import N_, _
 from .rules import Game, Move, MoveKind, Phase
 from .rules.game import Stage
 from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, Grid
 
+_DIE_NAMES = {"w": N_("white"), "s": N_("silver"), "y": N_("yellow"), "b": N_("blue"), "g": N_("green"),
+              "o": N_("orange"), "p": N_("purple"), "k": N_("pink")}
+
 
 def die_name(letter: str) -> str:
-    return {
-        "w": _("white"), "s": _("silver"), "y": _("yellow"), "b": _("blue"), "g": _("green"),
-        "o": _("orange"), "p": _("purple"), "k": _("pink"),
-    }[letter]
+    return _(_DIE_NAMES[letter])
 
 
 def area_name(letter: str) -> str:

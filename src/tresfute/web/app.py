@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from starlette.concurrency import run_in_threadpool
+from anyio import CapacityLimiter, to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import records
@@ -31,6 +31,26 @@ from .strings import ui_strings
 from .tables import Host, SeatRequest, Table, TableError
 
 MAX_BODY = 16 * 1024  # bytes: every legitimate request is far smaller
+# Game work runs in a few threads: many more only fight over the interpreter lock and make
+# every request wait (measured with benchmarks/web_load.py).
+GAME_THREADS = 4
+
+
+async def run_in_threadpool(function: Callable[..., Any], *args: Any) -> Any:
+    return await to_thread.run_sync(function, *args, limiter=_limiter())
+
+
+_limiters: dict[int, CapacityLimiter] = {}
+
+
+def _limiter() -> CapacityLimiter:
+    """One limiter per event loop (tests run several)."""
+    import asyncio
+
+    loop = id(asyncio.get_running_loop())
+    if loop not in _limiters:
+        _limiters[loop] = CapacityLimiter(GAME_THREADS)
+    return _limiters[loop]
 STATIC = Path(str(resources.files("tresfute.web") / "static"))
 
 Language = Literal["fr", "en"]
@@ -123,9 +143,16 @@ class Listeners:
         self._by_table.get(table_id, {}).pop(socket, None)
 
     async def publish(self, host: Host, table: Table) -> None:
-        for socket, (seat, language) in list(self._by_table.get(table.id, {}).items()):
+        listening = list(self._by_table.get(table.id, {}).items())
+        if not listening:
+            return
+
+        def views() -> list[dict[str, Any]]:  # in a thread: the table may be locked by a thinking bot
+            return [host.view(table, seat, language) for _socket, (seat, language) in listening]
+
+        for (socket, _who), view in zip(listening, await run_in_threadpool(views), strict=True):
             try:
-                await socket.send_json({"type": "state", "state": host.view(table, seat, language)})
+                await socket.send_json({"type": "state", "state": view})
             except Exception:  # a socket that closed meanwhile
                 self.remove(table.id, socket)
 
@@ -212,23 +239,29 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
 
         return await guarded(lang, work)
 
-    async def changed(table: Table, seat: int, lang: str | None) -> dict[str, Any]:
+    async def changed(game_id: str, token: str | None, lang: str | None,
+                      change: Callable[[str], Table]) -> dict[str, Any]:
+        """Apply a seat's change, then tell every listener; the answer is the seat's new view."""
+
+        def work() -> tuple[Table, dict[str, Any]]:
+            table, seat = seat_table(game_id, token)
+            assert token is not None
+            change(token)
+            return table, host.view(table, seat, language_of(lang))
+
+        table, view = await guarded(lang, work)
         await listeners.publish(host, table)
-        return host.view(table, seat, language_of(lang))
+        return view
 
     @app.post("/api/games/{game_id}/act")
     async def act(game_id: str, body: Act, lang: str | None = None,
                   x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
-        table, seat = await guarded(lang, lambda: seat_table(game_id, x_seat_token))
-        await guarded(lang, lambda: host.act(x_seat_token, body.move, body.seq))
-        return await changed(table, seat, lang)
+        return await changed(game_id, x_seat_token, lang, lambda token: host.act(token, body.move, body.seq))
 
     @app.post("/api/games/{game_id}/undo")
     async def undo(game_id: str, body: Undo, lang: str | None = None,
                    x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
-        table, seat = await guarded(lang, lambda: seat_table(game_id, x_seat_token))
-        await guarded(lang, lambda: host.undo(x_seat_token, body.seq))
-        return await changed(table, seat, lang)
+        return await changed(game_id, x_seat_token, lang, lambda token: host.undo(token, body.seq))
 
     @app.post("/api/games/{game_id}/hint")
     async def hint(game_id: str, lang: str | None = None,
@@ -269,7 +302,8 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
             return
         listeners.add(table.id, socket, seat, language)
         try:
-            await socket.send_json({"type": "state", "state": host.view(table, seat, language)})
+            view = await run_in_threadpool(host.view, table, seat, language)
+            await socket.send_json({"type": "state", "state": view})
             while True:
                 text = await socket.receive_text()  # nothing is expected: keep-alive only
                 if len(text) > 1024:

@@ -246,9 +246,11 @@ function gameScreen(view) {
     " ", el("span", { id: "status-text" }, view.status),
     view.prompt ? el("p", { id: "prompt" }, view.prompt) : null,
     pendingList(view));
-  const screen = el("div", { class: "game" }, status, el("p", { id: "message", role: "status" }, game.message));
+  const screen = el("div", { class: "game", "data-revision": view.revision, "data-over": view.over }, status, el("p", { id: "message", role: "status" }, game.message));
   screen.append(diceView(view));
-  if (me !== null && me !== undefined) {
+  if (view.over) {
+    // nothing left to decide: the breakdown follows
+  } else if (me !== null && me !== undefined) {
     screen.append(controls(view, legal));
     if (view.dice_to_roll && view.dice_to_roll.length) screen.append(diceForm(view));
   } else {

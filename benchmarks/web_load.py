@@ -1,0 +1,127 @@
+"""Load test of the web server: N games played at once against one server on loopback.
+
+    python benchmarks/web_load.py                    # starts its own server, 50 games
+    python benchmarks/web_load.py --games 50 --bots 1 --url http://127.0.0.1:8000
+
+Each game is a person playing random legal moves as fast as the server answers (each move is
+one POST, written to SQLite before it is acknowledged); ``--bots`` adds computer players
+(greedy) to each game. Prints the moves per second and the latency percentiles of the moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.error import URLError
+from urllib.parse import urlsplit
+from urllib.request import urlopen
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection, as light as can be: the load client shares the machine
+    with the server, and a heavier client (httpx) measured its own CPU more than the server's."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str) -> None:
+        self.reader, self.writer, self.host = reader, writer, host
+
+    @classmethod
+    async def open(cls, url: str) -> Connection:
+        parts = urlsplit(url)
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port or 80)
+        return cls(reader, writer, parts.netloc)
+
+    async def request(self, method: str, path: str, body: object = None, token: str | None = None) -> dict:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
+        head += "Content-Type: application/json\r\n"
+        if token:
+            head += f"X-Seat-Token: {token}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + data)
+        status_line = await self.reader.readline()
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        payload = await self.reader.readexactly(length)
+        status = int(status_line.split()[1])
+        if status >= 400:
+            raise RuntimeError(f"{method} {path}: {status} {payload[:200]!r}")
+        return json.loads(payload)
+
+    async def close(self) -> None:
+        self.writer.close()
+        await self.writer.wait_closed()
+
+
+async def play_game(url: str, game: str, bots: int, seed: int, latencies: list[float]) -> int:
+    rng = random.Random(seed)
+    connection = await Connection.open(url)
+    seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
+    created = await connection.request("POST", "/api/games", {"game": game, "seats": seats})
+    token = created["seats"][0]["token"]
+    view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
+    moves = 0
+    while not view["over"]:
+        move = rng.choice(view["legal"])["move"]
+        start = time.perf_counter()
+        view = await connection.request("POST", f"/api/games/{created['id']}/act",
+                                        {"move": move, "seq": view["seq"]}, token)
+        latencies.append(time.perf_counter() - start)
+        moves += 1
+    await connection.close()
+    return moves
+
+
+async def run(url: str, games: int, game: str, bots: int) -> None:
+    latencies: list[float] = []
+    start = time.perf_counter()
+    counts = await asyncio.gather(*(play_game(url, game, bots, seed, latencies) for seed in range(games)))
+    seconds = time.perf_counter() - start
+    latencies.sort()
+    p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
+    print(f"{games} concurrent games of {game} ({bots} computer player(s) each), {sum(counts)} moves "
+          f"in {seconds:.1f} s")
+    print(f"  {sum(counts) / seconds:.0f} moves/s; latency p50 {p(0.50):.1f} ms, p90 {p(0.90):.1f} ms, "
+          f"p99 {p(0.99):.1f} ms, max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", help="a running server (default: start one on a free port)")
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--game", default="tres-fute", choices=["tres-fute", "vraiment-tres-fute"])
+    parser.add_argument("--bots", type=int, default=0, choices=range(4))
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+    server = None
+    url = args.url
+    if url is None:
+        database = Path(tempfile.mkdtemp()) / "load.sqlite3"
+        server = subprocess.Popen([sys.executable, "-m", "tresfute", "serve", "--port", str(args.port),
+                                   "--db", str(database)], stdout=subprocess.DEVNULL)
+        url = f"http://127.0.0.1:{args.port}"
+        for _ in range(100):
+            try:
+                urlopen(url + "/api/strings").read()
+                break
+            except (URLError, ConnectionError):
+                time.sleep(0.1)
+    try:
+        asyncio.run(run(url, args.games, args.game, args.bots))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+"""The browser game end to end: Debian's Chromium driven by Playwright against a live server.
+
+Whole games are played by clicks only, as a person would: the roll button, the dice, the
+highlighted cells of the sheet and the move buttons. Needs ``/usr/bin/chromium`` (``.ci/run``
+installs it and sets ``TRESFUTE_BROWSER_TESTS=required``, so CI never skips these tests).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tresfute import fair_dice
+
+CHROMIUM = Path(os.environ.get("TRESFUTE_CHROMIUM", "/usr/bin/chromium"))
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if not CHROMIUM.exists():
+    if os.environ.get("TRESFUTE_BROWSER_TESTS") == "required":
+        raise RuntimeError(f"browser tests are required but {CHROMIUM} is missing (apt-get install chromium)")
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from tresfute.web.app import create_app
+
+    app = create_app(database=tmp_path_factory.mktemp("web") / "games.sqlite3")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser: Any, url: str) -> tuple[Any, list[str]]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(url)
+    return page, errors
+
+
+def revision(page: Any) -> str:
+    return page.locator(".game").get_attribute("data-revision") or ""
+
+
+def wait_for_change(page: Any, before: str, timeout: float = 10_000) -> bool:
+    try:
+        page.wait_for_function(
+            "before => { const g = document.querySelector('.game');"
+            " return (g && g.dataset.revision !== before) || document.querySelector('.chooser'); }",
+            arg=before, timeout=timeout)
+    except sync_api.TimeoutError:
+        return False
+    return True
+
+
+def click_once(page: Any, step: int) -> bool:
+    """One decision by clicks: a highlighted cell of the sheet every other time (choosing among
+    the moves it offers if several), else the first move button. False if nothing to click."""
+    before = revision(page)
+    targets = page.locator(".sheet button.target")
+    if step % 2 and targets.count():
+        targets.first.click()
+    elif page.locator("#moves button").count():
+        page.locator("#moves button").first.click()
+    else:
+        return False
+    if not wait_for_change(page, before):
+        return False
+    if revision(page) == before and page.locator(".chooser button").count():
+        page.locator(".chooser button").first.click()
+        wait_for_change(page, before)
+    return True
+
+
+def start_game(page: Any, game: str, seats: list[tuple[str, str]]) -> None:
+    page.wait_for_selector("#new-game")
+    page.select_option("#game-choice", game)
+    page.select_option("#players", str(len(seats)))
+    for i, (kind, name) in enumerate(seats):
+        page.select_option(f".seat-kind[data-seat='{i}']", kind)
+        page.locator(".seat-name").nth(i).fill(name)
+    page.click("#start")
+    page.wait_for_selector(".game")
+
+
+@pytest.mark.parametrize("game", ["tres-fute", "vraiment-tres-fute"])
+def test_a_person_plays_a_whole_solo_game_by_clicks(server: str, browser: Any, game: str) -> None:
+    page, errors = open_page(browser, server + "/")
+    start_game(page, game, [("", "Ana")])
+    assert page.locator("#moves button").first.inner_text() == "Lancer les dés"
+    for step in range(600):
+        if page.locator(".game[data-over]").count():
+            break
+        click_once(page, step)
+    else:
+        raise AssertionError("the game did not end")
+    end = page.locator("#end")
+    assert "Fin de la partie" in end.inner_text() and page.locator(".rating").count() == 1
+    page.click("#verify")
+    page.wait_for_function("document.querySelector('#verify-result').textContent.length > 0")
+    assert "correspondent tous" in page.locator("#verify-result").inner_text()
+    commitment = page.locator("#end small").inner_text().split(": ")[-1].strip()
+    record = page.request.get(server + page.locator("#record-link").get_attribute("href")).json()
+    assert record["game"] == game and record["dice"] == "external" and record["result"]
+    secret = page.evaluate("fetch(location.pathname.replace('/g/', '/api/games/')).then(r => r.json())")["secret"]
+    assert fair_dice.check_record(secret, commitment, record["moves"]) == []
+    # the game stays in "finished games" on the home page
+    page.goto(server + "/")
+    page.wait_for_selector("#finished-games li")
+    assert "Ana" in page.locator("#finished-games").inner_text()
+    assert errors == []
+
+
+def test_two_people_on_two_browsers_and_a_computer_finish_a_game(server: str, browser: Any) -> None:
+    ana, ana_errors = open_page(browser, server + "/")
+    start_game(ana, "tres-fute", [("", "Ana"), ("", "Bob"), ("strong", "Robot")])
+    invitation = ana.locator(".invitations input").first.input_value()
+    assert "#seat=" in invitation
+    bob, bob_errors = open_page(browser, invitation)
+    bob.wait_for_selector(".game")
+    assert "Feuille de Bob" in (bob.locator(".sheet").first.get_attribute("aria-label") or "")
+    watcher, _ = open_page(browser, invitation.split("#")[0])
+    watcher.wait_for_selector(".game")
+    assert "Vous regardez cette partie." in watcher.inner_text("body")
+
+    step = 0
+    deadline = time.monotonic() + 240
+    while not (ana.locator(".game[data-over]").count() and bob.locator(".game[data-over]").count()):
+        assert time.monotonic() < deadline, "the game did not end"
+        acted = False
+        for page in (ana, bob):
+            if page.locator(".game[data-over]").count() == 0 and click_once(page, step):
+                acted = True
+                step += 1
+        if not acted:
+            time.sleep(0.1)
+    for page in (ana, bob):
+        assert "Fin de la partie" in page.locator("#end").inner_text()
+    watcher.wait_for_selector(".game[data-over]")  # the spectator saw it live
+    assert ana.locator("#end .breakdown").inner_text() == bob.locator("#end .breakdown").inner_text()
+    assert ana_errors == [] and bob_errors == []
+
+
+def test_the_page_comes_in_english_when_chosen_and_comes_back_after_closing(server: str, browser: Any) -> None:
+    page, errors = open_page(browser, server + "/")
+    page.wait_for_selector("#new-game")
+    page.select_option("#language", "en")
+    page.wait_for_selector("text=New game")
+    start_game(page, "vraiment-tres-fute", [("", "Ana")])
+    page.click("#moves button")  # Roll the dice
+    page.wait_for_selector("#moves button >> nth=1")
+    url = page.url
+    shown = page.locator("#dice .die b").all_inner_texts()
+    page.context.close()  # the tab is closed …
+    again, _ = open_page(browser, url)  # … and opened again with the same link
+    again.wait_for_selector("#moves")
+    assert again.locator("#dice .die b").all_inner_texts() == shown
+    assert errors == []
