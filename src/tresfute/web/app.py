@@ -13,12 +13,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from anyio import CapacityLimiter, to_thread
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from anyio import CapacityLimiter, to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import records
