@@ -96,15 +96,17 @@ def cell_name(game: Game, area: str, cell: tuple[int, int]) -> str:
     return _("the {value} at row {row}, column {col}").format(value=value, row=cell[0], col=cell[1])
 
 
-def describe_move(game: Game, move: Move) -> str:
-    """A sentence for a legal move, e.g. 'Yellow 5 → the 5 at row 2, column 4'."""
+def describe_move(game: Game, move: Move, dice_values: bool = True) -> str:
+    """A sentence for a legal move, e.g. 'Yellow 5 → the 5 at row 2, column 4'.
+
+    ``dice_values=False`` leaves out what the dice show (for a move of the past)."""
     kind = move.kind
     if kind in (MoveKind.PICK, MoveKind.EXTRA, MoveKind.SWEEP):
         assert move.die is not None and move.area is not None
-        d = game.dice.index(move.die)
-        value = game.values[d]
-        die = f"{die_name(move.die).capitalize()} {value}"
-        if move.area == game.spec.sum_area and move.die in ("w", "b"):
+        die = die_name(move.die).capitalize()
+        if dice_values:
+            die += f" {game.values[game.dice.index(move.die)]}"
+        if dice_values and move.area == game.spec.sum_area and move.die in ("w", "b"):
             total = game.values[game.dice.index("w")] + game.values[game.dice.index("b")]
             die = _("{die} (blue + white = {total})").format(die=die, total=total)
         target = area_name(move.area)
@@ -161,14 +163,3 @@ def situation(game: Game, player: int) -> str:
         return _("choose a die from the silver platter")
     return ""
 
-
-def move_summary(game: Game, move: Move) -> str:
-    """A move in words without the dice values (for a log of past moves)."""
-    if move.kind in (MoveKind.PICK, MoveKind.EXTRA, MoveKind.SWEEP) and move.die and move.area:
-        target = area_name(move.area)
-        if move.cell is not None:
-            target = f"{target}: {cell_name(game, move.area, move.cell)}"
-        text = f"{die_name(move.die)} → {target}"
-        return {MoveKind.EXTRA: _("Extra die (+1): {text}"), MoveKind.SWEEP: _("Sweep into silver: {text}")}.get(
-            move.kind, "{text}").format(text=text)
-    return describe_move(game, move)

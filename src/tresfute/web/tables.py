@@ -18,7 +18,7 @@ from .. import fair_dice, records
 from ..bots import Bot, analyse, make_bot
 from ..i18n import _, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
-from ..text import bonus_name, bot_name, describe_move, die_name, move_summary, situation, source_name
+from ..text import bonus_name, bot_name, describe_move, die_name, situation, source_name
 from .store import MoveConflictError, Store, StoredGame, StoredSeat, token_hash
 
 ROLL = Move(MoveKind.ROLL)
@@ -359,7 +359,7 @@ def _log_line(table: Table, entry: str) -> str:
     move = parse_move(text)
     if player is None:
         return _("Dice: {dice}").format(dice=", ".join(f"{die_name(d)} {v}" for d, v in move.dice))
-    return f"{table.stored.seats[player].name}: {move_summary(table.game, move)}"
+    return f"{table.stored.seats[player].name}: {describe_move(table.game, move, dice_values=False)}"
 
 
 def _status(table: Table, seat: int | None) -> str:
