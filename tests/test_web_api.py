@@ -419,3 +419,19 @@ def test_a_websocket_for_an_unknown_game_is_refused(client: TestClient) -> None:
     with client.websocket_connect("/api/games/nope/ws") as socket:
         socket.send_json({"type": "hello"})
         assert socket.receive_json() == {"type": "error", "error": "cette partie n'existe pas"}
+
+
+def test_a_server_stopped_while_a_computer_player_was_to_act_goes_on_at_restart(tmp_path: Path) -> None:
+    from tresfute.web.store import StoredGame, StoredSeat, token_hash
+
+    path = tmp_path / "games.sqlite3"
+    store = SQLiteStore(path)
+    token = "t" * 32
+    # the record stops where the computer player (seat 1, the first to roll) must act
+    store.create(StoredGame("stopped", "tres-fute", False, fair_dice.new_secret(),
+                            [StoredSeat("Robot", "greedy", None), StoredSeat("Ana", None, token_hash(token))]))
+    store.close()
+    client = TestClient(create_app(database=path))
+    view = state(client, "stopped", token)
+    assert view["revision"] > 0 and view["state"]["dice"][0]["value"], "the computer player rolled and played on"
+    assert records.replay(records.loads(client.get("/api/games/stopped/record").text)).round == 1

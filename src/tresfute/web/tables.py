@@ -113,12 +113,6 @@ class Host:
         """A new table; returns it and each seat's secret token (None for computer players)."""
         if not seats or not any(s.bot is None for s in seats):
             raise TableError(422, _("a game needs at least one person"))
-        try:
-            probe = Game(game_id, players=len(seats), dice="external")
-            bots = {i: make_bot(s.bot, i) for i, s in enumerate(seats) if s.bot is not None}
-        except ValueError as exc:
-            raise TableError(422, str(exc)) from None
-        del probe, bots
         tokens = [secrets.token_urlsafe(24) if s.bot is None else None for s in seats]
         stored = StoredGame(
             id=secrets.token_urlsafe(9),
@@ -128,11 +122,12 @@ class Host:
             seats=[StoredSeat(s.name, s.bot, token_hash(t) if t else None) for s, t in zip(seats, tokens, strict=True)],
             language=language,
         )
+        try:
+            table = _table_of(stored)  # an unknown game, bot or number of players stops here
+        except ValueError as exc:
+            raise TableError(422, str(exc)) from None
         self.store.create(stored)
-        table = self._open(stored)
-        with table.lock:
-            self._automatic(table)
-        return table, tokens
+        return self._register(table), tokens
 
     def table(self, table_id: str) -> Table:
         with self._lock:
@@ -142,7 +137,7 @@ class Host:
         stored = self.store.load(table_id)
         if stored is None:
             raise TableError(404, _("no such game"))
-        return self._open(stored)
+        return self._register(_table_of(stored))
 
     def seat_of(self, token: str) -> tuple[Table, int]:
         found = self.store.seat_of(token)
@@ -150,17 +145,14 @@ class Host:
             raise TableError(403, _("this seat link is not valid"))
         return self.table(found[0]), found[1]
 
-    def _open(self, stored: StoredGame) -> Table:
-        """The table of a stored game, its record replayed through the engine."""
-        game = Game(stored.game, players=len(stored.seats), dice="external")
-        for entry in stored.moves:
-            player, text = records.split_entry(entry)
-            game.play(text, player)
-        seed = int(hashlib.sha256(stored.id.encode()).hexdigest()[:12], 16)
-        bots = {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None}
-        table = Table(stored, game, bots)
+    def _register(self, table: Table) -> Table:
+        """Keep the table, and play what comes by itself (computer players, their dice): a new
+        game may start with them, and a server stopped while they were thinking goes on."""
         with self._lock:
-            return self._tables.setdefault(stored.id, table)
+            table = self._tables.setdefault(table.id, table)
+        with table.lock:
+            self._automatic(table)
+        return table
 
     # --- acting ------------------------------------------------------------------------
 
@@ -203,10 +195,7 @@ class Host:
             index = table.last_decision(seat)
             assert index is not None
             kept = table.stored.moves[:index]
-            game = Game(table.stored.game, players=len(table.stored.seats), dice="external")
-            for entry in kept:
-                player, text = records.split_entry(entry)
-                game.play(text, player)
+            game = _replay(table.stored.game, len(table.stored.seats), kept)
             self.store.truncate(table.id, index, seat)
             table.stored.moves = kept
             table.stored.finished = False
@@ -306,6 +295,22 @@ class Host:
         """Everything the page shows, for one seat (or a spectator), in its language."""
         with table.lock, use_language(language):
             return _view(table, seat)
+
+
+def _replay(game_id: str, players: int, entries: list[str]) -> Game:
+    game = Game(game_id, players=players, dice="external")
+    for entry in entries:
+        player, text = records.split_entry(entry)
+        game.play(text, player)
+    return game
+
+
+def _table_of(stored: StoredGame) -> Table:
+    """The table of a stored game: its record replayed through the engine, its bots seated."""
+    game = _replay(stored.game, len(stored.seats), stored.moves)
+    seed = int(hashlib.sha256(stored.id.encode()).hexdigest()[:12], 16)
+    bots = {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None}
+    return Table(stored, game, bots)
 
 
 def _move_view(game: Game, move: Move) -> dict[str, Any]:

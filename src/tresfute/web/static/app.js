@@ -310,7 +310,7 @@ function controls(view, legal) {
   box.append(moves);
   const tools = el("div", { class: "tools" });
   if (view.can_undo) tools.append(el("button", { type: "button", id: "undo", "data-key": "undo", onclick: undo }, t("Undo")));
-  if (legal.length > 1 && legal[0].kind !== "roll" && !view.real_dice) {
+  if (legal.length > 1 && legal[0].kind !== "roll") {
     tools.append(el("button", { type: "button", id: "hint-button", "data-key": "hint", onclick: hint }, t("Hint")));
   }
   box.append(tools, el("div", { id: "hint" }));
