@@ -91,17 +91,20 @@ def click_once(page: Any, step: int) -> bool:
     the moves it offers if several), else the first move button. False if nothing to click."""
     before = revision(page)
     targets = page.locator(".sheet button.target")
-    if step % 2 and targets.count():
-        targets.first.click()
-    elif page.locator("#moves button").count():
-        page.locator("#moves button").first.click()
-    else:
+    try:
+        if step % 2 and targets.count():
+            targets.first.click(timeout=3000)
+        elif page.locator("#moves button").count():
+            page.locator("#moves button").first.click(timeout=3000)
+        else:
+            return False
+        if not wait_for_change(page, before):
+            return False
+        if revision(page) == before and page.locator(".chooser button").count():
+            page.locator(".chooser button").first.click(timeout=3000)
+            wait_for_change(page, before)
+    except sync_api.TimeoutError:  # the other person's move redrew the page under the click: look again
         return False
-    if not wait_for_change(page, before):
-        return False
-    if revision(page) == before and page.locator(".chooser button").count():
-        page.locator(".chooser button").first.click()
-        wait_for_change(page, before)
     return True
 
 
