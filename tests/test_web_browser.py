@@ -192,3 +192,19 @@ def test_the_page_comes_in_english_when_chosen_and_comes_back_after_closing(serv
     again.wait_for_selector("#moves")
     assert again.locator("#dice .die b").all_inner_texts() == shown
     assert errors == []
+
+
+def test_at_a_real_dice_table_the_player_who_rolls_types_the_dice(server: str, browser: Any) -> None:
+    page, errors = open_page(browser, server + "/")
+    page.wait_for_selector("#new-game")
+    page.check("#real-dice")
+    start_game(page, "tres-fute", [("", "Ana")])
+    assert page.locator("#moves button").count() == 0, "no server roll at a real-dice table"
+    for die, value in zip("wybgop", "345612", strict=True):
+        page.fill(f"#dice-form input[data-die='{die}']", value)
+    before = revision(page)
+    page.click("#dice-form button[type=submit]")
+    assert wait_for_change(page, before)
+    assert page.locator("#dice .die b").all_inner_texts() == ["3", "4", "5", "6", "1", "2"]
+    assert page.locator("#moves button").count() > 0 and page.locator("#dice-form").count() == 0
+    assert errors == []

@@ -251,7 +251,7 @@ function gameScreen(view) {
   if (view.over) {
     // nothing left to decide: the breakdown follows
   } else if (me !== null && me !== undefined) {
-    screen.append(controls(view, legal));
+    if (legal.length || view.can_undo) screen.append(controls(view, legal));
     if (view.dice_to_roll && view.dice_to_roll.length) screen.append(diceForm(view));
   } else {
     screen.append(el("p", { class: "spectator" }, t("You are watching this game.")));
