@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
-from tresfute.bots.value import shipped_model
+from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
-from tresfute.rules import Game
+from tresfute.rules import SPECS, Game
 from tresfute.simulate import play_game
 
 GAMES = ["tres-fute", "vraiment-tres-fute"]
@@ -91,7 +91,23 @@ def test_the_bench_command_prints_every_figure() -> None:
 
 def test_the_strong_player_ships_its_learned_evaluation() -> None:
     for game_id in GAMES:
-        assert len(shipped_model(game_id).weights) > 500, "bots/data/value-<game>.json is packaged"
+        model = shipped_model(game_id)
+        assert model.heads == (*SPECS[game_id].areas, FOXES), "one forecast per area, then the foxes"
+        assert len(model.weights) > 500, "bots/data/value-<game>.json is packaged"
+
+
+def test_the_evaluation_counts_its_forecasts_as_the_rulebook_counts_a_sheet() -> None:
+    """The areas' sum plus the foxes times the lowest area: with only a constant forecast per
+    head, the value of a fresh sheet is exactly that sum."""
+    game = Game("tres-fute", seed=3)
+    heads = (*SPECS["tres-fute"].areas, FOXES)
+    stage = features(game, 0)[0]  # the bias feature of the current stage
+    gains = (30.0, 40.0, 25.0, 50.0, 35.0, 3.0)  # yellow, blue, green, orange, purple, foxes
+    model = ValueModel("tres-fute", heads, {stage: gains})
+    assert model.forecast(game, 0) == ([30.0, 40.0, 25.0, 50.0, 35.0], 3.0)
+    assert model.value(game, 0) == 30 + 40 + 25 + 50 + 35 + 3 * 25
+    with pytest.raises(ValueError, match="one weight per head"):
+        ValueModel("tres-fute", heads, {stage: (1.0, 2.0)})
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -1,8 +1,13 @@
 """A learned estimate of a sheet's final score: the strong player's evaluation.
 
-The value of a position for a player is the score already on the sheet plus the points still
-to come, estimated by a linear model over sparse features of the sheet. The features are read
-from the sheet description, so both games share this code:
+The evaluation forecasts what each area will score at the end of the game, and how many foxes
+the sheet will hold, then counts them the way the rulebook does: the areas' sum plus the foxes
+times the lowest area. Forecasting areas one by one is what lets the player see that a point in
+its weakest area is worth more than a point elsewhere (each fox is worth that area), which one
+linear sum over the sheet cannot express.
+
+Each forecast (a "head") is what the sheet holds now plus a linear model over sparse features
+of the position, read from the sheet description, so both games share this code:
 
 - a grid: the exact marks of each of its lines (rows, columns, diagonals), and how many cells
   each count table has reached;
@@ -29,7 +34,7 @@ from ..rules.game import Phase, Stage, Where
 from ..rules.kinds import Grid, Order, Track, TrackScoring
 from ..rules.sheet import Score
 
-FORMAT = "tresfute-value/1"
+FORMAT = "tresfute-value/2"
 
 
 def stage(game: Game, player: int) -> str:
@@ -91,26 +96,47 @@ def _track_feature(t: str, colour: str, area: Track, state: list[int]) -> str:
     return f"{t}|{colour}|{n}"
 
 
-class ValueModel:
-    """Expected final score = score now + the sum of the learned weights of the features."""
+FOXES = "foxes"  # the last head: the foxes; the others are the areas, in sheet order
 
-    def __init__(self, spec_id: str, weights: dict[str, float]) -> None:
+
+class ValueModel:
+    """Expected final score, from a forecast of each area and of the foxes (see above)."""
+
+    def __init__(self, spec_id: str, heads: tuple[str, ...], weights: dict[str, tuple[float, ...]]) -> None:
+        if not heads or heads[-1] != FOXES or any(len(w) != len(heads) for w in weights.values()):
+            raise ValueError(f"a {FORMAT} model has one weight per head (the areas, then '{FOXES}') per feature")
         self.spec_id = spec_id
+        self.heads = heads
         self.weights = weights
+        self._zero = (0.0,) * len(heads)
+
+    def forecast(self, game: Game, player: int, score: Score | None = None) -> tuple[list[float], float]:
+        """Each area's expected final score (in ``heads`` order) and the expected final foxes."""
+        score = score or game.score(player)
+        get, zero = self.weights.get, self._zero
+        rows = [get(name, zero) for name in features(game, player, score)]
+        learned = [sum(column) for column in zip(*rows, strict=True)]
+        if not learned:  # the game is over: nothing more to come
+            learned = list(zero)
+        areas = [score.areas[a] + learned[i] for i, a in enumerate(self.heads[:-1])]
+        return areas, len(game.sheets[player].foxes) + learned[-1]
 
     def value(self, game: Game, player: int) -> float:
-        score = game.score(player)
-        get = self.weights.get
-        return score.total + sum(get(name, 0.0) for name in features(game, player, score))
+        if game.is_over:
+            return game.score(player).total
+        areas, foxes = self.forecast(game, player)
+        return sum(areas) + max(foxes, 0.0) * min(areas)
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "game": self.spec_id, "weights": self.weights}
+        return {"format": FORMAT, "game": self.spec_id, "heads": list(self.heads),
+                "weights": {name: list(w) for name, w in self.weights.items()}}
 
     @classmethod
     def from_json(cls, data: dict) -> ValueModel:
         if data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} file")
-        return cls(data["game"], {str(k): float(v) for k, v in data["weights"].items()})
+        heads = tuple(str(h) for h in data["heads"])
+        return cls(data["game"], heads, {str(k): tuple(float(x) for x in v) for k, v in data["weights"].items()})
 
 
 @cache
