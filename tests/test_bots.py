@@ -128,6 +128,8 @@ def test_the_analysis_ranks_every_legal_move_and_its_first_is_the_bots_choice(ga
                 assert sorted(map(str, (e.move for e in estimates))) == sorted(map(str, game.legal_moves(player)))
                 searched = [e.value for e in estimates if e.searched]
                 assert len(searched) == min(3, len(estimates)) and searched == sorted(searched, reverse=True)
+                values = [e.value for e in estimates]
+                assert values == sorted(values, reverse=True), "best first, the moves left out of the search too"
                 assert estimates[0].move == bot.choose(game, player)
                 kinds.add(estimates[0].move.kind)
             game.play(rng.choice(game.legal_moves()))

@@ -63,7 +63,8 @@ class StrongBot:
         """Every legal move of ``player`` with its expected final score, best first.
 
         The ``candidates`` best moves by the evaluation (default: the bot's setting; 0 for all)
-        are searched and come first; the others follow with the evaluation alone.
+        are searched and come first; the others follow with the evaluation alone, capped at the
+        last searched estimate (so the list is best first and no move costs less than nothing).
         """
         if player is None:
             player = game.to_move
@@ -87,7 +88,10 @@ class StrongBot:
                 total += self._future(sim, player, model, random.Random(s))
             searched.append(Estimate(move, total / len(seeds), True))
         searched.sort(key=lambda e: -e.value)
-        return searched + [Estimate(move, value, False) for value, move in ranked[count:]]
+        # The moves left out were ranked below every searched one; the evaluation alone is more
+        # optimistic than the search, so their estimate is capped at the last searched one's.
+        cap = searched[-1].value
+        return searched + [Estimate(move, min(value, cap), False) for value, move in ranked[count:]]
 
     def choose(self, game: Game, player: int) -> Move:
         moves = game.legal_moves(player)

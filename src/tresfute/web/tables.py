@@ -216,7 +216,7 @@ class Host:
         best = estimates[0].value
         return [
             {"move": str(e.move), "label": describe_move(game, e.move), "value": round(e.value, 1),
-             "cost": round(best - e.value, 1)}
+             "cost": round(best - e.value, 1), "searched": e.searched}
             for e in estimates
         ]
 
