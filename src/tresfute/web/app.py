@@ -31,8 +31,8 @@ from .strings import ui_strings
 from .tables import Host, SeatRequest, Table, TableError
 
 MAX_BODY = 16 * 1024  # bytes: every legitimate request is far smaller
-# Game work runs in a few threads: many more only fight over the interpreter lock and make
-# every request wait (measured with benchmarks/web_load.py).
+# Game work (moves, computer players' thinking, views) runs in a few threads: it is pure Python,
+# so more threads would only take turns on the interpreter lock.
 GAME_THREADS = 4
 
 
@@ -45,12 +45,12 @@ _limiters: dict[int, CapacityLimiter] = {}
 
 def _limiter() -> CapacityLimiter:
     """One limiter per event loop (tests run several)."""
-    import asyncio
-
     loop = id(asyncio.get_running_loop())
     if loop not in _limiters:
         _limiters[loop] = CapacityLimiter(GAME_THREADS)
     return _limiters[loop]
+
+
 STATIC = Path(str(resources.files("tresfute.web") / "static"))
 
 Language = Literal["fr", "en"]
