@@ -180,13 +180,10 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
     def language_of(lang: str | None) -> str:
         return lang if lang in LANGUAGES else "fr"
 
-    def seat_table(game_id: str, token: str | None) -> tuple[Table, int]:
+    def needed(token: str | None) -> str:
         if token is None:
             raise TableError(401, _("this request needs the seat's token"))
-        table, seat = host.seat_of(token)
-        if table.id != game_id:
-            raise TableError(403, _("this seat link is not valid"))
-        return table, seat
+        return token
 
     async def guarded(lang: str | None, work: Callable[[], Any]) -> Any:
         """Run ``work`` in a thread (bots think there) with messages in the page's language."""
@@ -234,19 +231,17 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
         def work() -> dict[str, Any]:
             if x_seat_token is None:
                 return host.view(host.table(game_id), None, language_of(lang))
-            table, seat = seat_table(game_id, x_seat_token)
+            table, seat = host.seat_of(game_id, x_seat_token)
             return host.view(table, seat, language_of(lang))
 
         return await guarded(lang, work)
 
-    async def changed(game_id: str, token: str | None, lang: str | None,
-                      change: Callable[[str], Table]) -> dict[str, Any]:
+    async def changed(token: str | None, lang: str | None,
+                      change: Callable[[str], tuple[Table, int]]) -> dict[str, Any]:
         """Apply a seat's change, then tell every listener; the answer is the seat's new view."""
 
         def work() -> tuple[Table, dict[str, Any]]:
-            table, seat = seat_table(game_id, token)
-            assert token is not None
-            change(token)
+            table, seat = change(needed(token))
             return table, host.view(table, seat, language_of(lang))
 
         table, view = await guarded(lang, work)
@@ -256,18 +251,17 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
     @app.post("/api/games/{game_id}/act")
     async def act(game_id: str, body: Act, lang: str | None = None,
                   x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
-        return await changed(game_id, x_seat_token, lang, lambda token: host.act(token, body.move, body.seq))
+        return await changed(x_seat_token, lang, lambda token: host.act(game_id, token, body.move, body.seq))
 
     @app.post("/api/games/{game_id}/undo")
     async def undo(game_id: str, body: Undo, lang: str | None = None,
                    x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
-        return await changed(game_id, x_seat_token, lang, lambda token: host.undo(token, body.seq))
+        return await changed(x_seat_token, lang, lambda token: host.undo(game_id, token, body.seq))
 
     @app.post("/api/games/{game_id}/hint")
     async def hint(game_id: str, lang: str | None = None,
                    x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
-        await guarded(lang, lambda: seat_table(game_id, x_seat_token))
-        return {"moves": await guarded(lang, lambda: host.hint(x_seat_token))}
+        return {"moves": await guarded(lang, lambda: host.hint(game_id, needed(x_seat_token)))}
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
@@ -291,7 +285,7 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
                 if hello.token is None:
                     table, seat = await run_in_threadpool(host.table, game_id), None
                 else:
-                    table, seat = await run_in_threadpool(seat_table, game_id, hello.token)
+                    table, seat = await run_in_threadpool(host.seat_of, game_id, hello.token)
         except (TableError, ValidationError, ValueError, TimeoutError) as exc:
             message = exc.message if isinstance(exc, TableError) else _("malformed message: {problem}").format(
                 problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)

@@ -139,11 +139,12 @@ class Host:
             raise TableError(404, _("no such game"))
         return self._register(_table_of(stored))
 
-    def seat_of(self, token: str) -> tuple[Table, int]:
+    def seat_of(self, table_id: str, token: str) -> tuple[Table, int]:
+        """The table and seat a token plays; refused unless it is a seat of that very game."""
         found = self.store.seat_of(token)
-        if found is None:
+        if found is None or found[0] != table_id:
             raise TableError(403, _("this seat link is not valid"))
-        return self.table(found[0]), found[1]
+        return self.table(table_id), found[1]
 
     def _register(self, table: Table) -> Table:
         """Keep the table, and play what comes by itself (computer players, their dice): a new
@@ -156,10 +157,10 @@ class Host:
 
     # --- acting ------------------------------------------------------------------------
 
-    def act(self, token: str, move_text: str, seq: int) -> Table:
+    def act(self, table_id: str, token: str, move_text: str, seq: int) -> tuple[Table, int]:
         """A person's move (or ``roll`` when the dice are theirs to roll), then whatever follows
         by itself: computer players' moves and the rolls the server makes."""
-        table, seat = self.seat_of(token)
+        table, seat = self.seat_of(table_id, token)
         with table.lock:
             self._check_seq(table, seat, seq)
             try:
@@ -183,10 +184,10 @@ class Host:
                 entry = f"{seat + 1}:{move}"
             self._commit(table, [entry], seat)
             self._automatic(table, after=move)
-        return table
+        return table, seat
 
-    def undo(self, token: str, seq: int) -> Table:
-        table, seat = self.seat_of(token)
+    def undo(self, table_id: str, token: str, seq: int) -> tuple[Table, int]:
+        table, seat = self.seat_of(table_id, token)
         with table.lock:
             self._check_seq(table, seat, seq)
             if not table.can_undo(seat):
@@ -203,11 +204,11 @@ class Host:
             table.stored.seats[seat].acted += 1
             table.game = game
             self._automatic(table)
-        return table
+        return table, seat
 
-    def hint(self, token: str) -> list[dict[str, Any]]:
+    def hint(self, table_id: str, token: str) -> list[dict[str, Any]]:
         """The strong player's estimates for the seat's legal moves, best first."""
-        table, seat = self.seat_of(token)
+        table, seat = self.seat_of(table_id, token)
         with table.lock:
             if seat not in table.game.players_to_move:
                 raise TableError(409, _("it is not your turn"))
