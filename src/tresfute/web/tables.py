@@ -178,9 +178,6 @@ class Host:
             else:
                 if seat not in table.game.players_to_move:
                     raise TableError(409, _("it is not your turn"))
-                if not table.game.is_legal(move, seat):
-                    raise TableError(409, _("illegal move: {reason}").format(
-                        reason=self._why(table, seat, move)))
                 entry = f"{seat + 1}:{move}"
             self._commit(table, [entry], seat)
             self._automatic(table, after=move)
@@ -225,20 +222,11 @@ class Host:
         if seq != table.stored.seats[seat].acted:
             raise TableError(409, _("this request is out of date (the game has moved on): reload the game"))
 
-    def _why(self, table: Table, seat: int, move: Move) -> str:
-        try:
-            table.game.copy().play(move, seat)
-        except IllegalMoveError as exc:
-            return str(exc)
-        return ""
-
     def _dice_entry(self, table: Table, seat: int, move: Move) -> str:
         if not table.stored.real_dice:
             raise TableError(409, _("the server rolls the dice of this game"))
         if not table.may_roll(seat):
             raise TableError(409, _("it is not yours to roll the dice"))
-        if not table.game.is_legal(move):
-            raise TableError(409, _("illegal move: {reason}").format(reason=self._why(table, CHANCE, move)))
         return str(move)
 
     def _roll_entry(self, table: Table) -> str:
@@ -246,11 +234,15 @@ class Host:
         return str(fair_dice.next_roll(table.game, table.stored.secret))
 
     def _commit(self, table: Table, entries: list[str], seat: int | None) -> None:
-        """Check on a copy, write to the store, then apply: the store never lags the table."""
+        """Play on a copy (the engine's check is the only one), write to the store, then apply:
+        the store never lags the table, and an illegal move changes nothing."""
         trial = table.game.copy()
         for entry in entries:
             player, text = records.split_entry(entry)
-            trial.play(text, player)
+            try:
+                trial.play(text, player)
+            except IllegalMoveError as exc:
+                raise TableError(409, _("illegal move: {reason}").format(reason=exc)) from None
         try:
             self.store.append_moves(table.id, len(table.stored.moves), entries, trial.is_over, seat)
         except MoveConflictError as exc:
