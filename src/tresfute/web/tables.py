@@ -193,7 +193,7 @@ class Host:
             index = table.last_decision(seat)
             assert index is not None
             kept = table.stored.moves[:index]
-            game = _replay(table.stored.game, len(table.stored.seats), kept)
+            game = _replay(table.stored, kept)
             self.store.truncate(table.id, index, seat)
             table.stored.moves = kept
             table.stored.finished = False
@@ -290,17 +290,15 @@ class Host:
             return _view(table, seat)
 
 
-def _replay(game_id: str, players: int, entries: list[str]) -> Game:
-    game = Game(game_id, players=players, dice="external")
-    for entry in entries:
-        player, text = records.split_entry(entry)
-        game.play(text, player)
-    return game
+def _replay(stored: StoredGame, entries: list[str]) -> Game:
+    """The stored game after ``entries``, replayed as any game record is."""
+    seats = [s.name for s in stored.seats]
+    return records.replay(records.Record(game=stored.game, players=seats, dice="external", moves=entries))
 
 
 def _table_of(stored: StoredGame) -> Table:
     """The table of a stored game: its record replayed through the engine, its bots seated."""
-    game = _replay(stored.game, len(stored.seats), stored.moves)
+    game = _replay(stored, stored.moves)
     seed = int(hashlib.sha256(stored.id.encode()).hexdigest()[:12], 16)
     bots = {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None}
     return Table(stored, game, bots)
