@@ -374,9 +374,9 @@ def test_the_store_refuses_a_write_on_a_record_that_moved_on(tmp_path: Path) -> 
 
     store = SQLiteStore(tmp_path / "s.sqlite3")
     store.create(StoredGame("g1", "tres-fute", True, None, [StoredSeat("Ana", None, "h")]))
-    store.append_moves("g1", 0, ["dice w1 y2 b3 g4 o5 p6"], False, None)
+    store.append_moves("g1", 0, ["dice w1 y2 b3 g4 o5 p6"], None)
     with pytest.raises(MoveConflictError):
-        store.append_moves("g1", 0, ["dice w1 y2 b3 g4 o5 p6"], False, None)
+        store.append_moves("g1", 0, ["dice w1 y2 b3 g4 o5 p6"], None)
     loaded = store.load("g1")
     assert loaded is not None and loaded.moves == ["dice w1 y2 b3 g4 o5 p6"] and loaded.revision == 1
 

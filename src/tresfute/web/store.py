@@ -38,7 +38,6 @@ class StoredGame:
     language: str = "fr"
     created: float = field(default_factory=time.time)
     moves: list[str] = field(default_factory=list)  # record entries: "1:y@r1c1", "dice w3 …"
-    finished: bool = False
     revision: int = 0  # grows at every change (a move, an undo): the newest state wins
 
 
@@ -51,7 +50,7 @@ class Store(Protocol):
 
     def load(self, game_id: str) -> StoredGame | None: ...
 
-    def append_moves(self, game_id: str, start: int, entries: list[str], finished: bool, seat: int | None) -> None:
+    def append_moves(self, game_id: str, start: int, entries: list[str], seat: int | None) -> None:
         """Write ``entries`` as moves ``start``, ``start + 1``, … (``seat`` acted, if any); raises
         :class:`MoveConflictError` if the record does not have exactly ``start`` moves."""
         ...
@@ -75,7 +74,6 @@ CREATE TABLE IF NOT EXISTS games (
     secret TEXT,
     language TEXT NOT NULL,
     created REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
     revision INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
@@ -127,7 +125,7 @@ class SQLiteStore:
     def load(self, game_id: str) -> StoredGame | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT game, real_dice, secret, language, created, finished, revision FROM games WHERE id = ?",
+                "SELECT game, real_dice, secret, language, created, revision FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
             if row is None:
@@ -138,15 +136,15 @@ class SQLiteStore:
             moves = self._db.execute(
                 "SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)
             ).fetchall()
-        game, real_dice, secret, language, created, finished, revision = row
+        game, real_dice, secret, language, created, revision = row
         return StoredGame(
             id=game_id, game=game, real_dice=bool(real_dice), secret=secret, language=language,
-            created=created, finished=bool(finished), revision=revision,
+            created=created, revision=revision,
             seats=[StoredSeat(name, bot, th, acted) for name, bot, th, acted in seats],
             moves=[m for (m,) in moves],
         )
 
-    def append_moves(self, game_id: str, start: int, entries: list[str], finished: bool, seat: int | None) -> None:
+    def append_moves(self, game_id: str, start: int, entries: list[str], seat: int | None) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             (count,) = self._db.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
@@ -156,8 +154,7 @@ class SQLiteStore:
                 "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
                 [(game_id, start + i, e) for i, e in enumerate(entries)],
             )
-            self._db.execute("UPDATE games SET finished = ?, revision = revision + 1 WHERE id = ?",
-                             (int(finished), game_id))
+            self._db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
             if seat is not None:
                 self._acted(game_id, seat)
 
@@ -165,7 +162,7 @@ class SQLiteStore:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, length))
-            self._db.execute("UPDATE games SET finished = 0, revision = revision + 1 WHERE id = ?", (game_id,))
+            self._db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
             self._acted(game_id, seat)
 
     def _acted(self, game_id: str, seat: int) -> None:

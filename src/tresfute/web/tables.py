@@ -196,7 +196,6 @@ class Host:
             game = _replay(table.stored, kept)
             self.store.truncate(table.id, index, seat)
             table.stored.moves = kept
-            table.stored.finished = False
             table.stored.revision += 1
             table.stored.seats[seat].acted += 1
             table.game = game
@@ -244,11 +243,10 @@ class Host:
             except IllegalMoveError as exc:
                 raise TableError(409, _("illegal move: {reason}").format(reason=exc)) from None
         try:
-            self.store.append_moves(table.id, len(table.stored.moves), entries, trial.is_over, seat)
+            self.store.append_moves(table.id, len(table.stored.moves), entries, seat)
         except MoveConflictError as exc:
             raise TableError(409, str(exc)) from None
         table.stored.moves.extend(entries)
-        table.stored.finished = trial.is_over
         table.game = trial
         table.stored.revision += 1
         if seat is not None:
