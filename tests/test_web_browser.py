@@ -124,6 +124,12 @@ def test_a_person_plays_a_whole_solo_game_by_clicks(server: str, browser: Any, g
     page, errors = open_page(browser, server + "/")
     start_game(page, game, [("", "Ana")])
     assert page.locator("#moves button").first.inner_text() == "Lancer les dés"
+    # a double click sends one request: the second click waits for the first, not a stale refusal
+    before = revision(page)
+    page.locator("#moves button").first.dblclick()
+    assert wait_for_change(page, before)
+    page.wait_for_selector(".game:not([aria-busy])")
+    assert int(revision(page)) == int(before) + 1
     for step in range(600):
         if page.locator(".game[data-over]").count():
             break

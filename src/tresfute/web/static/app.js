@@ -150,7 +150,23 @@ function renderHome() {
 
 // --- the game page ---------------------------------------------------------------------------
 
-const game = { id: null, token: null, layout: null, view: null, socket: null, selectedDie: null, message: "" };
+const game = { id: null, token: null, layout: null, view: null, socket: null, selectedDie: null, message: "", busy: false };
+
+/* One request at a time: a second click (a double click, or a click on a page redrawn by another
+   player's move while ours is on its way) would carry the same seq and be refused as stale. */
+async function oneAtATime(request) {
+  if (game.busy) return;
+  game.busy = true;
+  $(".game")?.setAttribute("aria-busy", "true");
+  try {
+    await request();
+  } catch (e) {
+    flash(e.message);
+  } finally {
+    game.busy = false;
+    $(".game")?.removeAttribute("aria-busy");
+  }
+}
 
 async function renderGamePage(id) {
   game.id = id;
@@ -186,8 +202,8 @@ function flash(text) {
   if (box) box.textContent = text;
 }
 
-async function send(move) {
-  try {
+function send(move) {
+  return oneAtATime(async () => {
     const view = await api(`/api/games/${game.id}/act`, {
       method: "POST", headers: { "X-Seat-Token": game.token },
       body: JSON.stringify({ move, seq: game.view.seq }),
@@ -195,20 +211,16 @@ async function send(move) {
     game.selectedDie = null;
     game.message = "";
     show(view);
-  } catch (e) {
-    flash(e.message);
-  }
+  });
 }
 
-async function undo() {
-  try {
+function undo() {
+  return oneAtATime(async () => {
     show(await api(`/api/games/${game.id}/undo`, {
       method: "POST", headers: { "X-Seat-Token": game.token }, body: JSON.stringify({ seq: game.view.seq }),
     }));
     flash(t("Undone."));
-  } catch (e) {
-    flash(e.message);
-  }
+  });
 }
 
 async function hint() {
@@ -246,7 +258,7 @@ function gameScreen(view) {
     " ", el("span", { id: "status-text" }, view.status),
     view.prompt ? el("p", { id: "prompt" }, view.prompt) : null,
     pendingList(view));
-  const screen = el("div", { class: "game", "data-revision": view.revision, "data-over": view.over }, status, el("p", { id: "message", role: "status" }, game.message));
+  const screen = el("div", { class: "game", "data-revision": view.revision, "data-over": view.over, "aria-busy": game.busy ? "true" : null }, status, el("p", { id: "message", role: "status" }, game.message));
   screen.append(diceView(view));
   if (view.over) {
     // nothing left to decide: the breakdown follows
