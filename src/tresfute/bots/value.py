@@ -15,7 +15,9 @@ of the position, read from the sheet description, so both games share this code:
   it matter;
 - the actions in hand and earned, the foxes (with the area they are worth), the bonuses
   waiting to be placed;
-- where the turn stands (phase, picks made, which dice are still to roll).
+- where the turn stands (phase, picks made, which dice are still to roll), and for each die
+  still to roll what its own area can still take (a grid's values with an open cell, a
+  track's length and last number): a die kept in hand is worth more where it is needed.
 
 Each feature is counted separately for every stage of the game (rounds left, and whether the
 player is in their active or passive turn), so the same mark is worth more early than late.
@@ -79,12 +81,23 @@ def features(game: Game, player: int, score: Score | None = None) -> list[str]:
     else:  # the dice still to roll this turn decide which areas the next picks can reach
         hand = "".join([d for d, w in zip(game.dice, game.where, strict=True) if w is Where.HAND])
         turn = f"{game.phase}|{game.picks}|{hand}|{game.rolls}"
+        for die in hand:  # a die still to roll is worth what its own area can still take
+            if die in game.spec.areas:
+                names.append(f"hand|{die}|{game.picks}|{_openings(game.spec.areas[die], sheet.areas[die])}")
     names.append(f"{t}|turn|{turn}")
     if sheet.foxes:  # each fox is worth the lowest area: which one it is, and how low
         areas = score.areas
         lowest = min(areas, key=lambda a: areas[a])
         names.append(f"{t}|foxlow|{min(len(sheet.foxes), 6)}|{lowest}|{areas[lowest] // 10}")
     return names
+
+
+def _openings(area: Grid | Track, state: list[int]) -> str:
+    """What a die of the area's colour could still do: a grid's values with an open cell, a track's end."""
+    if isinstance(area, Grid):
+        open_values = [v for v, cells in area.cells_by_value.items() if any(state[c] < area.marks for c in cells)]
+        return ",".join(map(str, sorted(open_values)))
+    return f"{len(state)}|{state[-1] if state and area.order is not Order.FREE else 0}"
 
 
 def _track_feature(t: str, colour: str, area: Track, state: list[int]) -> str:
