@@ -15,6 +15,8 @@ from tresfute.cli import main
 from tresfute.rules import SPECS, Game
 from tresfute.simulate import play_game
 
+from helpers import position
+
 GAMES = ["tres-fute", "vraiment-tres-fute"]
 
 
@@ -108,6 +110,23 @@ def test_the_evaluation_counts_its_forecasts_as_the_rulebook_counts_a_sheet() ->
     assert model.value(game, 0) == 30 + 40 + 25 + 50 + 35 + 3 * 25
     with pytest.raises(ValueError, match="one weight per head"):
         ValueModel("tres-fute", heads, {stage: (1.0, 2.0)})
+
+
+def test_the_evaluation_sees_what_each_die_still_to_roll_can_do_in_its_own_area() -> None:
+    """A die kept in hand is worth what its area can still take: a grid's values with an open
+    cell, a track's length and last number (purple must rise); a die no longer in hand is not
+    counted."""
+    game = Game("tres-fute", seed=3)
+    yellow = game.spec.areas["y"]
+    sixes = {f"r{yellow.cells[c].row}c{yellow.cells[c].col}": 1 for c in yellow.cells_by_value[6]}
+    game = position(game, y=sixes, p=[3, 5])
+    names = features(game, 0)
+    assert "hand|y|0|1,2,3,4,5" in names, "every yellow 6 is crossed: a yellow die can only use 1-5"
+    assert "hand|p|0|2|5" in names, "two purple numbers, the last a 5"
+    assert "hand|b|0|2,3,4,5,6,7,8,9,10,11,12" in names
+    yellow_pick = next(m for m in game.legal_moves(0) if str(m).startswith("y@"))
+    game.play(yellow_pick, 0)
+    assert not [n for n in features(game, 0) if n.startswith("hand|y|")], "the yellow die is used"
 
 
 @pytest.mark.parametrize("game_id", GAMES)
