@@ -95,8 +95,7 @@ def features(game: Game, player: int, score: Score | None = None) -> list[str]:
 def _openings(area: Grid | Track, state: list[int]) -> str:
     """What a die of the area's colour could still do: a grid's values with an open cell, a track's end."""
     if isinstance(area, Grid):
-        open_values = [v for v, cells in area.cells_by_value.items() if any(state[c] < area.marks for c in cells)]
-        return ",".join(map(str, sorted(open_values)))
+        return ",".join([str(v) for v in sorted(area.cells_by_value) if area.die_targets(state, v)])
     return f"{len(state)}|{state[-1] if state and area.order is not Order.FREE else 0}"
 
 
