@@ -26,8 +26,10 @@ def main() -> None:
         for n in range(args.games):
             play_game(args.game, args.players, "random", 1, n)
         rates.append(args.games / (time.perf_counter() - start))
-    print(f"{args.game}, {args.players} player(s), random play: best {max(rates):.0f} games/s "
-          f"(runs: {', '.join(f'{r:.0f}' for r in rates)})")
+    print(
+        f"{args.game}, {args.players} player(s), random play: best {max(rates):.0f} games/s "
+        f"(runs: {', '.join(f'{r:.0f}' for r in rates)})"
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Environment steps per second for random masked play, against the engine alone.
 
-    python benchmarks/env_speed.py [--seconds 5]
+python benchmarks/env_speed.py [--seconds 5]
 """
 
 from __future__ import annotations
@@ -63,9 +63,11 @@ def main() -> None:
     args = parser.parse_args()
     np.random.seed(0)
     for game, env_id in GYM_IDS.items():
-        print(f"{game}: engine alone {engine_rate(game, args.seconds):,.0f} decisions/s; "
-              f"Gymnasium solo {gym_rate(env_id, args.seconds):,.0f} steps/s; "
-              f"PettingZoo 3 players {aec_rate(game, 3, args.seconds):,.0f} steps/s")
+        print(
+            f"{game}: engine alone {engine_rate(game, args.seconds):,.0f} decisions/s; "
+            f"Gymnasium solo {gym_rate(env_id, args.seconds):,.0f} steps/s; "
+            f"PettingZoo 3 players {aec_rate(game, 3, args.seconds):,.0f} steps/s"
+        )
 
 
 if __name__ == "__main__":

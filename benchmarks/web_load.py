@@ -73,8 +73,9 @@ async def play_game(url: str, game: str, bots: int, seed: int, latencies: list[f
     while not view["over"]:
         move = rng.choice(view["legal"])["move"]
         start = time.perf_counter()
-        view = await connection.request("POST", f"/api/games/{created['id']}/act",
-                                        {"move": move, "seq": view["seq"]}, token)
+        view = await connection.request(
+            "POST", f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token
+        )
         latencies.append(time.perf_counter() - start)
         moves += 1
     await connection.close()
@@ -88,10 +89,13 @@ async def run(url: str, games: int, game: str, bots: int) -> None:
     seconds = time.perf_counter() - start
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
-    print(f"{games} concurrent games of {game} ({bots} computer player(s) each), {sum(counts)} moves "
-          f"in {seconds:.1f} s")
-    print(f"  {sum(counts) / seconds:.0f} moves/s; latency p50 {p(0.50):.1f} ms, p90 {p(0.90):.1f} ms, "
-          f"p99 {p(0.99):.1f} ms, max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms")
+    print(
+        f"{games} concurrent games of {game} ({bots} computer player(s) each), {sum(counts)} moves in {seconds:.1f} s"
+    )
+    print(
+        f"  {sum(counts) / seconds:.0f} moves/s; latency p50 {p(0.50):.1f} ms, p90 {p(0.90):.1f} ms, "
+        f"p99 {p(0.99):.1f} ms, max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms"
+    )
 
 
 def main() -> None:
@@ -106,8 +110,10 @@ def main() -> None:
     url = args.url
     if url is None:
         database = Path(tempfile.mkdtemp()) / "load.sqlite3"
-        server = subprocess.Popen([sys.executable, "-m", "tresfute", "serve", "--port", str(args.port),
-                                   "--db", str(database)], stdout=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "tresfute", "serve", "--port", str(args.port), "--db", str(database)],
+            stdout=subprocess.DEVNULL,
+        )
         url = f"http://127.0.0.1:{args.port}"
         for _ in range(100):
             try:

@@ -52,8 +52,15 @@ def evaluate(model: MaskablePPO, env_id: str, games: int) -> dict[str, float]:
         scores.append(env.unwrapped.game.score(0).total)
     q = statistics.quantiles(scores, n=10)
     sd = statistics.pstdev(scores)
-    return {"games": games, "mean": statistics.fmean(scores), "sd": sd, "se": sd / games**0.5,
-            "p10": q[0], "p50": statistics.median(scores), "p90": q[-1]}
+    return {
+        "games": games,
+        "mean": statistics.fmean(scores),
+        "sd": sd,
+        "se": sd / games**0.5,
+        "p10": q[0],
+        "p50": statistics.median(scores),
+        "p90": q[-1],
+    }
 
 
 def main() -> None:
@@ -71,8 +78,10 @@ def main() -> None:
     after = evaluate(model, env_id, args.eval_games)
     print(f"{args.game}: {model.num_timesteps} training steps in {args.minutes} min")
     for label, figures in (("untrained", before), ("trained", after)):
-        print(f"  {label:9} " + "  ".join(f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}"
-                                          for k, v in figures.items()))
+        print(
+            f"  {label:9} "
+            + "  ".join(f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}" for k, v in figures.items())
+        )
 
 
 if __name__ == "__main__":

@@ -97,8 +97,11 @@ def fit(rows: list[list[str]], targets: list[list[float]], ridge: float, iterati
         pred = np.bincount(row, weights=w[idx], minlength=n)
         print(f"  head {head}: rms error {np.sqrt(np.mean((pred - y) ** 2)):.2f}")
     print(f"  fit: {n} positions, {f} features")
-    return {name: [round(float(x), 2) for x in weights[i]] for name, i in vocabulary.items()
-            if np.abs(weights[i]).max() >= 0.005}
+    return {
+        name: [round(float(x), 2) for x in weights[i]]
+        for name, i in vocabulary.items()
+        if np.abs(weights[i]).max() >= 0.005
+    }
 
 
 def main() -> None:
@@ -134,10 +137,12 @@ def main() -> None:
                 rows += game_rows
                 targets += game_targets
                 finals.append(final)
-            window = [*window, (rows, targets)][-args.window:]
+            window = [*window, (rows, targets)][-args.window :]
             player = "greedy" if model_json is None else "strong" if args.search else "evaluation"
-            print(f"iteration {iteration}: {player} played {len(finals)} games, mean {statistics.fmean(finals):.1f} "
-                  f"({time.perf_counter() - start:.0f} s)")
+            print(
+                f"iteration {iteration}: {player} played {len(finals)} games, mean {statistics.fmean(finals):.1f} "
+                f"({time.perf_counter() - start:.0f} s)"
+            )
             weights = fit([r for rs, _ in window for r in rs], [t for _, ts in window for t in ts], args.ridge, 200)
             model_json = ValueModel(args.game, heads, {k: tuple(v) for k, v in weights.items()}).to_json()
             out.write_text(json.dumps(model_json, sort_keys=True, separators=(",", ":")) + "\n")

@@ -1,7 +1,7 @@
 """Keep the French catalogue in step with the code (needs Babel: ``pip install -e .[test]``).
 
-    python scripts/translations.py extract   # add new messages to locale/fr/.../tresfute.po
-    python scripts/translations.py compile   # write tresfute.mo from tresfute.po
+python scripts/translations.py extract   # add new messages to locale/fr/.../tresfute.po
+python scripts/translations.py compile   # write tresfute.mo from tresfute.po
 """
 
 from __future__ import annotations

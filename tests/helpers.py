@@ -86,7 +86,7 @@ def assert_bonus_effect(game: Game, before: Sheet, name: str, effect: object) ->
         assert sheet.earned[action] == before.earned[action] + 1
     elif isinstance(effect, tuple):  # a single target: entered at once
         area, expected = effect
-        assert sheet.areas[area][-len(expected):] == expected
+        assert sheet.areas[area][-len(expected) :] == expected
         assert len(sheet.areas[area]) == len(before.areas[area]) + 1
     else:  # the player chooses the entry
         area = str(effect).split()[1]

@@ -77,17 +77,44 @@ def test_a_bot_never_sees_the_seeded_dice() -> None:
 
 
 def test_the_bench_command_prints_every_figure() -> None:
-    result = CliRunner().invoke(main, ["bench", "--game", "vraiment-tres-fute", "--bot", "greedy",
-                                       "--games", "5", "--seed", "1000", "--json"])
+    result = CliRunner().invoke(
+        main, ["bench", "--game", "vraiment-tres-fute", "--bot", "greedy", "--games", "5", "--seed", "1000", "--json"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) >= {"mean", "sd", "se", "p10", "p50", "p90", "mean_per_area", "mean_foxes",
-                         "rating_bands", "decisions_per_second", "seconds_per_game"}
+    assert set(data) >= {
+        "mean",
+        "sd",
+        "se",
+        "p10",
+        "p50",
+        "p90",
+        "mean_per_area",
+        "mean_foxes",
+        "rating_bands",
+        "decisions_per_second",
+        "seconds_per_game",
+    }
     assert abs(sum(data["rating_bands"].values()) - 1) < 1e-9
     text = CliRunner().invoke(main, ["bench", "--games", "3", "--lang", "en"]).output
     assert "standard error" in text and "p10" in text and "decisions per second" in text
-    on_two = CliRunner().invoke(main, ["bench", "--game", "vraiment-tres-fute", "--bot", "greedy",
-                                       "--games", "5", "--seed", "1000", "--json", "--workers", "2"])
+    on_two = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            "--game",
+            "vraiment-tres-fute",
+            "--bot",
+            "greedy",
+            "--games",
+            "5",
+            "--seed",
+            "1000",
+            "--json",
+            "--workers",
+            "2",
+        ],
+    )
     assert json.loads(on_two.output)["mean"] == data["mean"], "the same games on two processes"
 
 

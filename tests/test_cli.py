@@ -63,8 +63,20 @@ def test_score_a_paper_sheet() -> None:
 
 @pytest.mark.parametrize("game_id", ["tres-fute", "vraiment-tres-fute"])
 def test_simulate_is_reproducible_and_has_every_figure(game_id: str) -> None:
-    args = ("simulate", "--game", game_id, "--players", "2", "--bot", "random", "--games", "20",
-            "--seed", "4", "--json")
+    args = (
+        "simulate",
+        "--game",
+        game_id,
+        "--players",
+        "2",
+        "--bot",
+        "random",
+        "--games",
+        "20",
+        "--seed",
+        "4",
+        "--json",
+    )
     first = json.loads(run(*args)[1])
     second = json.loads(run(*args)[1])
     assert set(first) >= {"games", "mean", "sd", "min", "max", "mean_per_area", "mean_foxes", "games_per_second"}
@@ -84,8 +96,9 @@ def test_the_module_runs_as_a_command() -> None:
     assert "replay" in out.stdout and "simulate" in out.stdout
 
 
-@pytest.mark.parametrize("args", [("simulate", "--players", "5"), ("simulate", "--game", "chess"),
-                                  ("score", "--game", "chess", "x.json")])
+@pytest.mark.parametrize(
+    "args", [("simulate", "--players", "5"), ("simulate", "--game", "chess"), ("score", "--game", "chess", "x.json")]
+)
 def test_bad_options_are_refused(args: tuple[str, ...]) -> None:
     code, out = run(*args)
     assert code == 2 and "Invalid value" in out
@@ -106,10 +119,13 @@ def test_analyse_rates_a_recorded_move_against_the_strong_players_choice() -> No
     assert code == 0 and "Camille to decide" in out and "The move played costs" in out
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("--move", "999"), "no move 999"),
-    ((), "No player decides"),  # the recorded game is over
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--move", "999"), "no move 999"),
+        ((), "No player decides"),  # the recorded game is over
+    ],
+)
 def test_analyse_refuses_a_position_without_a_decision(args: tuple[str, ...], message: str) -> None:
     code, out = run("analyse", str(EXAMPLES / "solo-game.json"), "--lang", "en", *args)
     assert code == 1 and message in out

@@ -10,7 +10,9 @@ ROOT = Path(__file__).parent.parent
 def test_ruff_clean() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "scripts", "examples"],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -100,8 +100,13 @@ def mutations(move: Move, dice: tuple[str, ...]) -> list[Move]:
         out.append(move._replace(area=a))
     for v in (0, 1, 4, 6, 7, 13):
         out.append(move._replace(value=v))
-    out += [Move(MoveKind.REROLL), Move(MoveKind.PASS), Move(MoveKind.DONE), Move(MoveKind.ROLL),
-            Move(MoveKind.REPRISE, die="w")]
+    out += [
+        Move(MoveKind.REROLL),
+        Move(MoveKind.PASS),
+        Move(MoveKind.DONE),
+        Move(MoveKind.ROLL),
+        Move(MoveKind.REPRISE, die="w"),
+    ]
     return out
 
 
@@ -132,8 +137,27 @@ def test_illegal_moves_say_why_and_change_nothing(game_id: str, seed: int, playe
 
 @pytest.mark.parametrize(
     "text",
-    ["", "x", "w", "w@r1c1", "y@r0c1", "y@rxc1", "!q", "!o=", "reprise", "reprise q", "dice", "dice y7",
-     "dice y1 y2", "dice y1 platter=", "dice y1 platter=q", "~y>o", "+", "roll now", 12],
+    [
+        "",
+        "x",
+        "w",
+        "w@r1c1",
+        "y@r0c1",
+        "y@rxc1",
+        "!q",
+        "!o=",
+        "reprise",
+        "reprise q",
+        "dice",
+        "dice y7",
+        "dice y1 y2",
+        "dice y1 platter=",
+        "dice y1 platter=q",
+        "~y>o",
+        "+",
+        "roll now",
+        12,
+    ],
 )
 def test_malformed_moves_are_rejected_with_a_reason(text: object) -> None:
     with pytest.raises(MoveSyntaxError) as err:

@@ -72,8 +72,10 @@ def test_a_wrong_final_score_is_rejected() -> None:
         ('{"game": "tres-fute", "players": ["a"]}', "needs its seed"),
         ('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["1:q"]}', "move 1 .*cannot read"),
         ('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["y@r1c1"]}', "say whose move"),
-        ('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": [], "result": {"scores": [], "winners": []}}',
-         "stop before the end"),
+        (
+            '{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": [], "result": {"scores": [], "winners": []}}',
+            "stop before the end",
+        ),
     ],
 )
 def test_corrupt_records_say_what_is_wrong(text: str, reason: str) -> None:
@@ -105,16 +107,18 @@ def test_a_played_sheet_scores_the_same_on_paper() -> None:
 
 
 def test_known_values_from_the_sheet_reference() -> None:
-    spec, sheet = paper.sheet_from_data({
-        "game": "tres-fute",
-        "areas": {
-            "yellow": ["r1c1", "r2c1", "r3c1", "r1c3", "r3c3", "r4c2", "r4c3", "r2c4", "r3c4", "r4c4"],
-            "blue": ["r1c2", "r1c3", "r1c4", "r2c1"],
-            "green": 5,
-            "orange": [5, 2, 3, 12],
-            "purple": [2, 5, 6, 3],
-        },
-    })
+    spec, sheet = paper.sheet_from_data(
+        {
+            "game": "tres-fute",
+            "areas": {
+                "yellow": ["r1c1", "r2c1", "r3c1", "r1c3", "r3c3", "r4c2", "r4c3", "r2c4", "r3c4", "r4c4"],
+                "blue": ["r1c2", "r1c3", "r1c4", "r2c1"],
+                "green": 5,
+                "orange": [5, 2, 3, 12],
+                "purple": [2, 5, 6, 3],
+            },
+        }
+    )
     result = paper.breakdown(spec, sheet)
     assert result["areas"] == {"yellow": 46, "blue": 7, "green": 15, "orange": 22, "purple": 16}
     assert result["foxes"] == 1 and result["fox_sources"] == ["yellow row 4"]

@@ -34,9 +34,7 @@ def test_a_bonus_with_no_target_is_lost() -> None:
     game = position(new_game(), y=full_yellow, o=[1, 1, 1, 2])
     game.play("dice w1 y1 b1 g1 o2 p1")
     game.play("o")  # orange box 5: yellow X, but yellow is full
-    assert [(p, str(item.bonus), item.source) for p, item in game.lost_bonuses] == [
-        (0, "yellow X", "orange box 5")
-    ]
+    assert [(p, str(item.bonus), item.source) for p, item in game.lost_bonuses] == [(0, "yellow X", "orange box 5")]
     assert game.pending == [[]]
 
 
@@ -58,7 +56,8 @@ def test_a_box_completing_a_row_and_a_column_gives_both_bonuses() -> None:
     game.play("b@r2c2")
     moves = legal(game)
     assert "!g" in moves and {m for m in moves if m != "!g"} == {
-        f"!y@r{c.row}c{c.col}" for c in TF.areas["y"].cells  # type: ignore[union-attr]
+        f"!y@r{c.row}c{c.col}"
+        for c in TF.areas["y"].cells  # type: ignore[union-attr]
     }
     game.play("!g")
     assert game.sheets[0].areas["g"] == [0]
@@ -72,8 +71,13 @@ def test_a_box_completing_a_row_and_a_column_gives_both_bonuses() -> None:
 
 def sheet_with(**marks: list) -> Sheet:
     """A finished sheet: grids by crossed cell names, tracks by written numbers."""
-    return Sheet.from_marks(TF, {a: cells(TF.areas[a], m) if a in "yb" else m  # type: ignore[arg-type]
-                                 for a, m in marks.items()})
+    return Sheet.from_marks(
+        TF,
+        {
+            a: cells(TF.areas[a], m) if a in "yb" else m  # type: ignore[arg-type]
+            for a, m in marks.items()
+        },
+    )
 
 
 BLUE_4 = ["r1c2", "r1c3", "r2c1", "r2c2"]  # 4 crosses: 7 points
@@ -86,8 +90,7 @@ def test_each_fox_is_worth_the_lowest_area() -> None:
     assert score.areas == {"y": 0, "b": 7, "g": 15, "o": 5, "p": 31}
     assert score.foxes == 2 and score.fox_value == 0  # yellow scores 0: every fox is worth 0
     assert score.total == 58
-    sheet = sheet_with(y=["r4c2", "r4c3", "r4c4", "r2c4", "r3c4"], b=BLUE_4, g=[0] * 5, o=[5],
-                       p=[2, 5, 6, 3, 4, 5, 6])
+    sheet = sheet_with(y=["r4c2", "r4c3", "r4c4", "r2c4", "r3c4"], b=BLUE_4, g=[0] * 5, o=[5], p=[2, 5, 6, 3, 4, 5, 6])
     score = sheet.score()
     assert score.areas["y"] == 20 and score.fox_value == 5
     assert sorted(sheet.foxes) == ["purple box 7", "yellow row 4"]

@@ -28,8 +28,18 @@ def test_yellow_grid_numbers_and_prefilled_diagonal() -> None:
     assert isinstance(YELLOW, Grid)
     printed = {(c.row, c.col): c.value for c in YELLOW.cells}
     assert printed == {
-        (1, 1): 3, (1, 2): 6, (1, 3): 5, (2, 1): 2, (2, 2): 1, (2, 4): 5,
-        (3, 1): 1, (3, 3): 2, (3, 4): 4, (4, 2): 3, (4, 3): 4, (4, 4): 6,
+        (1, 1): 3,
+        (1, 2): 6,
+        (1, 3): 5,
+        (2, 1): 2,
+        (2, 2): 1,
+        (2, 4): 5,
+        (3, 1): 1,
+        (3, 3): 2,
+        (3, 4): 4,
+        (4, 2): 3,
+        (4, 3): 4,
+        (4, 4): 6,
     }
     assert sorted(printed.values()) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
 
@@ -69,8 +79,17 @@ def test_blue_boxes_hold_each_sum_once() -> None:
     """Blue: the picture, 2 3 4 / 5 6 7 8 / 9 10 11 12: one box per sum 2 to 12."""
     assert isinstance(BLUE, Grid)
     assert {(c.row, c.col): c.value for c in BLUE.cells} == {
-        (1, 2): 2, (1, 3): 3, (1, 4): 4, (2, 1): 5, (2, 2): 6, (2, 3): 7, (2, 4): 8,
-        (3, 1): 9, (3, 2): 10, (3, 3): 11, (3, 4): 12,
+        (1, 2): 2,
+        (1, 3): 3,
+        (1, 4): 4,
+        (2, 1): 5,
+        (2, 2): 6,
+        (2, 3): 7,
+        (2, 4): 8,
+        (3, 1): 9,
+        (3, 2): 10,
+        (3, 3): 11,
+        (3, 4): 12,
     }
 
 
@@ -109,7 +128,9 @@ def test_upper_bound_is_624() -> None:
     sheet = Sheet.from_marks(
         TF,
         {
-            "y": [1] * 12, "b": [1] * 11, "g": [0] * 11,
+            "y": [1] * 12,
+            "b": [1] * 11,
+            "g": [0] * 11,
             "o": [6 * b.multiplier for b in ORANGE.boxes],  # type: ignore[union-attr]
             "p": [6] * 11,
         },
@@ -120,14 +141,25 @@ def test_upper_bound_is_624() -> None:
 
 @pytest.mark.parametrize(
     ("points", "label", "stars"),
-    [(281, "Super malin !", 5), (280, "Tu ne t'appellerais pas Albert Einstein, par hasard ?", 4),
-     (260, "Tu ne t'appellerais pas Albert Einstein, par hasard ?", 4), (259, "Quel génie !", 4),
-     (240, "Quel génie !", 4), (239, "Impressionnant !", 3), (220, "Impressionnant !", 3),
-     (219, "Je te tire mon chapeau !", 2), (200, "Je te tire mon chapeau !", 2),
-     (199, "Très bon résultat !", 1), (180, "Très bon résultat !", 1), (179, "C'est déjà bien.", 1),
-     (160, "C'est déjà bien.", 1), (159, "Pas mal, mais tu feras mieux la prochaine fois.", 1),
-     (140, "Pas mal, mais tu feras mieux la prochaine fois.", 1), (139, "Bon espoir d'amélioration !", 0),
-     (0, "Bon espoir d'amélioration !", 0)],
+    [
+        (281, "Super malin !", 5),
+        (280, "Tu ne t'appellerais pas Albert Einstein, par hasard ?", 4),
+        (260, "Tu ne t'appellerais pas Albert Einstein, par hasard ?", 4),
+        (259, "Quel génie !", 4),
+        (240, "Quel génie !", 4),
+        (239, "Impressionnant !", 3),
+        (220, "Impressionnant !", 3),
+        (219, "Je te tire mon chapeau !", 2),
+        (200, "Je te tire mon chapeau !", 2),
+        (199, "Très bon résultat !", 1),
+        (180, "Très bon résultat !", 1),
+        (179, "C'est déjà bien.", 1),
+        (160, "C'est déjà bien.", 1),
+        (159, "Pas mal, mais tu feras mieux la prochaine fois.", 1),
+        (140, "Pas mal, mais tu feras mieux la prochaine fois.", 1),
+        (139, "Bon espoir d'amélioration !", 0),
+        (0, "Bon espoir d'amélioration !", 0),
+    ],
 )
 def test_solo_rating_bands(points: int, label: str, stars: int) -> None:
     """The solo table: > 280, 260-280, 240-259, 220-239, ..., < 140."""

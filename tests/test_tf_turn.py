@@ -208,9 +208,15 @@ def test_active_players_dice_only_when_no_platter_die_can_be_used() -> None:
     game.play("dice p6")
     game.play("p")
     # the passive player can use no platter die: orange, yellow and blue full, green needs 6
-    position(game, 1, y=[f"r{r}c{c}" for r in range(1, 5) for c in range(1, 5) if r + c != 5],
-             b=["r1c2", "r1c3", "r1c4", "r2c1", "r2c2", "r2c3", "r2c4", "r3c1", "r3c2", "r3c3", "r3c4"],
-             g=[0] * 10, o=[1] * 11, p=[1, 2, 3, 4, 5, 6, 1, 2, 3, 4])
+    position(
+        game,
+        1,
+        y=[f"r{r}c{c}" for r in range(1, 5) for c in range(1, 5) if r + c != 5],
+        b=["r1c2", "r1c3", "r1c4", "r2c1", "r2c2", "r2c3", "r2c4", "r3c1", "r3c2", "r3c3", "r3c4"],
+        g=[0] * 10,
+        o=[1] * 11,
+        p=[1, 2, 3, 4, 5, 6, 1, 2, 3, 4],
+    )
     assert legal(game, 1) == {"p"}  # only from the die fields; purple 6 after a 4
     game2 = new_game(players=2)
     game2.play("dice w1 y6 b1 g1 o1 p6")
@@ -237,8 +243,7 @@ def test_rounds_by_number_of_players(players: int, rounds: int) -> None:
     turns = sorted({(h.round, h.turn) for h in game.history})
     if players == 1:  # 6 active and 6 passive turns, alternating
         assert turns == [(r, t) for r in range(1, 7) for t in (0, 1)]
-        assert [actives.get(t) for t in turns if t in actives] == [
-            (0, t[1] == 1) for t in turns if t in actives]
+        assert [actives.get(t) for t in turns if t in actives] == [(0, t[1] == 1) for t in turns if t in actives]
     else:
         assert turns == [(r, p) for r in range(1, rounds + 1) for p in range(players)]
         assert all(actives[t] == (t[1], False) for t in turns if t in actives)

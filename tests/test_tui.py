@@ -48,8 +48,9 @@ def _visible_text(app: TresFuteApp) -> str:
     return "\n".join(parts)
 
 
-async def start(app: TresFuteApp, pilot, game: str = "tres-fute", players: int = 1,
-                kinds: tuple[str, ...] = ()) -> None:
+async def start(
+    app: TresFuteApp, pilot, game: str = "tres-fute", players: int = 1, kinds: tuple[str, ...] = ()
+) -> None:
     assert isinstance(app.screen, SetupScreen)
     if game != "tres-fute":
         await pilot.click(f"#{game}")

@@ -29,9 +29,7 @@ def score_of(**marks: list[int]) -> dict[str, int]:
 def test_silver_rows_belong_to_the_colours_and_hold_one_to_six() -> None:
     assert isinstance(SILVER, Grid)
     assert SILVER.row_colours == ("y", "b", "g", "k")
-    assert [(c.row, c.col, c.value) for c in SILVER.cells] == [
-        (r, v, v) for r in range(1, 5) for v in range(1, 7)
-    ]
+    assert [(c.row, c.col, c.value) for c in SILVER.cells] == [(r, v, v) for r in range(1, 5) for v in range(1, 7)]
 
 
 @pytest.mark.parametrize(("crosses", "points"), [(0, 0), (1, 2), (2, 4), (3, 7), (4, 11), (5, 16), (6, 22)])
@@ -46,8 +44,16 @@ def test_yellow_numbers_and_crosses_table() -> None:
     """Yellow: ·3·6 / 1·2· / ·4·3 / 2·5· / ·5·4; points by crosses 3 10 21 36 55 75 96 118 141 165."""
     assert isinstance(YELLOW, Grid)
     assert {(c.row, c.col): c.value for c in YELLOW.cells} == {
-        (1, 2): 3, (1, 4): 6, (2, 1): 1, (2, 3): 2, (3, 2): 4, (3, 4): 3,
-        (4, 1): 2, (4, 3): 5, (5, 2): 5, (5, 4): 4,
+        (1, 2): 3,
+        (1, 4): 6,
+        (2, 1): 1,
+        (2, 3): 2,
+        (3, 2): 4,
+        (3, 4): 3,
+        (4, 1): 2,
+        (4, 3): 5,
+        (5, 2): 5,
+        (5, 4): 4,
     }
     table = [0, 3, 10, 21, 36, 55, 75, 96, 118, 141, 165]
     for n in range(11):
@@ -83,7 +89,9 @@ def test_pink_minimums_and_sum() -> None:
 
 def test_action_tracks_with_end_bonuses_and_round_track() -> None:
     assert [(t.action, t.circles, str(t.end_bonus)) for t in VTF.actions] == [
-        (ActionKind.REROLL, 6, "fox"), (ActionKind.REPRISE, 6, "pink ?"), (ActionKind.PLUS_ONE, 6, "silver ?"),
+        (ActionKind.REROLL, 6, "fox"),
+        (ActionKind.REPRISE, 6, "pink ?"),
+        (ActionKind.PLUS_ONE, 6, "silver ?"),
     ]
     assert [str(g) for g in VTF.round_gifts] == ["reroll", "+1", "reprise", "black ?", "None", "None"]
     assert VTF.rounds_by_players == {1: 6, 2: 6, 3: 5, 4: 4}
@@ -91,6 +99,7 @@ def test_action_tracks_with_end_bonuses_and_round_track() -> None:
 
 def test_each_action_can_be_earned_in_exactly_six_places() -> None:
     """So the 6-circle tracks never overflow (round track included)."""
+
     def count(action: ActionKind) -> int:
         n = sum(1 for g in VTF.round_gifts if getattr(g, "action", None) is action)
         for area in VTF.areas.values():
@@ -103,14 +112,24 @@ def test_each_action_can_be_earned_in_exactly_six_places() -> None:
 
 @pytest.mark.parametrize(
     ("points", "label"),
-    [(400, "Vraiment très futé !"), (320, "Vraiment très futé !"),
-     (319, "Le nombre de points obtenu correspond à ton QI !"),
-     (300, "Le nombre de points obtenu correspond à ton QI !"),
-     (299, "Respect !"), (280, "Respect !"), (279, "Ça ne peut pas être dû au hasard !"), (259, "Voyez-vous ça !"),
-     (239, "Très futé !"), (219, "Voilà quelqu'un qui s'est entraîné !"), (199, "Tu peux être content de toi !"),
-     (179, "Sur la bonne voie."), (159, "Fermons les yeux pour cette fois."),
-     (140, "Fermons les yeux pour cette fois."),
-     (139, "Moyennement futé."), (-20, "Moyennement futé.")],
+    [
+        (400, "Vraiment très futé !"),
+        (320, "Vraiment très futé !"),
+        (319, "Le nombre de points obtenu correspond à ton QI !"),
+        (300, "Le nombre de points obtenu correspond à ton QI !"),
+        (299, "Respect !"),
+        (280, "Respect !"),
+        (279, "Ça ne peut pas être dû au hasard !"),
+        (259, "Voyez-vous ça !"),
+        (239, "Très futé !"),
+        (219, "Voilà quelqu'un qui s'est entraîné !"),
+        (199, "Tu peux être content de toi !"),
+        (179, "Sur la bonne voie."),
+        (159, "Fermons les yeux pour cette fois."),
+        (140, "Fermons les yeux pour cette fois."),
+        (139, "Moyennement futé."),
+        (-20, "Moyennement futé."),
+    ],
 )
 def test_solo_rating_bands(points: int, label: str) -> None:
     assert VTF.rating(points).label_fr == label
@@ -118,8 +137,7 @@ def test_solo_rating_bands(points: int, label: str) -> None:
 
 
 def test_maximum_per_area() -> None:
-    assert score_of(s=[1] * 24, y=[2] * 10, b=[12] * 12, k=[6] * 12) == {
-        "s": 88, "y": 165, "b": 78, "g": 0, "k": 72}
+    assert score_of(s=[1] * 24, y=[2] * 10, b=[12] * 12, k=[6] * 12) == {"s": 88, "y": 165, "b": 78, "g": 0, "k": 72}
 
 
 # --- every bonus and fox in its place, reached in play -----------------------------
@@ -190,10 +208,16 @@ def test_pink_bonus_is_lost_below_the_minimum() -> None:
 
 @pytest.mark.parametrize(
     ("action", "earned_before", "end", "where"),
-    [(ActionKind.REROLL, 5, "fox", ("yellow column 1", {"y": ["r2c1"]}, "w1 s1 y2 b1 g1 k1", "y@r4c1")),
-     (ActionKind.REPRISE, 5, "choose k", ("yellow row 2", {"y": ["r2c1"]}, "w1 s1 y2 b1 g1 k1", "y@r2c3")),
-     (ActionKind.PLUS_ONE, 5, "choose s", ("silver column 1", {"s": ["r1c1", "r2c1", "r3c1"]},
-                                           "w6 s1 y6 b6 g6 k6", "s@r4c1"))],
+    [
+        (ActionKind.REROLL, 5, "fox", ("yellow column 1", {"y": ["r2c1"]}, "w1 s1 y2 b1 g1 k1", "y@r4c1")),
+        (ActionKind.REPRISE, 5, "choose k", ("yellow row 2", {"y": ["r2c1"]}, "w1 s1 y2 b1 g1 k1", "y@r2c3")),
+        (
+            ActionKind.PLUS_ONE,
+            5,
+            "choose s",
+            ("silver column 1", {"s": ["r1c1", "r2c1", "r3c1"]}, "w6 s1 y6 b6 g6 k6", "s@r4c1"),
+        ),
+    ],
 )
 def test_the_last_circle_of_an_action_track_gives_its_bonus(action, earned_before, end, where) -> None:
     """Sixth reroll: a fox; sixth reprise: pink ?; sixth +1: silver ?."""

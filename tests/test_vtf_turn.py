@@ -30,8 +30,7 @@ def test_silver_crosses_the_value_in_a_row_of_the_players_choice() -> None:
 def test_a_silver_die_whose_value_is_full_cannot_be_taken() -> None:
     game = position(vtf(), s=["r1c3", "r2c3", "r3c3", "r4c3"])
     game.play("dice w6 s3 y6 b6 g6 k6")
-    assert not any(m.startswith(("s@", "w>s")) for m in legal(game)) or all(
-        not m.startswith("s@") for m in legal(game))
+    assert not any(m.startswith(("s@", "w>s")) for m in legal(game)) or all(not m.startswith("s@") for m in legal(game))
     with pytest.raises(IllegalMoveError, match="silver r1c3 is already crossed"):
         game.play("s@r1c3")
 
@@ -50,8 +49,13 @@ def test_the_sweep_offers_only_the_dice_this_silver_pick_sends_to_the_platter() 
     game.play("dice w2 s4 y3 b1 g6 k3")
     game.play("s@r3c4")  # silver 4: white 2, yellow 3, blue 1, pink 3 are swept
     assert legal(game) == {
-        "~w@r1c2", "~w@r2c2", "~w@r3c2", "~w@r4c2",  # white: any row
-        "~y@r1c3", "~b@r2c1", "~k@r4c3",  # coloured dice: their own row
+        "~w@r1c2",
+        "~w@r2c2",
+        "~w@r3c2",
+        "~w@r4c2",  # white: any row
+        "~y@r1c3",
+        "~b@r2c1",
+        "~k@r4c3",  # coloured dice: their own row
         "done",
     }
     game.play("~k@r4c3")
@@ -221,8 +225,10 @@ def test_a_chain_through_four_areas() -> None:
 
 
 def test_foxes_are_negative_when_the_lowest_area_is() -> None:
-    sheet = Sheet.from_marks(VTF, {"s": [1] * 3 + [0] * 21, "y": [2] + [0] * 9, "b": [12] * 9,
-                                   "g": [2, 12, 2, 6, 3, 18, 3], "k": [5, 3, 1, 4]})
+    sheet = Sheet.from_marks(
+        VTF,
+        {"s": [1] * 3 + [0] * 21, "y": [2] + [0] * 9, "b": [12] * 9, "g": [2, 12, 2, 6, 3, 18, 3], "k": [5, 3, 1, 4]},
+    )
     score = sheet.score()
     assert score.areas == {"s": 7, "y": 3, "b": 45, "g": -10 - 4 - 15, "k": 13}
     assert sorted(sheet.foxes) == ["blue box 9", "green box 7"]

@@ -23,10 +23,12 @@ def client(tmp_path: Path) -> TestClient:
     return TestClient(create_app(database=tmp_path / "games.sqlite3"))
 
 
-def new_game(client: TestClient, game: str = "tres-fute", seats: list[dict[str, Any]] | None = None,
-             real_dice: bool = False) -> dict[str, Any]:
-    response = client.post("/api/games", json={"game": game, "seats": seats or [{"name": "Ana"}],
-                                               "real_dice": real_dice})
+def new_game(
+    client: TestClient, game: str = "tres-fute", seats: list[dict[str, Any]] | None = None, real_dice: bool = False
+) -> dict[str, Any]:
+    response = client.post(
+        "/api/games", json={"game": game, "seats": seats or [{"name": "Ana"}], "real_dice": real_dice}
+    )
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -94,12 +96,14 @@ def test_the_seed_is_secret_until_the_end_and_a_forged_roll_is_caught() -> None:
     forged = moves[0][:-1] + str(fair_dice.die_value(secret, 1, "p") % 6 + 1)
     assert fair_dice.check_record(secret, fair_dice.commitment(secret), [forged])
     assert fair_dice.check_record("0" * 64, fair_dice.commitment(secret), moves) == [
-        "the secret does not match the published hash"]
+        "the secret does not match the published hash"
+    ]
 
 
 def test_computer_players_take_their_seats_and_the_person_only_waits_for_them(client: TestClient) -> None:
-    created = new_game(client, seats=[{"name": "Ana"}, {"name": "Bob", "bot": "strong"},
-                                      {"name": "Cy", "bot": "greedy"}])
+    created = new_game(
+        client, seats=[{"name": "Ana"}, {"name": "Bob", "bot": "strong"}, {"name": "Cy", "bot": "greedy"}]
+    )
     assert [s["token"] is None for s in created["seats"]] == [False, True, True]
     final = play_to_end(client, created["id"], [created["seats"][0]["token"]])
     assert len(final["result"]["scores"]) == 3
@@ -107,8 +111,9 @@ def test_computer_players_take_their_seats_and_the_person_only_waits_for_them(cl
 
 
 def test_two_people_and_a_computer_finish_a_game_each_on_their_own_link(client: TestClient) -> None:
-    created = new_game(client, "vraiment-tres-fute",
-                       seats=[{"name": "Ana"}, {"name": "Bob"}, {"name": "Cy", "bot": "random"}])
+    created = new_game(
+        client, "vraiment-tres-fute", seats=[{"name": "Ana"}, {"name": "Bob"}, {"name": "Cy", "bot": "random"}]
+    )
     tokens = [s["token"] for s in created["seats"][:2]]
     final = play_to_end(client, created["id"], tokens)
     assert final["over"] and len(final["result"]["winners"]) >= 1
@@ -178,20 +183,31 @@ def test_an_illegal_or_malformed_move_gets_a_clear_error_and_changes_nothing(cli
     assert response.status_code == 422 and response.json()["error"].startswith("ce n'est pas un coup")
     response = act(client, created["id"], token, "roll", view["seq"])
     assert response.status_code == 409
-    for body in ({"move": "roll"}, {"move": "roll", "seq": -1}, {"move": "", "seq": 0},
-                 {"move": "roll", "seq": 0, "extra": 1}, {"move": "x" * 200, "seq": 0}):
+    for body in (
+        {"move": "roll"},
+        {"move": "roll", "seq": -1},
+        {"move": "", "seq": 0},
+        {"move": "roll", "seq": 0, "extra": 1},
+        {"move": "x" * 200, "seq": 0},
+    ):
         response = client.post(f"/api/games/{created['id']}/act", json=body, headers={"X-Seat-Token": token})
         assert response.status_code == 422 and response.json()["error"].startswith("requête mal formée"), body
-    response = client.post(f"/api/games/{created['id']}/act", content=b"{not json",
-                           headers={"X-Seat-Token": token, "Content-Type": "application/json"})
+    response = client.post(
+        f"/api/games/{created['id']}/act",
+        content=b"{not json",
+        headers={"X-Seat-Token": token, "Content-Type": "application/json"},
+    )
     assert response.status_code == 422
     assert state(client, created["id"], token) == before
 
 
 def test_an_oversized_request_is_refused_before_it_is_read(client: TestClient) -> None:
     created = new_game(client)
-    response = client.post(f"/api/games/{created['id']}/act", content=b"x" * (MAX_BODY + 1),
-                           headers={"X-Seat-Token": created["seats"][0]["token"], "Content-Type": "application/json"})
+    response = client.post(
+        f"/api/games/{created['id']}/act",
+        content=b"x" * (MAX_BODY + 1),
+        headers={"X-Seat-Token": created["seats"][0]["token"], "Content-Type": "application/json"},
+    )
     assert response.status_code == 413 and response.json()["error"] == "la requête est trop grande"
 
     def chunks() -> Any:
@@ -401,10 +417,16 @@ def test_every_listener_gets_each_change_live(client: TestClient) -> None:
         assert seat.receive_json()["state"]["legal"][0]["move"] != "roll"
 
 
-@pytest.mark.parametrize("hello", [
-    "not json", '{"type": "hello", "token": "bad token!"}', '{"type": "subscribe"}',
-    '{"type": "hello", "token": "' + "a" * 32 + '"}', "{" + " " * 2000 + "}",
-])
+@pytest.mark.parametrize(
+    "hello",
+    [
+        "not json",
+        '{"type": "hello", "token": "bad token!"}',
+        '{"type": "subscribe"}',
+        '{"type": "hello", "token": "' + "a" * 32 + '"}',
+        "{" + " " * 2000 + "}",
+    ],
+)
 def test_a_bad_hello_on_the_websocket_gets_an_error_and_is_closed(client: TestClient, hello: str) -> None:
     created = new_game(client)
     with client.websocket_connect(f"/api/games/{created['id']}/ws") as socket:
@@ -428,8 +450,15 @@ def test_a_server_stopped_while_a_computer_player_was_to_act_goes_on_at_restart(
     store = SQLiteStore(path)
     token = "t" * 32
     # the record stops where the computer player (seat 1, the first to roll) must act
-    store.create(StoredGame("stopped", "tres-fute", False, fair_dice.new_secret(),
-                            [StoredSeat("Robot", "greedy", None), StoredSeat("Ana", None, token_hash(token))]))
+    store.create(
+        StoredGame(
+            "stopped",
+            "tres-fute",
+            False,
+            fair_dice.new_secret(),
+            [StoredSeat("Robot", "greedy", None), StoredSeat("Ana", None, token_hash(token))],
+        )
+    )
     store.close()
     client = TestClient(create_app(database=path))
     view = state(client, "stopped", token)

@@ -20,8 +20,16 @@ import pytest
 from tresfute import fair_dice
 
 CHROMIUM = Path(os.environ.get("TRESFUTE_CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 if not CHROMIUM.exists():
     if os.environ.get("TRESFUTE_BROWSER_TESTS") == "required":
@@ -80,7 +88,9 @@ def wait_for_change(page: Any, before: str, timeout: float = 10_000) -> bool:
         page.wait_for_function(
             "before => { const g = document.querySelector('.game');"
             " return (g && g.dataset.revision !== before) || document.querySelector('.chooser'); }",
-            arg=before, timeout=timeout)
+            arg=before,
+            timeout=timeout,
+        )
     except sync_api.TimeoutError:
         return False
     return True

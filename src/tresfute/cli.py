@@ -27,9 +27,16 @@ def _set_lang(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     return value
 
 
-LANG = click.option("--lang", type=click.Choice(["fr", "en"]), default="fr", show_default=True,
-                    callback=_set_lang, expose_value=False, is_eager=True,
-                    help="Language of the text (French or English).")
+LANG = click.option(
+    "--lang",
+    type=click.Choice(["fr", "en"]),
+    default="fr",
+    show_default=True,
+    callback=_set_lang,
+    expose_value=False,
+    is_eager=True,
+    help="Language of the text (French or English).",
+)
 
 
 def _area(name: str) -> str:
@@ -70,8 +77,11 @@ def replay(record_file: Path, as_json: bool) -> None:
         "over": game.is_over,
         "moves": len(record.moves),
         "players": [
-            {"name": name, **{k: v for k, v in s.as_dict().items() if k != "areas"},
-             "areas": {AREA_NAMES[a]: v for a, v in s.areas.items()}}
+            {
+                "name": name,
+                **{k: v for k, v in s.as_dict().items() if k != "areas"},
+                "areas": {AREA_NAMES[a]: v for a, v in s.areas.items()},
+            }
             for name, s in zip(record.players, scores, strict=True)
         ],
         "winners": [record.players[w] for w in game.winners()] if game.is_over else [],
@@ -110,8 +120,13 @@ def _print_breakdown(data: dict[str, Any]) -> None:
 
 @main.command()
 @click.argument("sheet_file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--game", "game_id", type=GAME_CHOICE, default=None,
-              help="The game the sheet belongs to (checked against the sheet's own 'game').")
+@click.option(
+    "--game",
+    "game_id",
+    type=GAME_CHOICE,
+    default=None,
+    help="The game the sheet belongs to (checked against the sheet's own 'game').",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the breakdown as JSON.")
 @LANG
 def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
@@ -146,8 +161,11 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
     if as_json:
         _emit_json(data)
         return
-    click.echo(_("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-        game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]))
+    click.echo(
+        _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
+            game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]
+        )
+    )
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
     click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  min {min}  max {max}").format(**data))
     click.echo("  " + _("mean per area: {areas}").format(areas=per_area))
@@ -159,11 +177,21 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
 @click.option("--game", "game_id", type=GAME_CHOICE, default="tres-fute", show_default=True)
 @click.option("--bot", type=click.Choice(sorted(BOTS)), default="greedy", show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--seed", type=int, default=1000, show_default=True,
-              help="Games use seeds derived from it; 1000 and up are held out from tuning.")
+@click.option(
+    "--seed",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Games use seeds derived from it; 1000 and up are held out from tuning.",
+)
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Play the games on this many processes; speeds stay per core.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Play the games on this many processes; speeds stay per core.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @LANG
 def bench(game_id: str, bot: str, games: int, seed: int, players: int, workers: int, as_json: bool) -> None:
@@ -172,8 +200,11 @@ def bench(game_id: str, bot: str, games: int, seed: int, players: int, workers: 
     if as_json:
         _emit_json(data)
         return
-    click.echo(_("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-        game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]))
+    click.echo(
+        _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
+            game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]
+        )
+    )
     click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  standard error {se:.2f}").format(**data))
     click.echo("  p10 {p10:.0f}  p50 {p50:.0f}  p90 {p90:.0f}".format(**data))
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
@@ -185,14 +216,23 @@ def bench(game_id: str, bot: str, games: int, seed: int, players: int, workers: 
         share = data["rating_bands"][band.label_en]
         label = band.label_fr if _is_french() else band.label_en
         click.echo(f"    {share:6.1%}  {label}")
-    click.echo("  " + _("{d:.0f} decisions per second, {s:.3f} s per game (one core)").format(
-        d=data["decisions_per_second"], s=data["seconds_per_game"]))
+    click.echo(
+        "  "
+        + _("{d:.0f} decisions per second, {s:.3f} s per game (one core)").format(
+            d=data["decisions_per_second"], s=data["seconds_per_game"]
+        )
+    )
 
 
 @main.command()
 @click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--move", "move_number", type=click.IntRange(min=1), default=None,
-              help="Analyse the position in which this move (numbered from 1) was played, and rate it.")
+@click.option(
+    "--move",
+    "move_number",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Analyse the position in which this move (numbered from 1) was played, and rate it.",
+)
 @click.option("--all", "search_all", is_flag=True, help="Search every move, not only the best candidates (slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @LANG
@@ -216,14 +256,23 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         raise click.ClickException(_("No player decides in this position."))
     estimates = analyse_position(game, player, candidates=0 if search_all else None)
     best = estimates[0].value
-    rows = [{"move": str(e.move), "text": describe_move(game, e.move), "expected": round(e.value, 1),
-             "cost": round(best - e.value, 1), "searched": e.searched, "played": e.move == played}
-            for e in estimates]
+    rows = [
+        {
+            "move": str(e.move),
+            "text": describe_move(game, e.move),
+            "expected": round(e.value, 1),
+            "cost": round(best - e.value, 1),
+            "searched": e.searched,
+            "played": e.move == played,
+        }
+        for e in estimates
+    ]
     if as_json:
         _emit_json({"game": game.spec.id, "player": player + 1, "name": record.players[player], "moves": rows})
         return
-    click.echo(_("{name} to decide: {n} legal moves, expected final score").format(
-        name=record.players[player], n=len(rows)))
+    click.echo(
+        _("{name} to decide: {n} legal moves, expected final score").format(name=record.players[player], n=len(rows))
+    )
     for row in rows:
         mark = "▶" if row["played"] else " "
         cost = "" if not row["cost"] else f"  (−{row['cost']:.1f})"
@@ -234,10 +283,16 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
 
 
 @main.command()
-@click.option("--resume", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Resume a game saved as a record.")
-@click.option("--bot-delay", type=click.FloatRange(0, 10), default=0.6, show_default=True,
-              help="Seconds a computer player waits before each move.")
+@click.option(
+    "--resume", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Resume a game saved as a record."
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 10),
+    default=0.6,
+    show_default=True,
+    help="Seconds a computer player waits before each move.",
+)
 @LANG
 def play(resume: Path | None, bot_delay: float) -> None:
     """Play in the terminal: alone, with friends at one keyboard, against computer players."""
@@ -251,11 +306,20 @@ if __name__ == "__main__":  # pragma: no cover
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (0.0.0.0 to let friends on the network join).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (0.0.0.0 to let friends on the network join).",
+)
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option("--db", "database", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="The SQLite file that keeps the games (default: in the user's data folder).")
+@click.option(
+    "--db",
+    "database",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="The SQLite file that keeps the games (default: in the user's data folder).",
+)
 @LANG
 def serve(host: str, port: int, database: Path | None) -> None:
     """Play in the browser: alone, against the computer, or with friends (tresfute serve)."""
@@ -266,6 +330,9 @@ def serve(host: str, port: int, database: Path | None) -> None:
     path = database or Path(click.get_app_dir("tresfute")) / "games.sqlite3"
     app = create_app(database=path)
     click.echo(_("Games are kept in {path}").format(path=path))
-    click.echo(_("Open http://{host}:{port}/ in your browser (Ctrl+C stops the server).").format(
-        host="127.0.0.1" if host in ("0.0.0.0", "::") else host, port=port))
+    click.echo(
+        _("Open http://{host}:{port}/ in your browser (Ctrl+C stops the server).").format(
+            host="127.0.0.1" if host in ("0.0.0.0", "::") else host, port=port
+        )
+    )
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)

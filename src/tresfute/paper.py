@@ -69,20 +69,20 @@ def _area_marks(spec: GameSpec, letter: str, given: Any) -> list[int]:
         levels = [0] * len(area.cells)
         if area.marks == 1:
             if not isinstance(given, list):
-                raise SheetError(f"{name}: a list of crossed cells, as in [\"r1c2\", \"r3c4\"]")
+                raise SheetError(f'{name}: a list of crossed cells, as in ["r1c2", "r3c4"]')
             groups = [(given, 1)]
         else:
             if not isinstance(given, dict) or set(given) - {"circled", "crossed"}:
-                raise SheetError(f"{name}: {{\"circled\": [cells], \"crossed\": [cells]}}")
+                raise SheetError(f'{name}: {{"circled": [cells], "crossed": [cells]}}')
             groups = [(given.get("circled", []), 1), (given.get("crossed", []), 2)]
         for cells, level in groups:
             if not isinstance(cells, list):
-                raise SheetError(f"{name}: cells are given as a list, as in [\"r1c2\"]")
+                raise SheetError(f'{name}: cells are given as a list, as in ["r1c2"]')
             for cell in cells:
                 m = _CELL.match(cell) if isinstance(cell, str) else None
                 index = area.cell_index.get((int(m.group(1)), int(m.group(2)))) if m else None
                 if index is None:
-                    raise SheetError(f"{name}: {cell!r} is not a markable cell (cells are named like \"r2c3\")")
+                    raise SheetError(f'{name}: {cell!r} is not a markable cell (cells are named like "r2c3")')
                 if levels[index] >= level and level == 1:
                     raise SheetError(f"{name}: {cell} is given twice")
                 levels[index] = max(levels[index], level)

@@ -99,9 +99,7 @@ def from_data(data: Any) -> Record:
     try:
         return Record.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'record'}: {e['msg']}" for e in exc.errors()
-        )
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'record'}: {e['msg']}" for e in exc.errors())
         raise RecordError(f"not a valid record: {problems}") from None
 
 

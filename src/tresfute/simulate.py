@@ -65,11 +65,14 @@ def _figures(game_id: str, players: int, bot: str, seed: int, finished: list[Gam
     scores = [s for g in finished for s in g.scores]
     totals = [s.total for s in scores]
     return {
-        "game": game_id, "players": players, "bot": bot, "seed": seed, "games": len(finished),
-        "mean": statistics.fmean(totals), "sd": statistics.pstdev(totals),
-        "mean_per_area": {
-            AREA_NAMES[a]: statistics.fmean(s.areas[a] for s in scores) for a in get_spec(game_id).areas
-        },
+        "game": game_id,
+        "players": players,
+        "bot": bot,
+        "seed": seed,
+        "games": len(finished),
+        "mean": statistics.fmean(totals),
+        "sd": statistics.pstdev(totals),
+        "mean_per_area": {AREA_NAMES[a]: statistics.fmean(s.areas[a] for s in scores) for a in get_spec(game_id).areas},
         "mean_foxes": statistics.fmean(s.foxes for s in scores),
     }
 
@@ -102,7 +105,9 @@ def bench(game_id: str, players: int, bot: str, games: int, seed: int, workers: 
     decisions = sum(g.decisions for g in finished)
     data.update(
         se=data["sd"] / len(totals) ** 0.5,
-        p10=deciles[0], p50=statistics.median(totals), p90=deciles[-1],
+        p10=deciles[0],
+        p50=statistics.median(totals),
+        p90=deciles[-1],
         rating_bands={label: n / len(totals) for label, n in bands.items()},
         decisions_per_second=decisions / seconds,
         seconds_per_game=seconds / games,

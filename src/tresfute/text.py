@@ -12,8 +12,16 @@ from .rules import Game, Move, MoveKind, Phase
 from .rules.game import Stage
 from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, Grid
 
-_DIE_NAMES = {"w": N_("white"), "s": N_("silver"), "y": N_("yellow"), "b": N_("blue"), "g": N_("green"),
-              "o": N_("orange"), "p": N_("purple"), "k": N_("pink")}
+_DIE_NAMES = {
+    "w": N_("white"),
+    "s": N_("silver"),
+    "y": N_("yellow"),
+    "b": N_("blue"),
+    "g": N_("green"),
+    "o": N_("orange"),
+    "p": N_("purple"),
+    "k": N_("pink"),
+}
 
 
 def die_name(letter: str) -> str:
@@ -77,7 +85,8 @@ def source_name(source: str) -> str:
         if kind == "box":
             return _("{area} box {n}").format(area=area, n=n)
         return (_("completing {area} row {n}") if kind == "row" else _("completing {area} column {n}")).format(
-            area=area, n=n)
+            area=area, n=n
+        )
     if source == "yellow diagonal":
         return _("completing the yellow diagonal")
     if source.startswith("round "):
@@ -145,7 +154,8 @@ def situation(game: Game, player: int) -> str:
     if game.pending[player]:
         item = game.pending[player][0]
         text = _("place the bonus {bonus}, from {source}").format(
-            bonus=bonus_name(item.bonus), source=source_name(item.source))
+            bonus=bonus_name(item.bonus), source=source_name(item.source)
+        )
         others = len(game.pending[player]) - 1
         if others:
             text += "\n" + _("then {n} more bonus(es): you choose the order").format(n=others)
@@ -162,4 +172,3 @@ def situation(game: Game, player: int) -> str:
     if phase is Phase.PASSIVE:
         return _("choose a die from the silver platter")
     return ""
-

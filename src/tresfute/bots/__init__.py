@@ -20,7 +20,9 @@ class Bot(Protocol):
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
-    "random": RandomBot, "greedy": GreedyBot, "strong": StrongBot,
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "strong": StrongBot,
 }
 
 

@@ -140,8 +140,12 @@ class ValueModel:
         return sum(areas) + max(foxes, 0.0) * min(areas)
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "game": self.spec_id, "heads": list(self.heads),
-                "weights": {name: list(w) for name, w in self.weights.items()}}
+        return {
+            "format": FORMAT,
+            "game": self.spec_id,
+            "heads": list(self.heads),
+            "weights": {name: list(w) for name, w in self.weights.items()},
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> ValueModel:

@@ -28,8 +28,9 @@ class TresFuteEnv(gym.Env):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, game: str = "tres-fute", reward: str = "final", illegal: str = "ignore",
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self, game: str = "tres-fute", reward: str = "final", illegal: str = "ignore", render_mode: str | None = None
+    ) -> None:
         if reward not in ("final", "delta"):
             raise ValueError("reward is 'final' or 'delta'")
         if illegal not in ("ignore", "raise"):

@@ -10,8 +10,7 @@ from ..rules import Game, Phase, Score, Sheet, Where
 from ..rules.game import Stage, get_spec
 from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid
 
-PHASES = [Phase.BEFORE_ROLL, Phase.CHOOSE, Phase.SWEEP, Phase.ACTIVE_EXTRA, Phase.PASSIVE, Phase.TURN_START,
-          Phase.OVER]
+PHASES = [Phase.BEFORE_ROLL, Phase.CHOOSE, Phase.SWEEP, Phase.ACTIVE_EXTRA, Phase.PASSIVE, Phase.TURN_START, Phase.OVER]
 WHERE = [Where.HAND, Where.PLATTER, Where.FIELD]
 SCORE_SCALE = 100.0
 
@@ -29,7 +28,8 @@ def _scales(game_id: str) -> dict[str, float]:
     spec = get_spec(game_id)
     return {
         a: float(max(b.multiplier for b in area.boxes) * max(max(area.choice_values), 6))
-        for a, area in spec.areas.items() if not isinstance(area, Grid)
+        for a, area in spec.areas.items()
+        if not isinstance(area, Grid)
     }
 
 

@@ -24,7 +24,10 @@ class TresFuteAEC(AECEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "tresfute_v0", "render_modes": ["ansi"], "render_fps": 4, "is_parallelizable": False,
+        "name": "tresfute_v0",
+        "render_modes": ["ansi"],
+        "render_fps": 4,
+        "is_parallelizable": False,
     }
 
     def __init__(self, game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> None:
@@ -37,10 +40,12 @@ class TresFuteAEC(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = observation_size(get_spec(self.game_id), players)
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-1.0, 1.0, shape=(size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(len(self.actions),), dtype=np.int8),
-        })
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-1.0, 1.0, shape=(size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(len(self.actions),), dtype=np.int8),
+            }
+        )
         self._action_space = spaces.Discrete(len(self.actions))
         self.game = Game(self.game_id, players=players, seed=0)
         self._frozen: list[Sheet] | None = None

@@ -40,8 +40,16 @@ from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
 from .sheet import Score, Sheet, winners
 
 CHANCE = -1
-DIE_NAMES = {"w": "white", "s": "silver", "y": "yellow", "b": "blue", "g": "green",
-             "o": "orange", "p": "purple", "k": "pink"}
+DIE_NAMES = {
+    "w": "white",
+    "s": "silver",
+    "y": "yellow",
+    "b": "blue",
+    "g": "green",
+    "o": "orange",
+    "p": "purple",
+    "k": "pink",
+}
 
 
 class IllegalMoveError(ValueError):
@@ -247,8 +255,9 @@ class Game:
         movers = self._movers
         if move.kind is MoveKind.DICE:
             if movers != (CHANCE,):
-                raise IllegalMoveError("no roll is due now" if self.external_dice
-                                       else "this game rolls its own dice from its seed")
+                raise IllegalMoveError(
+                    "no roll is due now" if self.external_dice else "this game rolls its own dice from its seed"
+                )
             self._check_dice(move)
             return CHANCE
         if player is None:
@@ -637,8 +646,7 @@ class Game:
             if not self.swept:
                 self.phase = Phase.NEXT_ROLL
 
-    def _enter(self, p: int, a: str, cell: tuple[int, int] | None, value: int | None,
-               from_bonus: bool = False) -> None:
+    def _enter(self, p: int, a: str, cell: tuple[int, int] | None, value: int | None, from_bonus: bool = False) -> None:
         area = self.spec.areas[a]
         state = self.sheets[p].areas[a]
         if isinstance(area, Grid):
@@ -681,8 +689,11 @@ class Game:
                 return f"{who} must first resolve the bonus: {wanted}"
             return self._why_entry(p, move, None) or f"{move} does not resolve the pending bonus: {wanted}"
         if kind is MoveKind.PASS and self._expects(p, MoveKind.PICK):
-            return ("a die can be entered, so one must be picked" if self.phase is Phase.CHOOSE
-                    else "a die can be entered, so one must be taken (from the platter if possible)")
+            return (
+                "a die can be entered, so one must be picked"
+                if self.phase is Phase.CHOOSE
+                else "a die can be entered, so one must be taken (from the platter if possible)"
+            )
         if kind not in {m.kind for m in legal} and not self._expects(p, kind):
             return f"'{move}' is not possible now: {self._situation(p)}"
         if kind in (MoveKind.PICK, MoveKind.EXTRA, MoveKind.SWEEP):
@@ -694,10 +705,14 @@ class Game:
                 return f"the {die} die is not in the current roll (it is on the {self.where[d]})"
             if kind is MoveKind.PICK and self.phase is Phase.PASSIVE:
                 if self.where[d] is Where.FIELD and d in self.field:
-                    return ("a platter die can be used, so the active player's dice cannot"
-                            if any(m.kind is MoveKind.PICK and self.where[self._die_index[m.die]] is Where.PLATTER
-                                   for m in legal)
-                            else f"the {die} die cannot be entered")
+                    return (
+                        "a platter die can be used, so the active player's dice cannot"
+                        if any(
+                            m.kind is MoveKind.PICK and self.where[self._die_index[m.die]] is Where.PLATTER
+                            for m in legal
+                        )
+                        else f"the {die} die cannot be entered"
+                    )
                 if self.where[d] is not Where.PLATTER:
                     return f"the {die} die is not on the platter"
             if kind is MoveKind.EXTRA and d in self.extra_used[p]:
@@ -708,8 +723,9 @@ class Game:
                 return f"there is no {AREA_NAMES.get(move.area or '', move.area)} area in {self.spec.name_fr}"
             allowed = self.spec.areas_for_die(self.dice[d])
             if kind is not MoveKind.SWEEP and move.area not in allowed:
-                return (f"the {die} die goes in {' or '.join(AREA_NAMES[a] for a in allowed)}, "
-                        f"not {AREA_NAMES[move.area]}")
+                return (
+                    f"the {die} die goes in {' or '.join(AREA_NAMES[a] for a in allowed)}, not {AREA_NAMES[move.area]}"
+                )
             return self._why_entry(p, move, self._entry_value(d, move.area)) or f"'{move}' is not legal now"
         if kind is MoveKind.REPRISE:
             return "reprise takes back a die that is on the platter"
@@ -755,8 +771,11 @@ class Game:
     def _situation(self, p: int) -> str:
         phase = self.phase
         if phase is Phase.PASSIVE:
-            return ("a passive player picks a die from the platter" if self.stage[p] is Stage.PICK
-                    else "the player may use +1 actions, or say 'done'")
+            return (
+                "a passive player picks a die from the platter"
+                if self.stage[p] is Stage.PICK
+                else "the player may use +1 actions, or say 'done'"
+            )
         return {
             Phase.CHOOSE: "the active player picks a die from the roll",
             Phase.ACTIVE_EXTRA: "the active player may use +1 actions, or say 'done'",
@@ -837,8 +856,12 @@ class Game:
             "rolls": self.rolls,
             "picks": self.picks,
             "dice": [
-                {"die": c, "value": self.values[i] or None, "where": str(self.where[i]),
-                 "field": self.field.index(i) + 1 if i in self.field else None}
+                {
+                    "die": c,
+                    "value": self.values[i] or None,
+                    "where": str(self.where[i]),
+                    "field": self.field.index(i) + 1 if i in self.field else None,
+                }
                 for i, c in enumerate(self.dice)
             ],
             "swept": [self.dice[i] for i in self.swept],

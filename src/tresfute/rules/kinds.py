@@ -154,10 +154,7 @@ class Grid:
         set_(
             self,
             "lines_by_cell",
-            tuple(
-                tuple(li for li, line in enumerate(self.lines) if i in line.cells)
-                for i in range(len(self.cells))
-            ),
+            tuple(tuple(li for li, line in enumerate(self.lines) if i in line.cells) for i in range(len(self.cells))),
         )
 
     def new_state(self) -> list[int]:

@@ -81,6 +81,5 @@ def boxes_from_rows(
     if any(len(row) != n for row in rows):
         raise ValueError("every printed row of a track has one value per box")
     return tuple(
-        Box(multiplier=m, minimum=lo, bonus=b, bonus_minimum=bm)
-        for b, m, lo, bm in zip(bonuses, *rows, strict=True)
+        Box(multiplier=m, minimum=lo, bonus=b, bonus_minimum=bm) for b, m, lo, bm in zip(bonuses, *rows, strict=True)
     )

@@ -169,5 +169,6 @@ def _parse_dice(text: str, words: list[str]) -> Move:
 
 def dice_move(values: dict[str, int], platter: tuple[str, ...] | None = None) -> Move:
     """The chance move for dice given from outside, in canonical order."""
-    return _parse_dice("dice", [f"{d}{v}" for d, v in values.items()]
-                       + ([f"platter={''.join(platter)}"] if platter else []))
+    return _parse_dice(
+        "dice", [f"{d}{v}" for d, v in values.items()] + ([f"platter={''.join(platter)}"] if platter else [])
+    )

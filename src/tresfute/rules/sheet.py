@@ -95,8 +95,7 @@ class Sheet:
             state = self.areas[a]
             if isinstance(area, Grid):
                 areas[a] = [
-                    {"row": c.row, "col": c.col, "value": c.value, "marks": state[i]}
-                    for i, c in enumerate(area.cells)
+                    {"row": c.row, "col": c.col, "value": c.value, "marks": state[i]} for i, c in enumerate(area.cells)
                 ]
             else:
                 areas[a] = list(state)

@@ -105,15 +105,20 @@ SPEC = GameSpec(
     # reference does (240-259).
     solo_rating=(
         RatingBand(281, "Super malin !", "Super clever!", 5),
-        RatingBand(260, "Tu ne t'appellerais pas Albert Einstein, par hasard ?",
-                   "Is your name Albert Einstein, by any chance?", 4),
+        RatingBand(
+            260,
+            "Tu ne t'appellerais pas Albert Einstein, par hasard ?",
+            "Is your name Albert Einstein, by any chance?",
+            4,
+        ),
         RatingBand(240, "Quel génie !", "What a genius!", 4),
         RatingBand(220, "Impressionnant !", "Impressive!", 3),
         RatingBand(200, "Je te tire mon chapeau !", "Hats off to you!", 2),
         RatingBand(180, "Très bon résultat !", "A very good result!", 1),
         RatingBand(160, "C'est déjà bien.", "That's already good.", 1),
-        RatingBand(140, "Pas mal, mais tu feras mieux la prochaine fois.",
-                   "Not bad, but you'll do better next time.", 1),
+        RatingBand(
+            140, "Pas mal, mais tu feras mieux la prochaine fois.", "Not bad, but you'll do better next time.", 1
+        ),
         RatingBand(-10_000, "Bon espoir d'amélioration !", "Plenty of room to improve!", 0),
     ),
 )

@@ -54,13 +54,13 @@ class SetupScreen(Screen[None]):
                 yield RadioButton("Très futé", value=True, id="tres-fute")
                 yield RadioButton("Vraiment très futé", id="vraiment-tres-fute")
             yield Label(_("Players"))
-            yield Select([(_("1 (solo game)"), 1), ("2", 2), ("3", 3), ("4", 4)], value=1, allow_blank=False,
-                         id="players")
+            yield Select(
+                [(_("1 (solo game)"), 1), ("2", 2), ("3", 3), ("4", 4)], value=1, allow_blank=False, id="players"
+            )
             for i in range(4):
                 with Horizontal(classes="seat", id=f"seat{i}"):
                     yield Input(value=_("Player {n}").format(n=i + 1), id=f"name{i}")
-                    yield Select(seat_kinds(), value="person" if i == 0 else "greedy", allow_blank=False,
-                                 id=f"kind{i}")
+                    yield Select(seat_kinds(), value="person" if i == 0 else "greedy", allow_blank=False, id=f"kind{i}")
             yield Label(_("Seed (empty: random)"))
             yield Input(placeholder="", id="seed")
             with Horizontal(classes="buttons"):
@@ -126,8 +126,17 @@ class SetupScreen(Screen[None]):
 class GameScreen(Screen[None]):
     def __init__(self, session: Session) -> None:
         super().__init__()
-        bind_keys(self, [("u", "undo", N_("Undo")), ("c", "hint", N_("Hint")), ("s", "save", N_("Save")),
-                         ("v", "next_sheet", N_("Other sheets")), ("h", "help", N_("Help")), ("q", "quit", N_("Quit"))])
+        bind_keys(
+            self,
+            [
+                ("u", "undo", N_("Undo")),
+                ("c", "hint", N_("Hint")),
+                ("s", "save", N_("Save")),
+                ("v", "next_sheet", N_("Other sheets")),
+                ("h", "help", N_("Help")),
+                ("q", "quit", N_("Quit")),
+            ],
+        )
         self.session = session
         self.viewed: int | None = None  # a sheet picked with "v"; None: the one deciding
         self.focus_target: tuple[str, tuple[int, int] | None] | None = None
@@ -166,7 +175,8 @@ class GameScreen(Screen[None]):
             moves_list.clear_options()
             self._draw(decider, [])
             self.query_one("#prompt", Static).update(
-                _("{name} (computer) is playing…").format(name=session.seats[decider].name))
+                _("{name} (computer) is playing…").format(name=session.seats[decider].name)
+            )
             delay = self.app.bot_delay  # type: ignore[attr-defined]
             if delay > 0:
                 self.set_timer(delay, self.bot_step)
@@ -203,7 +213,8 @@ class GameScreen(Screen[None]):
             played = describe_move(self.game, move)
             self.session.play_bot(move)
             self.query_one("#message", Static).update(
-                _("{name} played: {move}").format(name=self.session.seats[decider].name, move=played))
+                _("{name} played: {move}").format(name=self.session.seats[decider].name, move=played)
+            )
         self.refresh_view()
 
     def _draw(self, decider: int | None, moves: list[Move]) -> None:
@@ -258,7 +269,8 @@ class GameScreen(Screen[None]):
             self.refresh_view()
         else:
             self.query_one("#message", Static).update(
-                _("Nothing to undo: new dice have been rolled, or someone else has played since."))
+                _("Nothing to undo: new dice have been rolled, or someone else has played since.")
+            )
 
     def action_hint(self) -> None:
         """The strong player's move, and what the highlighted move costs against it."""
@@ -268,7 +280,8 @@ class GameScreen(Screen[None]):
         estimates = analyse(self.game, decider)
         best = estimates[0]
         text = _("Hint: {move} (expected final score {value:.0f}).").format(
-            move=describe_move(self.game, best.move), value=best.value)
+            move=describe_move(self.game, best.move), value=best.value
+        )
         moves_list = self.query_one("#moves", OptionList)
         index = moves_list.highlighted
         if index is not None:
@@ -327,7 +340,6 @@ class SessionDialog(ModalScreen[None]):
 
 
 class SaveScreen(SessionDialog):
-
     def compose(self) -> ComposeResult:
         default = f"tresfute-{time.strftime('%Y%m%d-%H%M%S')}.json"
         with Vertical(classes="dialog"):

@@ -14,8 +14,14 @@ from ..rules.kinds import ActionBonus, Grid, Track
 from ..text import action_name, area_name, bonus_label, die_name, short_area
 
 COLOURS = {
-    "w": "#111111 on #eeeeee", "s": "#111111 on #b4bcc8", "y": "#111111 on #f7d51d", "b": "#ffffff on #1f5fd1",
-    "g": "#111111 on #3cb44b", "o": "#111111 on #f58231", "p": "#ffffff on #7b2cbf", "k": "#111111 on #ff6fb5",
+    "w": "#111111 on #eeeeee",
+    "s": "#111111 on #b4bcc8",
+    "y": "#111111 on #f7d51d",
+    "b": "#ffffff on #1f5fd1",
+    "g": "#111111 on #3cb44b",
+    "o": "#111111 on #f58231",
+    "p": "#ffffff on #7b2cbf",
+    "k": "#111111 on #ff6fb5",
 }
 TARGET = "bold underline"
 FOCUS = "bold reverse"
@@ -44,7 +50,8 @@ def render_sheet(game: Game, player: int, targets: set[Target], focus: Target | 
     _actions(out, game, player)
     _rounds(out, game)
     fox_text = _("Foxes: {n} × {value} = {points}").format(
-        n=score.foxes, value=score.fox_value, points=score.foxes * score.fox_value)
+        n=score.foxes, value=score.fox_value, points=score.foxes * score.fox_value
+    )
     out.append(f"{fox_text}    ")
     out.append(_("Total: {total}").format(total=score.total), style="bold")
     out.append("\n")
@@ -64,8 +71,9 @@ def _cell_token(area: Grid, level: int, value: int, state: str) -> str:
     return "   ⊗ " if area.marks == 2 else "   ✗ "
 
 
-def _grid(out: Text, game: Game, a: str, area: Grid, state: list[int], targets: set[Target],
-          focus: Target | None) -> None:
+def _grid(
+    out: Text, game: Game, a: str, area: Grid, state: list[int], targets: set[Target], focus: Target | None
+) -> None:
     rows = {line.name: line for line in area.lines}
     out.append("     " + "".join(f"   c{c}" for c in range(1, area.cols + 1)) + "\n", style="dim")
     for r in range(1, area.rows + 1):
@@ -82,8 +90,13 @@ def _grid(out: Text, game: Game, a: str, area: Grid, state: list[int], targets: 
             where = (a, (r, c))
             state_name = "focus" if focus == where else "target" if where in targets else ""
             token = _cell_token(area, state[index], cell.value, state_name)
-            style = FOCUS if state_name == "focus" else TARGET if state_name == "target" else (
-                "dim" if state[index] >= area.marks else COLOURS[a])
+            style = (
+                FOCUS
+                if state_name == "focus"
+                else TARGET
+                if state_name == "target"
+                else ("dim" if state[index] >= area.marks else COLOURS[a])
+            )
             out.append(token, style=style)
         line = rows.get(f"row {r}")
         if line is not None and line.bonus is not None:
@@ -131,8 +144,12 @@ def _track(out: Text, a: str, area: Track, state: list[int], targets: set[Target
         out.append(f"{label:>5}", style="dim strike" if i < len(state) else "")
     out.append("\n")
     if any(b.bonus_minimum > 1 for b in area.boxes):
-        out.append("      " + "".join(f"{'≥' + str(b.bonus_minimum) if b.bonus_minimum > 1 else '':>5}"
-                                      for b in area.boxes) + "\n", style="dim")
+        out.append(
+            "      "
+            + "".join(f"{'≥' + str(b.bonus_minimum) if b.bonus_minimum > 1 else '':>5}" for b in area.boxes)
+            + "\n",
+            style="dim",
+        )
     if area.points:
         out.append("      " + _("points by boxes filled") + ": " + " ".join(map(str, area.points[1:])) + "\n")
 

@@ -221,13 +221,16 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
         return {
             "id": table.id,
             "watch": f"/g/{table.id}",
-            "seats": [{"name": s.name, "bot": s.bot, "token": t, "link": f"/g/{table.id}#seat={t}" if t else None}
-                      for s, t in zip(body.seats, tokens, strict=True)],
+            "seats": [
+                {"name": s.name, "bot": s.bot, "token": t, "link": f"/g/{table.id}#seat={t}" if t else None}
+                for s, t in zip(body.seats, tokens, strict=True)
+            ],
         }
 
     @app.get("/api/games/{game_id}")
-    async def game_state(game_id: str, lang: str | None = None,
-                         x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+    async def game_state(
+        game_id: str, lang: str | None = None, x_seat_token: Annotated[Token | None, Header()] = None
+    ) -> dict[str, Any]:
         def work() -> dict[str, Any]:
             if x_seat_token is None:
                 return host.view(host.table(game_id), None, language_of(lang))
@@ -236,8 +239,9 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
 
         return await guarded(lang, work)
 
-    async def changed(token: str | None, lang: str | None,
-                      change: Callable[[str], tuple[Table, int]]) -> dict[str, Any]:
+    async def changed(
+        token: str | None, lang: str | None, change: Callable[[str], tuple[Table, int]]
+    ) -> dict[str, Any]:
         """Apply a seat's change, then tell every listener; the answer is the seat's new view."""
 
         def work() -> tuple[Table, dict[str, Any]]:
@@ -249,26 +253,32 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
         return view
 
     @app.post("/api/games/{game_id}/act")
-    async def act(game_id: str, body: Act, lang: str | None = None,
-                  x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+    async def act(
+        game_id: str, body: Act, lang: str | None = None, x_seat_token: Annotated[Token | None, Header()] = None
+    ) -> dict[str, Any]:
         return await changed(x_seat_token, lang, lambda token: host.act(game_id, token, body.move, body.seq))
 
     @app.post("/api/games/{game_id}/undo")
-    async def undo(game_id: str, body: Undo, lang: str | None = None,
-                   x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+    async def undo(
+        game_id: str, body: Undo, lang: str | None = None, x_seat_token: Annotated[Token | None, Header()] = None
+    ) -> dict[str, Any]:
         return await changed(x_seat_token, lang, lambda token: host.undo(game_id, token, body.seq))
 
     @app.post("/api/games/{game_id}/hint")
-    async def hint(game_id: str, lang: str | None = None,
-                   x_seat_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+    async def hint(
+        game_id: str, lang: str | None = None, x_seat_token: Annotated[Token | None, Header()] = None
+    ) -> dict[str, Any]:
         return {"moves": await guarded(lang, lambda: host.hint(game_id, needed(x_seat_token)))}
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
         table = await guarded(None, lambda: host.table(game_id))
         text = records.dumps(host.record(table))
-        return Response(text, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="tresfute-{game_id}.json"'})
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="tresfute-{game_id}.json"'},
+        )
 
     @app.websocket("/api/games/{game_id}/ws")
     async def live(socket: WebSocket, game_id: str) -> None:
@@ -287,8 +297,13 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
                 else:
                     table, seat = await run_in_threadpool(host.seat_of, game_id, hello.token)
         except (TableError, ValidationError, ValueError, TimeoutError) as exc:
-            message = exc.message if isinstance(exc, TableError) else _("malformed message: {problem}").format(
-                problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            message = (
+                exc.message
+                if isinstance(exc, TableError)
+                else _("malformed message: {problem}").format(
+                    problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                )
+            )
             await socket.send_json({"type": "error", "error": message})
             await socket.close(code=1008)
             return
@@ -313,4 +328,3 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
 def _request_language(request: Request) -> str:
     lang = request.query_params.get("lang")
     return lang if lang in LANGUAGES else "fr"
-

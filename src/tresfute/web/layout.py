@@ -23,17 +23,31 @@ def sheet_layout(game_id: str, language: str) -> dict[str, Any]:
             if isinstance(area, Grid):
                 lines = {line.name: line for line in area.lines}
                 entry |= {
-                    "kind": "grid", "rows": area.rows, "cols": area.cols, "marks": area.marks,
-                    "cells": [[None if (r, c) not in area.cell_index else area.cells[area.cell_index[(r, c)]].value
-                               for c in range(1, area.cols + 1)] for r in range(1, area.rows + 1)],
+                    "kind": "grid",
+                    "rows": area.rows,
+                    "cols": area.cols,
+                    "marks": area.marks,
+                    "cells": [
+                        [
+                            None if (r, c) not in area.cell_index else area.cells[area.cell_index[(r, c)]].value
+                            for c in range(1, area.cols + 1)
+                        ]
+                        for r in range(1, area.rows + 1)
+                    ],
                     "row_colours": list(area.row_colours),
-                    "row_bonuses": [_bonus(lines[f"row {r}"].bonus) if f"row {r}" in lines else None
-                                    for r in range(1, area.rows + 1)],
+                    "row_bonuses": [
+                        _bonus(lines[f"row {r}"].bonus) if f"row {r}" in lines else None
+                        for r in range(1, area.rows + 1)
+                    ],
                     "column_feet": [
-                        None if f"column {c}" not in lines else
-                        {"label": str(lines[f"column {c}"].points), "name": _("{n} points").format(
-                            n=lines[f"column {c}"].points)} if lines[f"column {c}"].points else
-                        _bonus(lines[f"column {c}"].bonus)
+                        None
+                        if f"column {c}" not in lines
+                        else {
+                            "label": str(lines[f"column {c}"].points),
+                            "name": _("{n} points").format(n=lines[f"column {c}"].points),
+                        }
+                        if lines[f"column {c}"].points
+                        else _bonus(lines[f"column {c}"].bonus)
                         for c in range(1, area.cols + 1)
                     ],
                     "diagonal": _bonus(lines["diagonal"].bonus) if "diagonal" in lines else None,
@@ -43,9 +57,18 @@ def sheet_layout(game_id: str, language: str) -> dict[str, Any]:
             else:
                 assert isinstance(area, Track)
                 entry |= {
-                    "kind": "track", "crosses": area.crosses, "points": list(area.points[1:]),
-                    "boxes": [{"multiplier": b.multiplier, "minimum": b.minimum, "bonus": _bonus(b.bonus),
-                               "bonus_minimum": b.bonus_minimum} for b in area.boxes],
+                    "kind": "track",
+                    "crosses": area.crosses,
+                    "points": list(area.points[1:]),
+                    "boxes": [
+                        {
+                            "multiplier": b.multiplier,
+                            "minimum": b.minimum,
+                            "bonus": _bonus(b.bonus),
+                            "bonus_minimum": b.bonus_minimum,
+                        }
+                        for b in area.boxes
+                    ],
                 }
             areas.append(entry)
         return {
@@ -53,9 +76,16 @@ def sheet_layout(game_id: str, language: str) -> dict[str, Any]:
             "name": spec.name_fr if language == "fr" else spec.name_en,
             "dice": [{"letter": d, "name": die_name(d)} for d in spec.dice],
             "areas": areas,
-            "actions": [{"action": str(t.action), "name": action_name(t.action), "circles": t.circles,
-                         "symbol": bonus_label(ActionBonus(t.action)), "end_bonus": _bonus(t.end_bonus)}
-                        for t in spec.actions],
+            "actions": [
+                {
+                    "action": str(t.action),
+                    "name": action_name(t.action),
+                    "circles": t.circles,
+                    "symbol": bonus_label(ActionBonus(t.action)),
+                    "end_bonus": _bonus(t.end_bonus),
+                }
+                for t in spec.actions
+            ],
             "round_gifts": [_bonus(g) for g in spec.round_gifts],
             "rounds_by_players": {str(k): v for k, v in spec.rounds_by_players.items()},
         }

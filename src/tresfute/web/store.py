@@ -133,13 +133,16 @@ class SQLiteStore:
             seats = self._db.execute(
                 "SELECT name, bot, token_hash, acted FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
-            moves = self._db.execute(
-                "SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)
-            ).fetchall()
+            moves = self._db.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
         game, real_dice, secret, language, created, revision = row
         return StoredGame(
-            id=game_id, game=game, real_dice=bool(real_dice), secret=secret, language=language,
-            created=created, revision=revision,
+            id=game_id,
+            game=game,
+            real_dice=bool(real_dice),
+            secret=secret,
+            language=language,
+            created=created,
+            revision=revision,
             seats=[StoredSeat(name, bot, th, acted) for name, bot, th, acted in seats],
             moves=[m for (m,) in moves],
         )
@@ -178,5 +181,3 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
-
-

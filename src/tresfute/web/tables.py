@@ -92,7 +92,7 @@ class Table:
         i = self.last_decision(seat)
         if i is None or self.game.is_over:
             return False
-        after = self.stored.moves[i + 1:]
+        after = self.stored.moves[i + 1 :]
         if any(e.startswith("dice") for e in after):
             return False
         return not (len(self.people()) > 1 and after)
@@ -108,8 +108,9 @@ class Host:
 
     # --- tables ------------------------------------------------------------------------
 
-    def create(self, game_id: str, seats: list[SeatRequest], real_dice: bool = False,
-               language: str = "fr") -> tuple[Table, list[str | None]]:
+    def create(
+        self, game_id: str, seats: list[SeatRequest], real_dice: bool = False, language: str = "fr"
+    ) -> tuple[Table, list[str | None]]:
         """A new table; returns it and each seat's secret token (None for computer players)."""
         if not seats or not any(s.bot is None for s in seats):
             raise TableError(422, _("a game needs at least one person"))
@@ -188,8 +189,9 @@ class Host:
         with table.lock:
             self._check_seq(table, seat, seq)
             if not table.can_undo(seat):
-                raise TableError(409, _(
-                    "Nothing to undo: new dice have been rolled, or someone else has played since."))
+                raise TableError(
+                    409, _("Nothing to undo: new dice have been rolled, or someone else has played since.")
+                )
             index = table.last_decision(seat)
             assert index is not None
             kept = table.stored.moves[:index]
@@ -212,8 +214,13 @@ class Host:
         estimates = analyse(game, seat)
         best = estimates[0].value
         return [
-            {"move": str(e.move), "label": describe_move(game, e.move), "value": round(e.value, 1),
-             "cost": round(best - e.value, 1), "searched": e.searched}
+            {
+                "move": str(e.move),
+                "label": describe_move(game, e.move),
+                "value": round(e.value, 1),
+                "cost": round(best - e.value, 1),
+                "searched": e.searched,
+            }
             for e in estimates
         ]
 
@@ -304,8 +311,15 @@ def _table_of(stored: StoredGame) -> Table:
 
 def _move_view(game: Game, move: Move) -> dict[str, Any]:
     label = _("Roll the dice") if move == ROLL and game.to_move == CHANCE else describe_move(game, move)
-    return {"move": str(move), "label": label, "kind": str(move.kind), "die": move.die, "area": move.area,
-            "cell": list(move.cell) if move.cell else None, "value": move.value}
+    return {
+        "move": str(move),
+        "label": label,
+        "kind": str(move.kind),
+        "die": move.die,
+        "area": move.area,
+        "cell": list(move.cell) if move.cell else None,
+        "value": move.value,
+    }
 
 
 def _view(table: Table, seat: int | None) -> dict[str, Any]:
@@ -314,13 +328,23 @@ def _view(table: Table, seat: int | None) -> dict[str, Any]:
     movers = [p for p in game.players_to_move if p != CHANCE]
     roller = table.roller()
     seats = [
-        {"name": s.name, "bot": s.bot, "bot_label": bot_name(s.bot) if s.bot else None,
-         "deciding": i in movers or roller == i}
+        {
+            "name": s.name,
+            "bot": s.bot,
+            "bot_label": bot_name(s.bot) if s.bot else None,
+            "deciding": i in movers or roller == i,
+        }
         for i, s in enumerate(stored.seats)
     ]
     view: dict[str, Any] = {
-        "id": stored.id, "game": stored.game, "real_dice": stored.real_dice, "revision": stored.revision,
-        "seats": seats, "you": seat, "state": state, "over": game.is_over,
+        "id": stored.id,
+        "game": stored.game,
+        "real_dice": stored.real_dice,
+        "revision": stored.revision,
+        "seats": seats,
+        "you": seat,
+        "state": state,
+        "over": game.is_over,
         "commitment": fair_dice.commitment(stored.secret) if stored.secret else None,
         "secret": stored.secret if game.is_over else None,
         "pending": [
