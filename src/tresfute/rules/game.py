@@ -34,6 +34,7 @@ from .kinds import (
     FoxBonus,
     GameSpec,
     Grid,
+    Order,
     Track,
 )
 from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
@@ -135,9 +136,10 @@ class Game:
         self.seed = seed
         self._rng: random.Random | None = random.Random(seed) if dice == "seeded" else None
         self.dice = spec.dice
-        self._die_index = {c: i for i, c in enumerate(spec.dice)}
-        self._white = self._die_index["w"]
-        self._blue = self._die_index["b"]
+        tables = _tables(spec)
+        self._die_index = tables.die_index
+        self._white = tables.white
+        self._blue = tables.blue
 
         self.round = 0
         self.turn = 0  # index of the turn in the round
@@ -159,7 +161,9 @@ class Game:
         self.lost_bonuses: list[tuple[int, Pending]] = []
         self._cache: dict[int, list[Move]] = {}
         self._movers: tuple[int, ...] = ()
-        self._pick_table, self._extra_table, self._bonus_table = _move_tables(spec)
+        self._pick_table = tables.pick
+        self._extra_table = tables.extra
+        self._bonus_table = tables.bonus
         self._begin_round()
         self._advance()
 
@@ -490,24 +494,40 @@ class Game:
         return self.values[d]
 
     def _die_moves(self, p: int, dice: list[int] | range, extra: bool = False) -> list[Move]:
-        """Every entry of each of ``dice`` on player ``p``'s sheet."""
+        """Every entry of each of ``dice`` on player ``p``'s sheet.
+
+        The same test as :meth:`Grid.die_targets` and :meth:`Track.accepts`, on the flat
+        numbers of :class:`_Tables` (this runs for every decision).
+        """
         moves: list[Move] = []
+        append = moves.append
         states = self.sheets[p].areas
         values = self.values
         blue_sum = values[self._white] + values[self._blue]
-        sum_area = self.spec.sum_area
         table = self._extra_table if extra else self._pick_table
         for d in dice:
-            for a, area, entries in table[d]:
-                value = blue_sum if a == sum_area else values[d]
-                if entries.__class__ is list:  # a grid: one move per cell
-                    state = states[a]
-                    marks = area.marks
-                    for c in area.cells_by_value.get(value, ()):
+            own = values[d]
+            for a, is_sum, grid, track, entries in table[d]:
+                value = blue_sum if is_sum else own
+                state = states[a]
+                if grid is not None:  # one move per cell
+                    marks = grid[0]
+                    for c in grid[1].get(value, ()):
                         if state[c] < marks:
-                            moves.append(entries[c])
-                elif area.accepts(states[a], value):
-                    moves.append(entries)
+                            append(entries[c])
+                    continue
+                assert track is not None
+                i = len(state)
+                if i >= track[0] or value < track[1][i]:
+                    continue
+                if i and track[3]:
+                    written, previous = value * track[2][i], state[-1]
+                    if track[4]:
+                        if written > previous:
+                            continue
+                    elif previous != 6 and written <= previous:
+                        continue
+                append(entries[0])
         return moves
 
     def _choose_moves(self, p: int) -> list[Move]:
@@ -841,6 +861,24 @@ class Game:
         other._cache = {}
         return other
 
+    def afterstates(self, player: int | None = None) -> list[tuple[Move, Game]]:
+        """Each legal move of ``player`` (default: :attr:`to_move`) with the position it leads
+        to, for look-ahead. The positions wait for dice from outside (like
+        ``copy(dice="external")``): a bot never sees the game's own dice."""
+        movers = self._movers
+        if player is None:
+            player = movers[0] if movers else None
+        if player is None or player == CHANCE or player not in movers:
+            return []
+        out = []
+        for move in self._moves_for(player):
+            after = self.copy(dice="external")
+            after.history.append(Played(player, move, False, self.round, self.turn))
+            after._apply(player, move)
+            after._advance()
+            out.append((move, after))
+        return out
+
     def view(self) -> dict[str, Any]:
         """Everything a player sees, as plain data (JSON-ready)."""
         return {
@@ -872,30 +910,49 @@ class Game:
         }
 
 
-_TABLES: dict[int, tuple[list, list, dict]] = {}
+class _Tables:
+    """What the hot path reads of a game's sheet description, worked out once per game.
 
+    Every pick, +1 and bonus move of the game is built here (moves are immutable values), and
+    each area's numbers are laid out flat so that listing legal moves calls no method.
 
-def _move_tables(spec: GameSpec) -> tuple[list, list, dict]:
-    """Every pick, +1 and bonus move of a game, built once (moves are immutable values).
-
-    Picks and +1 moves: per die, (area, area kind, moves): a grid's moves are a list indexed
-    by cell, a track has one move. Bonus moves: per area, indexed by cell or by value.
+    Picks and +1 moves: per die, one entry per area the die may go to: ``(colour, is_sum,
+    grid, track, moves)``, where ``grid`` is ``(marks, cells by value)`` for a grid (``moves``
+    indexed by cell) and ``track`` is ``(boxes, minimums, multipliers, ordered,
+    non-increasing)`` for a track (``moves``: its one move). Bonus moves: per area, indexed by
+    cell or by value.
     """
-    key = id(spec)
-    if key not in _TABLES:
-        tables = []
+
+    __slots__ = ("blue", "bonus", "die_index", "extra", "pick", "spec", "white")
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.die_index = {c: i for i, c in enumerate(spec.dice)}
+        self.white = self.die_index["w"]
+        self.blue = self.die_index["b"]
+        tables: list[tuple[tuple[_Entry, ...], ...]] = []
         for kind in (MoveKind.PICK, MoveKind.EXTRA):
             per_die = []
             for colour in spec.dice:
-                entries = []
+                entries: list[_Entry] = []
                 for a in spec.areas_for_die(colour):
                     area = spec.areas[a]
+                    is_sum = a == spec.sum_area
                     if isinstance(area, Grid):
-                        entries.append((a, area, [Move(kind, colour, a, (c.row, c.col)) for c in area.cells]))
+                        moves = [Move(kind, colour, a, (c.row, c.col)) for c in area.cells]
+                        entries.append((a, is_sum, (area.marks, area.cells_by_value), None, moves))
                     else:
-                        entries.append((a, area, Move(kind, colour, a)))
-                per_die.append(entries)
-            tables.append(per_die)
+                        track = (
+                            len(area.boxes),
+                            tuple(b.minimum for b in area.boxes),
+                            tuple(b.multiplier for b in area.boxes),
+                            area.order is not Order.FREE and not area.crosses,
+                            area.order is Order.NON_INCREASING,
+                        )
+                        entries.append((a, is_sum, None, track, [Move(kind, colour, a)]))
+                per_die.append(tuple(entries))
+            tables.append(tuple(per_die))
+        self.pick, self.extra = tables
         bonus: dict[str, Any] = {}
         for a, area in spec.areas.items():
             if isinstance(area, Grid):
@@ -904,5 +961,17 @@ def _move_tables(spec: GameSpec) -> tuple[list, list, dict]:
                 bonus[a] = [Move(MoveKind.BONUS, area=a)]
             else:
                 bonus[a] = {v: Move(MoveKind.BONUS, area=a, value=v) for v in range(13)}
-        _TABLES[key] = (tables[0], tables[1], bonus)
-    return _TABLES[key]
+        self.bonus = bonus
+
+
+_GridData = tuple[int, dict[int, tuple[int, ...]]]
+_TrackData = tuple[int, tuple[int, ...], tuple[int, ...], bool, bool]
+_Entry = tuple[str, bool, _GridData | None, _TrackData | None, list[Move]]
+_TABLES: dict[int, _Tables] = {}
+
+
+def _tables(spec: GameSpec) -> _Tables:
+    tables = _TABLES.get(id(spec))
+    if tables is None or tables.spec is not spec:
+        tables = _TABLES[id(spec)] = _Tables(spec)
+    return tables

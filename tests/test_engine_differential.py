@@ -1,0 +1,143 @@
+"""The fast engine plays exactly the games the engine played before it was made fast.
+
+``reference_engine.py`` is the engine as it was before the speed work (slow and plain). Seeded
+random games of both games, 1 to 4 players, are played on both side by side: at every position
+the players to move, each one's legal moves (as text, in order), the scores and the views must
+be the same, and so must the position after each legal move (``Game.afterstates``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tresfute.rules import SPECS, Game, IllegalMoveError, Move
+from tresfute.rules.kinds import Grid, Track, TrackScoring
+
+import reference_engine
+
+GAMES = sorted(SPECS)
+
+
+def reference_score(game: reference_engine.Game, player: int) -> tuple[dict[str, int], int]:
+    """The score counted from the marks by the printed rules, without the engine's scoring code."""
+    sheet = game.sheets[player]
+    areas = {}
+    for a, area in game.spec.areas.items():
+        state = sheet.areas[a]
+        if isinstance(area, Grid):
+            points = sum(line.points for line in area.lines if all(state[i] for i in line.cells))
+            for group in area.count_scores:
+                points += group.points[sum(1 for i in group.cells if state[i] >= area.marks)]
+        else:
+            assert isinstance(area, Track)
+            if area.scoring is TrackScoring.SUM:
+                points = sum(state)
+            elif area.scoring is TrackScoring.LAST_FILLED:
+                points = area.points[len(state)]
+            else:
+                points = sum(state[i] - state[i + 1] for i in range(0, len(state) - 1, 2))
+        areas[a] = points
+    return areas, sum(areas.values()) + len(sheet.foxes) * min(areas.values())
+
+
+def same_position(new: Game, old: reference_engine.Game, full: bool) -> None:
+    """Who decides and their legal moves (the same moves, so the same text, in the same order);
+    when ``full``, also the scores, counted independently, the history and the whole view."""
+    assert new.players_to_move == old.players_to_move
+    assert new.phase == old.phase
+    for p in new.players_to_move:
+        if p >= 0:
+            assert new.legal_moves(p) == old.legal_moves(p)
+    if full:
+        for p in range(new.n_players):
+            assert [str(m) for m in new.legal_moves(p)] == [str(m) for m in old.legal_moves(p)]
+            score = new.score(p)
+            assert (score.areas, score.total) == reference_score(old, p)
+        assert [str(h.move) for h in new.history] == [str(h.move) for h in old.history]
+        assert new.view() == old.view()
+
+
+def play_both(game_id: str, players: int, seed: int, afterstates: bool) -> int:
+    """One seeded random game on both engines; returns the positions compared."""
+    new = Game(game_id, players=players, seed=seed)
+    old = reference_engine.Game(game_id, players=players, seed=seed)
+    rng = random.Random(seed)
+    positions = 0
+    while True:
+        same_position(new, old, full=afterstates or positions % 8 == 0 or new.is_over)
+        positions += 1
+        if new.is_over:
+            return positions
+        player = rng.choice(new.players_to_move)
+        moves = new.legal_moves(player)
+        if afterstates:
+            after = new.afterstates(player)
+            assert [m for m, _ in after] == moves
+            for move, position in after:
+                before = old.copy(dice="external")
+                before.play(move, player)
+                same_position(position, before, full=True)
+        move = rng.choice(moves)
+        new.play(move, player)
+        old.play(move, player)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_seeded_random_games_match_the_reference_engine(game_id: str, players: int) -> None:
+    games = {1: 500, 2: 80, 3: 40, 4: 30}[players]
+    positions = sum(play_both(game_id, players, seed, afterstates=seed % 50 == 0) for seed in range(games))
+    assert positions > games * 20
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_games_with_dice_from_outside_match_the_reference_engine(game_id: str) -> None:
+    from helpers import roll_randomly
+
+    for seed in range(8):
+        players = 1 + seed % 4
+        new = Game(game_id, players=players, dice="external")
+        old = reference_engine.Game(game_id, players=players, dice="external")
+        rng_new, rng_old, choices = random.Random(seed), random.Random(seed), random.Random(-seed)
+        while not new.is_over:
+            same_position(new, old, full=True)
+            if new.to_move == -1:
+                roll_randomly(new, rng_new)
+                roll_randomly(old, rng_old)  # type: ignore[arg-type]
+                continue
+            player = choices.choice(new.players_to_move)
+            move = choices.choice(new.legal_moves(player))
+            new.play(move, player)
+            old.play(move, player)
+        same_position(new, old, full=True)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_both_engines_refuse_the_same_moves(game_id: str) -> None:
+    rng = random.Random(7)
+    new = Game(game_id, players=2, seed=7)
+    old = reference_engine.Game(game_id, players=2, seed=7)
+    while not new.is_over:
+        player = rng.choice(new.players_to_move)
+        legal = new.legal_moves(player)
+        assert [str(m) for m in legal] == [str(m) for m in old.legal_moves(player)]
+        for text in ("pass", "done", "reroll", "roll", "y@r1c1", "w>o", "+g", "!o=4", "reprise g", "~b@r1c1"):
+            reasons = []
+            for engine in (new, old):
+                try:
+                    engine.play(text, player)
+                    reasons.append("legal")
+                    break
+                except (IllegalMoveError, reference_engine.IllegalMoveError, ValueError) as error:
+                    reasons.append(str(error))
+            if reasons[0] == "legal":
+                old.play(text, player)
+                break
+            assert reasons[1] != "legal", f"{text} refused by the new engine only: {reasons[0]}"
+        else:
+            move: Move = rng.choice(legal)
+            new.play(move, player)
+            old.play(move, player)
+    assert [str(h.move) for h in new.history] == [str(h.move) for h in old.history]
