@@ -82,6 +82,27 @@ class Stage(StrEnum):
     DONE = "done"
 
 
+# The hot path reads these as module globals (one lookup, not two).
+_TURN_START, _BEFORE_ROLL, _ROLL, _CHOOSE, _SWEEP = (
+    Phase.TURN_START,
+    Phase.BEFORE_ROLL,
+    Phase.ROLL,
+    Phase.CHOOSE,
+    Phase.SWEEP,
+)
+_NEXT_ROLL, _ACTIVE_EXTRA, _SOLO_ROLL, _PASSIVE, _OVER = (
+    Phase.NEXT_ROLL,
+    Phase.ACTIVE_EXTRA,
+    Phase.SOLO_ROLL,
+    Phase.PASSIVE,
+    Phase.OVER,
+)
+_HAND, _PLATTER, _FIELD = Where.HAND, Where.PLATTER, Where.FIELD
+_PICK_STAGE, _EXTRA_STAGE, _DONE_STAGE = Stage.PICK, Stage.EXTRA, Stage.DONE
+_PICK, _EXTRA, _BONUS = MoveKind.PICK, MoveKind.EXTRA, MoveKind.BONUS
+_REROLL_ACTION, _PLUS_ONE_ACTION, _REPRISE_ACTION = ActionKind.REROLL, ActionKind.PLUS_ONE, ActionKind.REPRISE
+
+
 @dataclass(slots=True)
 class Pending:
     """A bonus waiting for its entry, and what earned it."""
@@ -120,7 +141,12 @@ class Game:
         players: int = 1,
         seed: int | None = None,
         dice: str = "seeded",
+        *,
+        _copy_of: Game | None = None,
     ) -> None:
+        if _copy_of is not None:  # Game.copy (a compiled class cannot be built without __init__)
+            self._copy_state(_copy_of, dice)
+            return
         spec = get_spec(game)
         if players not in spec.rounds_by_players:
             raise ValueError(f"{spec.name_fr} is played by 1 to 4 players, not {players}")
@@ -242,6 +268,17 @@ class Game:
         """
         if isinstance(move, str):
             move = parse_move(move)
+        movers = self._movers
+        p = movers[0] if player is None and movers else player
+        if p is not None and p >= 0 and p in movers and isinstance(move, Move):  # the common case
+            moves = self._cache.get(p)
+            if moves is None:
+                moves = self._moves_for(p)
+            if move in moves:
+                self.history.append(Played(p, move, False, self.round, self.turn))
+                self._apply(p, move)
+                self._advance()
+                return
         p = self._check(move, player)
         self.history.append(Played(p, move, False, self.round, self.turn))
         if p == CHANCE:
@@ -283,10 +320,12 @@ class Game:
     def _advance(self) -> None:
         """Run what needs no decision: passing phases, seeded rolls and forced moves."""
         pending = self.pending
+        cache = self._cache
+        history = self.history
         while True:
-            self._cache.clear()
+            cache.clear()
             phase = self.phase
-            if phase is Phase.OVER:
+            if phase is _OVER:
                 self._movers = ()
                 return
             settled = True
@@ -294,26 +333,35 @@ class Game:
                 self._drop_lost_bonuses()
                 settled = not any(pending)
             if settled:
-                if phase is Phase.TURN_START:
+                if phase is _TURN_START:
                     self._start_turn()
                     continue
-                if phase is Phase.NEXT_ROLL:
+                if phase is _NEXT_ROLL:
                     self._next_roll()
                     continue
-                if phase is Phase.PASSIVE and Stage.PICK not in self.stage and Stage.EXTRA not in self.stage:
-                    self._end_turn()
-                    continue
-                if (phase is Phase.ROLL or phase is Phase.SOLO_ROLL) and self._rng is not None:
-                    self._roll_from_seed()
-                    continue
-            self._movers = movers = self._find_movers()
+                if phase is _PASSIVE:
+                    stage = self.stage
+                    if _PICK_STAGE not in stage and _EXTRA_STAGE not in stage:
+                        self._end_turn()
+                        continue
+                elif phase is _ROLL or phase is _SOLO_ROLL:
+                    if self._rng is not None:
+                        self._roll_from_seed()
+                        continue
+                    self._movers = (CHANCE,)
+                    return
+                movers: tuple[int, ...] = (self.active,) if phase is not _PASSIVE else self._find_movers()
+            else:
+                movers = self._find_movers()
+            self._movers = movers
             for p in movers:
                 if p == CHANCE:
                     return
                 moves = self._moves_for(p)
                 if len(moves) == 1:
-                    self.history.append(Played(p, moves[0], True, self.round, self.turn))
-                    self._apply(p, moves[0])
+                    move = moves[0]
+                    history.append(Played(p, move, True, self.round, self.turn))
+                    self._apply(p, move)
                     break
             else:
                 return
@@ -338,23 +386,24 @@ class Game:
 
     def _start_turn(self) -> None:
         self.active, self.solo_passive = self._schedule()[self.turn]
-        self.where = [Where.HAND] * 6
+        self.where = [_HAND] * 6
         self.field = []
         self.rolls = self.picks = 0
         self.swept = []
         for used in self.extra_used:
-            used.clear()
-        self.stage = [Stage.DONE] * self.n_players
-        self.phase = Phase.SOLO_ROLL if self.solo_passive else Phase.NEXT_ROLL
+            if used:
+                used.clear()
+        self.stage = [_DONE_STAGE] * self.n_players
+        self.phase = _SOLO_ROLL if self.solo_passive else _NEXT_ROLL
 
     def _next_roll(self) -> None:
         if self.picks >= 3 or self.rolls >= 3:
             self._end_active_part()
-        elif self._can_reprise():
-            self.phase = Phase.BEFORE_ROLL
-        elif Where.HAND in self.where:
+        elif self.rolls >= 1 and _PLATTER in self.where and self.sheets[self.active].available(_REPRISE_ACTION) > 0:
+            self.phase = _BEFORE_ROLL
+        elif _HAND in self.where:
             self.rolls += 1
-            self.phase = Phase.ROLL
+            self.phase = _ROLL
         else:
             self._end_active_part()
 
@@ -390,17 +439,19 @@ class Game:
         assert rng is not None
         self.dice_rolled += 1
         values = self.values
-        if self.phase is Phase.SOLO_ROLL:
+        random = rng.random
+        if self.phase is _SOLO_ROLL:
             for i in range(6):
-                values[i] = int(rng.random() * 6) + 1
+                values[i] = int(random() * 6) + 1
             # the three lowest go to the platter; ties at the boundary broken at random
-            order = sorted(range(6), key=lambda i: (values[i], rng.random()))
+            order = sorted(range(6), key=lambda i: (values[i], random()))
             self._solo_platter(order[:3])
         else:
+            where = self.where
             for i in range(6):
-                if self.where[i] is Where.HAND:
-                    values[i] = int(rng.random() * 6) + 1
-            self.phase = Phase.CHOOSE
+                if where[i] is _HAND:
+                    values[i] = int(random() * 6) + 1
+            self.phase = _CHOOSE
 
     def _solo_platter(self, platter: list[int]) -> None:
         for i in platter:
@@ -455,32 +506,30 @@ class Game:
             return cached
         phase = self.phase
         moves: list[Move]
-        if phase is Phase.OVER:
-            moves = []
-        elif self.pending[p]:
-            moves = self._bonus_moves(p)
-        elif phase is Phase.PASSIVE:
+        if self.pending[p]:
+            moves = self._bonus_moves(p) if phase is not _OVER else []
+        elif phase is _CHOOSE:
+            moves = self._choose_moves(p) if p == self.active else []
+        elif phase is _PASSIVE:
             stage = self.stage[p]
-            if stage is Stage.PICK:
+            if stage is _PICK_STAGE:
                 moves = self._passive_moves(p)
-            elif stage is Stage.EXTRA:
+            elif stage is _EXTRA_STAGE:
                 moves = self._extra_moves(p)
                 moves.append(DONE)
             else:
                 moves = []
         elif p != self.active:
             moves = []
-        elif phase is Phase.CHOOSE:
-            moves = self._choose_moves(p)
-        elif phase is Phase.ACTIVE_EXTRA:
+        elif phase is _ACTIVE_EXTRA:
             moves = self._extra_moves(p)
             moves.append(DONE)
-        elif phase is Phase.BEFORE_ROLL:
+        elif phase is _BEFORE_ROLL:
             moves = []
-            if self.sheets[p].available(ActionKind.REPRISE) > 0:
-                moves = [Move(MoveKind.REPRISE, die=self.dice[i]) for i in range(6) if self.where[i] is Where.PLATTER]
-            moves.append(ROLL if Where.HAND in self.where else DONE)
-        elif phase is Phase.SWEEP:
+            if self.sheets[p].available(_REPRISE_ACTION) > 0:
+                moves = [Move(MoveKind.REPRISE, die=self.dice[i]) for i in range(6) if self.where[i] is _PLATTER]
+            moves.append(ROLL if _HAND in self.where else DONE)
+        elif phase is _SWEEP:
             moves = self._sweep_moves(p)
             moves.append(DONE)
         else:
@@ -531,15 +580,17 @@ class Game:
         return moves
 
     def _choose_moves(self, p: int) -> list[Move]:
-        moves = self._die_moves(p, [i for i in range(6) if self.where[i] is Where.HAND])
+        where = self.where
+        moves = self._die_moves(p, [i for i in range(6) if where[i] is _HAND])
         if not moves or self.spec.may_decline_roll:
             moves.append(PASS)
-        if self.sheets[p].available(ActionKind.REROLL) > 0:
+        if self.sheets[p].available(_REROLL_ACTION) > 0:
             moves.append(REROLL)
         return moves
 
     def _passive_moves(self, p: int) -> list[Move]:
-        moves = self._die_moves(p, [i for i in range(6) if self.where[i] is Where.PLATTER])
+        where = self.where
+        moves = self._die_moves(p, [i for i in range(6) if where[i] is _PLATTER])
         if not moves:  # only then may the active player's dice be used
             moves = self._die_moves(p, self.field)
         if not moves or self.spec.passive_may_refuse:
@@ -547,10 +598,10 @@ class Game:
         return moves
 
     def _extra_moves(self, p: int) -> list[Move]:
-        if self.sheets[p].available(ActionKind.PLUS_ONE) <= 0:
+        if self.sheets[p].available(_PLUS_ONE_ACTION) <= 0:
             return []
         used = self.extra_used[p]
-        return self._die_moves(p, [i for i in range(6) if i not in used], extra=True)
+        return self._die_moves(p, [i for i in range(6) if i not in used] if used else range(6), extra=True)
 
     def _sweep_moves(self, p: int) -> list[Move]:
         silver = self.spec.areas["s"]
@@ -603,21 +654,20 @@ class Game:
         kind = move.kind
         phase = self.phase
         sheet = self.sheets[p]
-        if kind is MoveKind.BONUS:
-            self._take_pending(p, move)
-            self._enter(p, move.area, move.cell, move.value, from_bonus=True)
-        elif kind is MoveKind.PICK:
-            d = self._die_index[move.die]
-            if phase is Phase.CHOOSE:
-                value = self.values[d]
-                self.where[d] = Where.FIELD
+        die, area = move.die or "", move.area or ""  # the die and area of an entry move
+        if kind is _PICK:
+            d = self._die_index[die]
+            if phase is _CHOOSE:
+                values, where = self.values, self.where
+                value = values[d]
+                where[d] = _FIELD
                 self.field.append(d)
-                swept = [i for i in range(6) if self.where[i] is Where.HAND and self.values[i] < value]
+                swept = [i for i in range(6) if where[i] is _HAND and values[i] < value]
                 for i in swept:
-                    self.where[i] = Where.PLATTER
+                    where[i] = _PLATTER
                 self.picks += 1
-                self._enter(p, move.area, move.cell, self._entry_value(d, move.area))
-                if self.spec.silver_sweep and move.area == "s" and swept:
+                self._enter(p, area, move.cell, self._entry_value(d, area))
+                if self.spec.silver_sweep and area == "s" and swept:
                     self.swept = swept
                     self.phase = Phase.SWEEP
                 elif self.pending[p]:
@@ -625,13 +675,16 @@ class Game:
                 else:
                     self._next_roll()
             else:
-                self._enter(p, move.area, move.cell, self._entry_value(d, move.area))
+                self._enter(p, area, move.cell, self._entry_value(d, area))
                 self.stage[p] = Stage.EXTRA
-        elif kind is MoveKind.EXTRA:
-            d = self._die_index[move.die]
+        elif kind is _BONUS:
+            self._take_pending(p, move)
+            self._enter(p, area, move.cell, move.value)
+        elif kind is _EXTRA:
+            d = self._die_index[die]
             sheet.used[ActionKind.PLUS_ONE] += 1
             self.extra_used[p].add(d)
-            self._enter(p, move.area, move.cell, self._entry_value(d, move.area))
+            self._enter(p, area, move.cell, self._entry_value(d, area))
         elif kind is MoveKind.PASS:
             if phase is Phase.CHOOSE:
                 self.phase = Phase.NEXT_ROLL  # the roll is lost, and counts
@@ -658,21 +711,22 @@ class Game:
             self.phase = Phase.ROLL
         elif kind is MoveKind.REPRISE:
             sheet.used[ActionKind.REPRISE] += 1
-            self.where[self._die_index[move.die]] = Where.HAND
+            self.where[self._die_index[die]] = Where.HAND
         elif kind is MoveKind.SWEEP:
-            d = self._die_index[move.die]
+            d = self._die_index[die]
             self.swept.remove(d)
             self._enter(p, "s", move.cell, self.values[d])
             if not self.swept:
                 self.phase = Phase.NEXT_ROLL
 
-    def _enter(self, p: int, a: str, cell: tuple[int, int] | None, value: int | None, from_bonus: bool = False) -> None:
+    def _enter(self, p: int, a: str, cell: tuple[int, int] | None, value: int | None) -> None:
         area = self.spec.areas[a]
         state = self.sheets[p].areas[a]
-        if isinstance(area, Grid):
-            assert cell is not None
+        if cell is not None:  # a grid
+            assert isinstance(area, Grid)
             fired = area.mark(state, area.cell_index[cell])
         else:
+            assert isinstance(area, Track)
             fired = area.enter(state, value or 0)
         if fired:
             self._fire(p, fired)
@@ -728,7 +782,7 @@ class Game:
                     return (
                         "a platter die can be used, so the active player's dice cannot"
                         if any(
-                            m.kind is MoveKind.PICK and self.where[self._die_index[m.die]] is Where.PLATTER
+                            m.kind is MoveKind.PICK and self.where[self._die_index[m.die or ""]] is Where.PLATTER
                             for m in legal
                         )
                         else f"the {die} die cannot be entered"
@@ -840,26 +894,47 @@ class Game:
     def copy(self, dice: str = "same") -> Game:
         """An independent copy. ``dice="external"``: the copy never rolls by itself but waits
         for dice from outside, so a bot can look ahead without seeing the seeded dice."""
-        other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        if dice == "external":
-            other._rng = None
-            other.seed = None
-        elif self._rng is not None:
-            other._rng = random.Random()
-            other._rng.setstate(self._rng.getstate())
-        other.values = list(self.values)
-        other.where = list(self.where)
-        other.field = list(self.field)
-        other.swept = list(self.swept)
-        other.sheets = [s.copy() for s in self.sheets]
-        other.pending = [list(p) for p in self.pending]
-        other.extra_used = [set(u) for u in self.extra_used]
-        other.stage = list(self.stage)
-        other.history = list(self.history)
-        other.lost_bonuses = list(self.lost_bonuses)
-        other._cache = {}
-        return other
+        return Game(self.spec, self.n_players, _copy_of=self, dice=dice)
+
+    def _copy_state(self, other: Game, dice: str) -> None:
+        """Become an independent copy of ``other`` (see :meth:`copy`)."""
+        self.spec = other.spec
+        self.n_players = other.n_players
+        self.rounds = other.rounds
+        if dice == "external" or other._rng is None:
+            self._rng = None
+            self.seed = None if dice == "external" else other.seed
+        else:
+            self._rng = rng = random.Random.__new__(random.Random)  # no seeding from the system
+            rng.setstate(other._rng.getstate())
+            self.seed = other.seed
+        self.dice = other.dice
+        self._die_index = other._die_index
+        self._white = other._white
+        self._blue = other._blue
+        self.round = other.round
+        self.turn = other.turn
+        self.active = other.active
+        self.solo_passive = other.solo_passive
+        self.phase = other.phase
+        self.values = list(other.values)
+        self.where = list(other.where)
+        self.field = list(other.field)
+        self.rolls = other.rolls
+        self.picks = other.picks
+        self.dice_rolled = other.dice_rolled
+        self.swept = list(other.swept)
+        self.sheets = [s.copy() for s in other.sheets]
+        self.pending = [list(p) for p in other.pending]
+        self.extra_used = [set(u) for u in other.extra_used]
+        self.stage = list(other.stage)
+        self.history = list(other.history)
+        self.lost_bonuses = list(other.lost_bonuses)
+        self._cache = {}
+        self._movers = other._movers
+        self._pick_table = other._pick_table
+        self._extra_table = other._extra_table
+        self._bonus_table = other._bonus_table
 
     def afterstates(self, player: int | None = None) -> list[tuple[Move, Game]]:
         """Each legal move of ``player`` (default: :attr:`to_move`) with the position it leads

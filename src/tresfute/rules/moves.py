@@ -145,10 +145,10 @@ def _parse_dice(text: str, words: list[str]) -> Move:
     for word in words:
         word = word.lower()
         if word.startswith("platter="):
-            letters = word.removeprefix("platter=")
-            if not letters or any(ch not in DIE_LETTERS for ch in letters):
+            named = word.removeprefix("platter=")
+            if not named or any(ch not in DIE_LETTERS for ch in named):
                 raise MoveSyntaxError(f"{text!r}: 'platter=' takes die letters, as in 'platter=bgo'")
-            platter = tuple(letters)
+            platter = tuple(named)
             continue
         m = _DIE_VALUE.match(word)
         if not m:

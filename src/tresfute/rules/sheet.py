@@ -18,12 +18,18 @@ class Sheet:
 
     __slots__ = ("areas", "earned", "foxes", "spec", "used")
 
-    def __init__(self, spec: GameSpec) -> None:
+    def __init__(self, spec: GameSpec, *, _copy_of: Sheet | None = None) -> None:
         self.spec = spec
-        self.areas: dict[str, list[int]] = {a: area.new_state() for a, area in spec.areas.items()}
-        self.earned: dict[ActionKind, int] = {t.action: 0 for t in spec.actions}
-        self.used: dict[ActionKind, int] = {t.action: 0 for t in spec.actions}
-        self.foxes: list[str] = []
+        if _copy_of is not None:  # Sheet.copy (a compiled class cannot be built without __init__)
+            self.areas: dict[str, list[int]] = {a: list(s) for a, s in _copy_of.areas.items()}
+            self.earned: dict[ActionKind, int] = dict(_copy_of.earned)
+            self.used: dict[ActionKind, int] = dict(_copy_of.used)
+            self.foxes: list[str] = list(_copy_of.foxes)
+            return
+        self.areas = {a: area.new_state() for a, area in spec.areas.items()}
+        self.earned = {t.action: 0 for t in spec.actions}
+        self.used = {t.action: 0 for t in spec.actions}
+        self.foxes = []
 
     def available(self, action: ActionKind) -> int:
         """Circled and not yet crossed: the actions the player can still use."""
@@ -43,13 +49,7 @@ class Sheet:
         return []
 
     def copy(self) -> Sheet:
-        other = Sheet.__new__(Sheet)
-        other.spec = self.spec
-        other.areas = {a: list(s) for a, s in self.areas.items()}
-        other.earned = dict(self.earned)
-        other.used = dict(self.used)
-        other.foxes = list(self.foxes)
-        return other
+        return Sheet(self.spec, _copy_of=self)
 
     def score(self) -> Score:
         return score_sheet(self)

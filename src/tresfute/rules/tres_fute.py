@@ -61,7 +61,7 @@ BLUE = grid_from_table(
     count_points=[0, 1, 2, 4, 7, 11, 16, 22, 29, 37, 46, 56],
 )
 
-_ = None  # no bonus under this box
+_: None = None  # no bonus under this box
 GREEN = Track(
     "g",
     boxes_from_rows(

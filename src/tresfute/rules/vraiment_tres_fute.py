@@ -28,7 +28,7 @@ YELLOW_Q = EntryBonus("y", mark="?")  # circle any uncircled number, or cross a 
 BLUE_Q = EntryBonus("b", mark="?")  # any sum 2-12, still at most the previous box
 GREEN_Q = EntryBonus("g", mark="?")  # a value 1-6, times the box's multiplier
 PINK_Q = EntryBonus("k", mark="?")  # a value 1-6 (the box's minimum still decides its bonus)
-_ = None
+_: None = None
 
 # Silver: rows belong to yellow, blue, green, pink; each holds 1 to 6.
 SILVER = grid_from_table(
