@@ -1,4 +1,4 @@
-"""The code stays ruff clean (part of the test suite, so CI enforces it)."""
+"""The code stays ruff and mypy clean (part of the test suite, so CI enforces it)."""
 
 import subprocess
 import sys
@@ -14,6 +14,12 @@ def test_ruff_clean() -> None:
         capture_output=True,
         text=True,
     )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_clean() -> None:
+    """The package ships py.typed: its types are checked (settings in pyproject.toml)."""
+    result = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -72,7 +72,7 @@ def replay(record_file: Path, as_json: bool) -> None:
     except records.RecordError as exc:
         raise click.ClickException(str(exc)) from None
     scores = game.scores()
-    data = {
+    data: dict[str, Any] = {
         "game": game.spec.id,
         "over": game.is_over,
         "moves": len(record.moves),

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from .rules import CHANCE, Game, IllegalMoveError, MoveSyntaxError, parse_move
 from .rules.game import get_spec
 
-FORMAT = "tresfute-record/1"
+FORMAT: Literal["tresfute-record/1"] = "tresfute-record/1"
 
 
 class RecordError(ValueError):

@@ -13,14 +13,14 @@ import numpy as np
 
 from ..rules import Game, Move, MoveKind
 from ..rules.game import get_spec
-from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid
+from ..rules.kinds import Bonus, ChoiceBonus, EntryBonus, GameSpec, Grid
 
 
 def _bonus_values(spec: GameSpec, area: str) -> list[int]:
     """Every value a bonus may write in a number track: ? choices and fixed numbers."""
     track = spec.areas[area]
     values = set(getattr(track, "choice_values", ()))
-    bonuses = [g for g in spec.round_gifts if g is not None]
+    bonuses: list[Bonus | None] = [g for g in spec.round_gifts if g is not None]
     for a in spec.areas.values():
         bonuses += [line.bonus for line in a.lines] if isinstance(a, Grid) else [b.bonus for b in a.boxes]
     bonuses += [t.end_bonus for t in spec.actions]

@@ -26,7 +26,7 @@ class TresFuteEnv(gym.Env):
     - ``reset(seed=S)`` reproduces a game; ``env.unwrapped.game`` is the engine's game.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}  # type: ignore[misc]
 
     def __init__(
         self, game: str = "tres-fute", reward: str = "final", illegal: str = "ignore", render_mode: str | None = None

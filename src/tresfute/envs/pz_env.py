@@ -93,7 +93,7 @@ class TresFuteAEC(AECEnv):
         seat = game.to_move
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
-        self.infos = {a: {"action_mask": self._mask(a)} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": self._mask(a)} for a in self.agents}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -103,7 +103,7 @@ class TresFuteAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         try:
-            self.game.play(self.actions.action_to_move(int(action)), self._seat(agent))
+            self.game.play(self.actions.action_to_move(int(action)), self._seat(agent))  # type: ignore[arg-type]
         except (IllegalMoveError, ValueError, TypeError) as exc:
             self._select()
             self.infos[agent]["illegal_action"] = str(exc)

@@ -79,7 +79,7 @@ class SetupScreen(Screen[None]):
 
     @on(Select.Changed, "#players")
     def _players_changed(self, event: Select.Changed) -> None:
-        self._show_seats(int(event.value))  # type: ignore[arg-type]
+        self._show_seats(int(event.value))  # type: ignore[arg-type, call-overload]
 
     def _show_seats(self, n: int) -> None:
         for i in range(4):
