@@ -38,11 +38,7 @@ class Estimate(NamedTuple):
 
 def evaluate_moves(game: Game, player: int, model: ValueModel) -> list[tuple[float, Move]]:
     """Every legal move with the evaluation of the position it leads to, best first."""
-    ranked = []
-    for move in game.legal_moves(player):
-        after = game.copy(dice="external")
-        after.play(move, player)
-        ranked.append((model.value(after, player), move))
+    ranked = [(model.value(after, player), move) for move, after in game.afterstates(player)]
     ranked.sort(key=lambda vm: -vm[0])
     return ranked
 

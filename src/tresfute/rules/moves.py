@@ -95,7 +95,7 @@ _BONUS = re.compile(r"^!([sybgopk])(?:@r([1-9])c([1-9]))?(?:=(\d{1,2}))?$")
 _DIE_VALUE = re.compile(r"^([wsybgopk])([1-6])$")
 
 
-def parse_move(text: str) -> Move:
+def parse_move(text: object) -> Move:
     """Read a move written in the notation; raises :class:`MoveSyntaxError` with the reason."""
     if not isinstance(text, str):
         raise MoveSyntaxError(f"a move is written as text, not {type(text).__name__}")

@@ -117,6 +117,10 @@ class Score:
     fox_value: int  # the lowest area score: what each fox is worth
     total: int
 
+    def __reduce__(self) -> tuple[type[Score], tuple[dict[str, int], int, int, int]]:
+        # pickled by its fields: the compiled frozen class cannot be restored attribute by attribute
+        return Score, (self.areas, self.foxes, self.fox_value, self.total)
+
     @property
     def best_area(self) -> int:
         return max(self.areas.values())

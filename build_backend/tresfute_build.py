@@ -1,0 +1,46 @@
+"""The build backend: setuptools, plus the rules engine compiled with mypyc when it can be.
+
+A wheel (``pip install .``) compiles the engine's modules (``setup.py`` lists them) into C
+extensions with mypyc when a C compiler is found, unless ``TRESFUTE_PURE=1``; without a
+compiler, or if compiling fails, the wheel holds the plain Python modules, which are the same
+code. An editable install (``pip install -e .``) is always plain Python, so that it can never
+serve compiled modules older than the source. ``tresfute.rules.COMPILED`` says which one runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from typing import Any
+
+from setuptools import build_meta as _setuptools
+from setuptools.build_meta import *  # noqa: F403  (the backend's other hooks, unchanged)
+
+MYPY = "mypy>=1.10,<3"  # mypyc comes with mypy
+
+
+def _can_compile() -> bool:
+    if os.environ.get("TRESFUTE_PURE") == "1" or sys.implementation.name != "cpython":
+        return False
+    return shutil.which(os.environ.get("CC", "cc")) is not None or shutil.which("gcc") is not None
+
+
+def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
+    extra = [MYPY] if _can_compile() else []
+    return _setuptools.get_requires_for_build_wheel(config_settings) + extra
+
+
+def build_wheel(
+    wheel_directory: str, config_settings: dict[str, Any] | None = None, metadata_directory: str | None = None
+) -> str:
+    if _can_compile():
+        os.environ["TRESFUTE_COMPILE"] = "1"
+        try:
+            return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
+        except Exception as error:  # no working compiler after all: the plain modules
+            print(f"tresfute: compiling the engine failed ({error}); building the plain Python wheel", file=sys.stderr)
+        finally:
+            os.environ.pop("TRESFUTE_COMPILE", None)
+        shutil.rmtree("build", ignore_errors=True)
+    return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)

@@ -1,0 +1,26 @@
+"""Only the optional compiled engine; everything else is in pyproject.toml.
+
+The build backend (``build_backend/tresfute_build.py``) sets ``TRESFUTE_COMPILE=1`` when a
+wheel is built on a machine with a C compiler: then these modules, the engine's hot path, are
+compiled with mypyc. The plain Python modules are the same code and the fallback.
+"""
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "src/tresfute/rules/game.py",
+    "src/tresfute/rules/kinds.py",
+    "src/tresfute/rules/layout.py",
+    "src/tresfute/rules/moves.py",
+    "src/tresfute/rules/sheet.py",
+]
+
+ext_modules = []
+if os.environ.get("TRESFUTE_COMPILE") == "1":
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(COMPILED, opt_level="3", group_name="tresfute_rules")
+
+setup(ext_modules=ext_modules)
