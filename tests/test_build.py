@@ -1,0 +1,47 @@
+"""The compiled engine is an optimisation: the build compiles it only where it can, an editable
+install never does, and the plain modules are always there as the fallback."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+import tresfute.rules
+
+ROOT = Path(__file__).parent.parent
+
+
+def backend():
+    spec = importlib.util.spec_from_file_location("tresfute_build", ROOT / "build_backend" / "tresfute_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_source_checkout_runs_the_plain_modules_never_stale_compiled_ones() -> None:
+    rules = Path(tresfute.rules.__file__).parent
+    if not rules.is_relative_to(ROOT / "src"):
+        pytest.skip("tresfute is installed from a wheel here (the compiled build's CI run)")
+    assert not tresfute.rules.COMPILED
+    assert not [p.name for p in rules.iterdir() if p.suffix in (".so", ".pyd")], "no compiled module beside the source"
+
+
+def test_the_wheel_compiles_only_with_a_compiler_and_never_when_told_not_to(monkeypatch) -> None:
+    build = backend()
+    monkeypatch.setattr(build.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.delenv("TRESFUTE_PURE", raising=False)
+    assert build._can_compile() == (sys.implementation.name == "cpython")
+    monkeypatch.setenv("TRESFUTE_PURE", "1")
+    assert not build._can_compile()
+    monkeypatch.delenv("TRESFUTE_PURE")
+    monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    assert not build._can_compile(), "no C compiler: the plain Python wheel"
+
+
+def test_an_editable_install_needs_no_compiler_toolchain() -> None:
+    build = backend()
+    assert not any("mypy" in r for r in build.get_requires_for_build_editable())
