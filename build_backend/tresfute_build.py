@@ -38,7 +38,7 @@ def build_wheel(
         os.environ["TRESFUTE_COMPILE"] = "1"
         try:
             return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
-        except Exception as error:  # no working compiler after all: the plain modules
+        except (Exception, SystemExit) as error:  # no working compiler after all: the plain modules
             print(f"tresfute: compiling the engine failed ({error}); building the plain Python wheel", file=sys.stderr)
         finally:
             os.environ.pop("TRESFUTE_COMPILE", None)
