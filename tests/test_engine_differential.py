@@ -141,3 +141,18 @@ def test_both_engines_refuse_the_same_moves(game_id: str) -> None:
             new.play(move, player)
             old.play(move, player)
     assert [str(h.move) for h in new.history] == [str(h.move) for h in old.history]
+
+
+def test_the_example_record_replays_move_for_move_as_before() -> None:
+    from pathlib import Path
+
+    from tresfute import records
+
+    record = records.loads((Path(__file__).parent.parent / "examples" / "solo-game.json").read_text())
+    new = records.replay(record)  # checks the stated result too
+    old = reference_engine.Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice)
+    for entry in record.moves:
+        player, text = records.split_entry(entry)
+        old.play(text, player)
+    same_position(new, old, full=True)
+    assert new.is_over and [str(h.move) for h in new.history] == [str(h.move) for h in old.history]
