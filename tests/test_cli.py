@@ -51,6 +51,23 @@ def test_solo_replay_shows_the_rating_in_english() -> None:
     assert "Solo rating:" in out and "Yellow" in out
 
 
+@pytest.mark.parametrize(
+    ("args", "french", "english"),
+    [
+        (("replay", str(EXAMPLES / "solo-game.json")), "Très futé —", "That's Pretty Clever —"),
+        (("score", str(EXAMPLES / "vraiment-tres-fute-sheet.json")), "Vraiment très futé\n", "Twice as Clever\n"),
+        (("simulate", "--games", "1"), "Très futé, 1 ×", "That's Pretty Clever, 1 ×"),
+        (("bench", "--games", "1", "--bot", "random"), "Très futé, 1 ×", "That's Pretty Clever, 1 ×"),
+    ],
+)
+def test_game_names_follow_the_language(args: tuple[str, ...], french: str, english: str) -> None:
+    code, out = run(*args, "--lang", "en")
+    assert code == 0, out
+    assert english in out and french not in out
+    code, out = run(*args)
+    assert french in out and english not in out
+
+
 def test_score_a_paper_sheet() -> None:
     code, out = run("score", "--game", "tres-fute", str(EXAMPLES / "tres-fute-sheet.json"), "--json")
     assert code == 0, out

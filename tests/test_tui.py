@@ -190,10 +190,11 @@ def test_the_screens_in_english() -> None:
     set_language("en")
 
     async def scenario(app: TresFuteApp, pilot) -> None:
-        assert "New game" in _visible_text(app)
+        assert "New game" in _visible_text(app) and "That's Pretty Clever" in _visible_text(app)
         await start(app, pilot, "vraiment-tres-fute")
         text = _visible_text(app)
         assert "Round 1/6" in text and "SILVER" in text and "choose a die of the roll" in text
+        assert "Twice as Clever" in text and "Vraiment" not in text
         await pilot.press("h")
         await pilot.pause()
         assert "Twice as Clever" in _visible_text(app)

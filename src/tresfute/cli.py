@@ -17,7 +17,7 @@ from .rules import SPECS
 from .rules.kinds import AREA_NAMES
 from .simulate import bench as run_bench
 from .simulate import simulate
-from .text import area_name, describe_move
+from .text import area_name, describe_move, game_name
 
 GAME_CHOICE = click.Choice(sorted(SPECS))
 
@@ -95,7 +95,7 @@ def replay(record_file: Path, as_json: bool) -> None:
     state = _("Valid game ({n} moves)").format(n=len(record.moves))
     if not game.is_over:
         state += " — " + _("game in progress")
-    click.echo(f"{game.spec.name_fr} — {state}")
+    click.echo(f"{game_name(game.spec)} — {state}")
     for player in data["players"]:
         click.echo(f"\n{player['name']}")
         _print_breakdown(player)
@@ -141,7 +141,7 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     if as_json:
         _emit_json(data)
         return
-    click.echo(spec.name_fr)
+    click.echo(game_name(spec))
     _print_breakdown(data)
     rating = data["solo_rating"]
     click.echo(_("Solo rating: {label}").format(label=rating["fr" if _is_french() else "en"]))
@@ -163,7 +163,7 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
         return
     click.echo(
         _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-            game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]
+            game=game_name(SPECS[game_id]), players=players, bot=bot, seed=seed, n=data["games"]
         )
     )
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
@@ -202,7 +202,7 @@ def bench(game_id: str, bot: str, games: int, seed: int, players: int, workers: 
         return
     click.echo(
         _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-            game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]
+            game=game_name(SPECS[game_id]), players=players, bot=bot, seed=seed, n=data["games"]
         )
     )
     click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  standard error {se:.2f}").format(**data))
@@ -301,10 +301,6 @@ def play(resume: Path | None, bot_delay: float) -> None:
     TresFuteApp(resume=resume, bot_delay=bot_delay).run()
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
-
-
 @main.command()
 @click.option(
     "--host",
@@ -336,3 +332,7 @@ def serve(host: str, port: int, database: Path | None) -> None:
         )
     )
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

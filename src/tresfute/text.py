@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-from .i18n import N_, _
+from .i18n import N_, _, language
 from .rules import Game, Move, MoveKind, Phase
 from .rules.game import Stage
-from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, Grid
+from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, GameSpec, Grid
 
 _DIE_NAMES = {
     "w": N_("white"),
@@ -22,6 +22,11 @@ _DIE_NAMES = {
     "p": N_("purple"),
     "k": N_("pink"),
 }
+
+
+def game_name(spec: GameSpec) -> str:
+    """The game's published name in the current language (Très futé / That's Pretty Clever)."""
+    return spec.name_fr if language() == "fr" else spec.name_en
 
 
 def die_name(letter: str) -> str:

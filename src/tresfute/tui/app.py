@@ -22,12 +22,10 @@ from textual.widgets.option_list import Option
 from .. import records
 from ..bots import BOTS, analyse
 from ..i18n import N_, _, language
-from ..rules import Game, Move, MoveKind, parse_move
-from ..text import area_name, bot_name, describe_move, situation
+from ..rules import SPECS, Game, Move, MoveKind, parse_move
+from ..text import area_name, bot_name, describe_move, game_name, situation
 from .render import render_dice, render_sheet, targets_of
 from .session import Seat, Session
-
-GAMES = {"tres-fute": "Très futé", "vraiment-tres-fute": "Vraiment très futé"}
 
 
 def bind_keys(screen: Screen, keys: list[tuple[str, str, str]]) -> None:
@@ -51,8 +49,8 @@ class SetupScreen(Screen[None]):
             yield Label(_("New game"), id="setup-title")
             yield Label(_("Game"))
             with RadioSet(id="game"):
-                yield RadioButton("Très futé", value=True, id="tres-fute")
-                yield RadioButton("Vraiment très futé", id="vraiment-tres-fute")
+                yield RadioButton(game_name(SPECS["tres-fute"]), value=True, id="tres-fute")
+                yield RadioButton(game_name(SPECS["vraiment-tres-fute"]), id="vraiment-tres-fute")
             yield Label(_("Players"))
             yield Select(
                 [(_("1 (solo game)"), 1), ("2", 2), ("3", 3), ("4", 4)], value=1, allow_blank=False, id="players"
@@ -222,7 +220,7 @@ class GameScreen(Screen[None]):
         player = self.viewed if self.viewed is not None else (decider if decider is not None else game.active)
         seat = self.session.seats[player]
         status = Text()
-        status.append(f" {GAMES[game.spec.id]} ", style="bold reverse")
+        status.append(f" {game_name(game.spec)} ", style="bold reverse")
         status.append("  " + _("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
         active = self.session.seats[game.active].name
         if game.n_players == 1:
