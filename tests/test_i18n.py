@@ -30,3 +30,16 @@ def test_french_is_the_default_and_english_is_available() -> None:
     set_language("fr")
     with pytest.raises(ValueError, match="language must be one of"):
         set_language("de")
+
+
+@pytest.mark.parametrize(("args", "code"), [((), 2), (("--help",), 0), (("unknown",), 2)])
+def test_the_translations_script_explains_its_usage(args: tuple[str, ...], code: int) -> None:
+    import subprocess
+
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "translations.py"), *args], capture_output=True, text=True
+    )
+    assert result.returncode == code and "Traceback" not in result.stderr
+    assert "usage: translations.py" in result.stdout + result.stderr
+    if code == 0:
+        assert "extract" in result.stdout and "compile" in result.stdout
