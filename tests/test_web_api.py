@@ -365,6 +365,29 @@ def test_pages_layout_and_messages_come_in_french_or_english(client: TestClient)
     assert state(client, created["id"], created["seats"][0]["token"], lang="en")["legal"][0]["label"] == "Roll the dice"
 
 
+def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
+    """Uptime checkers and link previews ask HEAD: the GET's status and headers, without a body."""
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    for path in [
+        "/",
+        f"/g/{created['id']}",
+        "/static/app.js",
+        "/api/strings?lang=en",
+        "/api/layout/tres-fute",
+        f"/api/games/{created['id']}",
+        f"/api/games/{created['id']}/record",
+    ]:
+        get, head = client.get(path), client.head(path)
+        assert head.status_code == get.status_code == 200, path
+        assert head.headers["content-type"] == get.headers["content-type"], path
+        assert head.content == b"", path
+    assert client.head("/api/games/nope").status_code == client.get("/api/games/nope").status_code == 404
+    act = client.head(f"/api/games/{created['id']}/act", headers={"X-Seat-Token": token})
+    assert act.status_code == 405 and act.content == b"", "no GET there, so no HEAD either"
+    assert state(client, created["id"], token)["seq"] == 0, "HEAD changes nothing"
+
+
 # --- stopping the server --------------------------------------------------------------------
 
 
