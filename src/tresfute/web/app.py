@@ -226,7 +226,7 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/strings")
-    async def strings(lang: str | None = None) -> dict[str, str]:
+    async def strings(lang: str | None = None) -> dict[str, str | list[str]]:
         return ui_strings(language_of(lang))
 
     @app.get("/api/layout/{game_id}")
