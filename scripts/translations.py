@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "tresfute"
 PO = PACKAGE / "locale" / "fr" / "LC_MESSAGES" / "tresfute.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+# Reason("…") marks the rules' explanations of a refused move (tresfute.rules.reasons).
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Reason": None}
 
 
 def messages_in_code() -> list[str | tuple[str, str]]:

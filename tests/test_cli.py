@@ -40,7 +40,11 @@ def test_replay_rejects_a_bad_record_with_the_reason(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["1:done"]}')
     code, out = run("replay", str(path))
-    assert code == 1 and "move 1 ('1:done') is illegal" in out
+    assert (
+        code == 1 and "le coup 1 ('1:done') est illégal : 'done' n'est pas possible maintenant : le joueur actif" in out
+    )
+    code, out = run("replay", str(path), "--lang", "en")
+    assert code == 1 and "move 1 ('1:done') is illegal: 'done' is not possible now: the active player picks" in out
     code, out = run("replay", str(tmp_path / "missing.json"))
     assert code == 1 and "cannot read" in out
 

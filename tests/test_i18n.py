@@ -48,3 +48,38 @@ def test_the_translations_script_explains_its_usage(args: tuple[str, ...], code:
     assert "usage: translations.py" in result.stdout + result.stderr
     if code == 0:
         assert "extract" in result.stdout and "compile" in result.stdout
+
+
+def test_an_illegal_moves_reason_is_translated_and_stays_english_for_library_users() -> None:
+    """The rules give a reason as a template and its words; front ends translate both."""
+    from tresfute.i18n import use_language
+    from tresfute.rules import Game, IllegalMoveError
+    from tresfute.text import explain
+
+    from helpers import position
+
+    game = position(Game("tres-fute", dice="external"), g=[0, 0, 0, 0])
+    game.play("dice w1 y1 b1 g2 o1 p1")
+    with pytest.raises(IllegalMoveError) as caught:
+        game.play("g")
+    assert str(caught.value) == "green box 5 needs at least 5, not 2"
+    with use_language("fr"):
+        assert explain(caught.value) == "vert case 5 demande au moins 5, pas 2"
+    with use_language("en"):
+        assert explain(caught.value) == "green box 5 needs at least 5, not 2"
+    with pytest.raises(IllegalMoveError) as caught:
+        game.play("reprise o")  # a reason inside a reason, with the words of the situation
+    with use_language("fr"):
+        assert explain(caught.value) == (
+            "'reprise o' n'est pas possible maintenant : le joueur actif choisit un dé du lancer"
+        )
+
+
+def test_the_rules_write_every_refusal_as_a_template_for_the_catalogue() -> None:
+    """An f-string reason cannot be extracted for translation: the rules use Reason("...", ...)."""
+    import re
+
+    rules = ROOT / "src" / "tresfute" / "rules"
+    pattern = re.compile(r"(?:IllegalMoveError|MoveSyntaxError)\(\s*f?[\"']|Reason\(\s*f[\"']")
+    found = [f"{p.name}: {m.group(0)}" for p in rules.glob("*.py") for m in pattern.finditer(p.read_text())]
+    assert not found, found

@@ -179,8 +179,17 @@ def test_an_illegal_or_malformed_move_gets_a_clear_error_and_changes_nothing(cli
     illegal = next(m for m in ["y@r1c1", "y@r1c2", "y@r1c3"] if m not in [x["move"] for x in view["legal"]])
     response = act(client, created["id"], token, illegal, view["seq"])
     assert response.status_code == 409 and response.json()["error"].startswith("coup illégal : ")
+    response = act(client, created["id"], token, "k", view["seq"])  # no pink die in Très futé
+    assert response.json()["error"] == "coup illégal : il n'y a pas de dé rose dans Très futé"
+    response = client.post(
+        f"/api/games/{created['id']}/act?lang=en",
+        json={"move": "k", "seq": view["seq"]},
+        headers={"X-Seat-Token": token},
+    )
+    assert response.json()["error"] == "illegal move: there is no pink die in That's Pretty Clever"
     response = act(client, created["id"], token, "fly away", view["seq"])
-    assert response.status_code == 422 and response.json()["error"].startswith("ce n'est pas un coup")
+    assert response.status_code == 422
+    assert response.json()["error"].startswith("ce n'est pas un coup : impossible de lire 'fly away' comme un coup")
     response = act(client, created["id"], token, "roll", view["seq"])
     assert response.status_code == 409
     for body in (

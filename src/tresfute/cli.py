@@ -17,7 +17,7 @@ from .rules import SPECS
 from .rules.kinds import AREA_NAMES
 from .simulate import bench as run_bench
 from .simulate import simulate
-from .text import area_name, describe_move, game_name
+from .text import area_name, describe_move, explain, game_name
 
 GAME_CHOICE = click.Choice(sorted(SPECS))
 
@@ -70,7 +70,7 @@ def replay(record_file: Path, as_json: bool) -> None:
         record = records.loads(_read(record_file))
         game = records.replay(record)
     except records.RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(explain(exc)) from None
     scores = game.scores()
     data = {
         "game": game.spec.id,
@@ -245,7 +245,7 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         record = records.loads(_read(record_file))
         game = records.replay(record, stop=move_number)
     except records.RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(explain(exc)) from None
     played = None
     if move_number is not None and move_number <= len(record.moves):
         player, text = records.split_entry(record.moves[move_number - 1])

@@ -23,7 +23,7 @@ from .. import records
 from ..bots import BOTS, analyse
 from ..i18n import N_, _, language
 from ..rules import SPECS, Game, Move, MoveKind, parse_move
-from ..text import area_name, bot_name, describe_move, game_name, situation
+from ..text import area_name, bot_name, describe_move, explain, game_name, situation
 from .render import render_dice, render_sheet, targets_of
 from .session import Seat, Session
 
@@ -43,6 +43,10 @@ def seat_kinds() -> list[tuple[str, str]]:
 
 class SetupScreen(Screen[None]):
     """Game, seats (a person's name or a computer player), seed; or resume a saved game."""
+
+    def __init__(self, error: str = "") -> None:
+        super().__init__()
+        self.error = error  # why a game given on the command line could not be resumed
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup"):
@@ -69,7 +73,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="buttons"):
                 yield Input(placeholder=_("file.json"), id="resume-path")
                 yield Button(_("Resume"), id="resume")
-            yield Static("", id="setup-error")
+            yield Static(self.error, id="setup-error")
 
     def on_mount(self) -> None:
         self._show_seats(1)
@@ -107,7 +111,7 @@ class SetupScreen(Screen[None]):
         try:
             session = Session.load(path)
         except records.RecordError as exc:
-            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=exc))
+            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=explain(exc)))
             return
         self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
 
@@ -457,8 +461,7 @@ class TresFuteApp(App[None]):
             try:
                 session = Session.load(self.resume)
             except records.RecordError as exc:
-                self.push_screen(SetupScreen())
-                self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=exc))
+                self.push_screen(SetupScreen(_("Cannot resume: {reason}").format(reason=explain(exc))))
                 return
             self.push_screen(GameScreen(session))
         else:
