@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from tresfute import cli
+from tresfute import progress as progress_module
 from tresfute.cli import main
 from tresfute.simulate import bench, play_game, win_share
 
+ROOT = Path(__file__).parent.parent
 BENCH = ["bench", "--game", "tres-fute", "--bot", "greedy", "--games", "4", "--seed", "1000"]
 
 
@@ -88,7 +91,7 @@ def test_progress_goes_to_a_terminal_on_stderr_never_into_the_json(
     code, out, err = invoke(*args)
     assert code == 0 and err == "", "no terminal: no progress"
     json.loads(out)
-    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(progress_module, "stderr_is_terminal", lambda: True)
     code, out, err = invoke(*args)
     assert code == 0 and "Parties jouées" in err
     json.loads(out)
@@ -98,3 +101,20 @@ def test_the_progress_is_told_of_every_game() -> None:
     told: list[int] = []
     bench("tres-fute", 1, "random", 5, 1000, workers=2, progress=told.append)
     assert sum(told) == 5
+
+
+def test_the_training_script_shows_its_self_play_progress_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("numpy")
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import train_strong
+
+    monkeypatch.setattr(progress_module, "stderr_is_terminal", lambda: True)
+    out = tmp_path / "value.json"
+    args = ["--games", "2", "--iterations", "1", "--workers", "1", "--seed", "3", "--out", str(out)]
+    monkeypatch.setattr(sys, "argv", ["train_strong.py", *args])
+    train_strong.main()
+    captured = capsys.readouterr()
+    assert "iteration 0: self-play" in captured.err and "iteration 0: greedy played 2 games" in captured.out
+    assert "self-play" not in captured.out and json.loads(out.read_text())["format"]

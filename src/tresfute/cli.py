@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +14,11 @@ from . import paper, records
 from .bots import BOTS
 from .i18n import _, language, set_language
 from .paper import AREA_BY_NAME
+from .progress import Progress, progress_bar
 from .rules import SPECS
 from .rules.kinds import AREA_NAMES
-from .simulate import Progress, simulate
 from .simulate import bench as run_bench
+from .simulate import simulate
 from .text import area_name, describe_move, explain, game_name
 
 GAME_CHOICE = click.Choice(sorted(SPECS))
@@ -56,20 +56,9 @@ def _emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def _stderr_is_terminal() -> bool:
-    return sys.stderr.isatty()
-
-
-@contextmanager
-def _progress(games: int) -> Iterator[Progress | None]:
-    """A progress bar of the games played, on stderr, only when stderr is a terminal: a log
-    file, a pipe or a test then gets no bar-drawing characters, and stdout (``--json``) is
-    never touched."""
-    if not _stderr_is_terminal():
-        yield None
-        return
-    with click.progressbar(length=games, label=_("Games played"), file=sys.stderr, show_pos=True, show_eta=True) as bar:
-        yield bar.update
+def _progress(games: int) -> AbstractContextManager[Progress | None]:
+    """The games played, on stderr when it is a terminal (:mod:`tresfute.progress`)."""
+    return progress_bar(games, _("Games played"))
 
 
 def _histogram(totals: list[int], bars: int = 40) -> list[str]:

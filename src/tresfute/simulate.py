@@ -6,16 +6,14 @@ import hashlib
 import multiprocessing
 import statistics
 import time
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .bots import make_bot
+from .progress import Progress
 from .rules import Game
 from .rules.game import get_spec
 from .rules.kinds import AREA_NAMES
 from .rules.sheet import Score
-
-Progress = Callable[[int], None]  # told how many more games are finished
 
 
 def derived_seed(seed: int, game_number: int, purpose: str) -> int:
