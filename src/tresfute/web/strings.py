@@ -24,8 +24,8 @@ def page_messages() -> tuple[str | tuple[str, str], ...]:
     """The script's messages: a text, or a (singular, plural) pair."""
     script = (resources.files("tresfute.web") / "static" / "app.js").read_text(encoding="utf-8")
     single: list[str | tuple[str, str]] = [json.loads(m) for m in _MARKED.findall(script)]
-    plural = [(json.loads(one), json.loads(many)) for one, many in _PLURAL.findall(script)]
-    return tuple(dict.fromkeys(single + plural))
+    single += [(json.loads(one), json.loads(many)) for one, many in _PLURAL.findall(script)]
+    return tuple(dict.fromkeys(single))
 
 
 def ui_strings(language: str) -> dict[str, str | list[str]]:
