@@ -107,9 +107,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
     server = None
+    folder = None  # the started server's database, removed at the end
     url = args.url
     if url is None:
-        database = Path(tempfile.mkdtemp()) / "load.sqlite3"
+        folder = tempfile.TemporaryDirectory(prefix="tresfute-load-")
+        database = Path(folder.name) / "load.sqlite3"
         server = subprocess.Popen(
             [sys.executable, "-m", "tresfute", "serve", "--port", str(args.port), "--db", str(database)],
             stdout=subprocess.DEVNULL,
@@ -127,6 +129,8 @@ def main() -> None:
         if server is not None:
             server.terminate()
             server.wait()
+        if folder is not None:
+            folder.cleanup()
 
 
 if __name__ == "__main__":

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
-from tresfute.rules import SPECS, Game
+from tresfute.rules import SPECS, Game, Sheet
 from tresfute.simulate import play_game
 
-from helpers import position
+from helpers import ZERO_AND_NEGATIVE, position
 
 GAMES = ["tres-fute", "vraiment-tres-fute"]
 
@@ -137,6 +137,19 @@ def test_the_evaluation_counts_its_forecasts_as_the_rulebook_counts_a_sheet() ->
     assert model.value(game, 0) == 30 + 40 + 25 + 50 + 35 + 3 * 25
     with pytest.raises(ValueError, match="one weight per head"):
         ValueModel("tres-fute", heads, {stage: (1.0, 2.0)})
+
+
+def test_the_evaluation_values_foxes_at_0_when_an_area_is_forecast_at_0() -> None:
+    """The rulebook's fox rule holds for forecasts too: an area at 0 makes every fox worth 0,
+    even beside a negative green; and the fox feature names the area the foxes are worth."""
+    game = Game("vraiment-tres-fute", seed=3)
+    heads = (*SPECS["vraiment-tres-fute"].areas, FOXES)
+    stage = features(game, 0)[0]
+    gains = (30.0, 0.0, 20.0, -10.0, 15.0, 2.0)  # silver, yellow, blue, green, pink, foxes
+    model = ValueModel("vraiment-tres-fute", heads, {stage: gains})
+    assert model.value(game, 0) == 30 + 0 + 20 - 10 + 15
+    game.set_sheet(0, Sheet.from_marks(game.spec, ZERO_AND_NEGATIVE))  # yellow 0, green -16, a fox
+    assert next(n for n in features(game, 0) if "|foxlow|" in n).endswith("|foxlow|1|y|0")
 
 
 def test_the_evaluation_sees_what_each_die_still_to_roll_can_do_in_its_own_area() -> None:

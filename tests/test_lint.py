@@ -1,4 +1,4 @@
-"""The code stays ruff clean (part of the test suite, so CI enforces it)."""
+"""The code stays ruff clean and ruff formatted (part of the test suite, so CI enforces it)."""
 
 import subprocess
 import sys
@@ -7,14 +7,19 @@ from pathlib import Path
 ROOT = Path(__file__).parent.parent
 
 
+CODE = ["src", "tests", "benchmarks", "scripts", "examples"]
+
+
 def test_ruff_clean() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "scripts", "examples"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    result = subprocess.run([sys.executable, "-m", "ruff", "check", *CODE], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_formatted() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", *CODE], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, "run `ruff format` over: " + result.stdout + result.stderr
 
 
 def test_ci_runs_the_readme_test_command() -> None:

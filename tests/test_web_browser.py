@@ -224,3 +224,43 @@ def test_at_a_real_dice_table_the_player_who_rolls_types_the_dice(server: str, b
     assert page.locator("#dice .die b").all_inner_texts() == ["3", "4", "5", "6", "1", "2"]
     assert page.locator("#moves button").count() > 0 and page.locator("#dice-form").count() == 0
     assert errors == []
+
+
+def test_the_status_is_a_sentence_next_to_the_dice_and_one_point_is_singular(server: str, browser: Any) -> None:
+    """The instruction under the title starts with a capital, no blank band separates the status
+    from the dice (desktop and phone), and an area heading says "1 point", "0 point" in French."""
+    page, errors = open_page(browser, server + "/")
+    start_game(page, "vraiment-tres-fute", [("", "Ana")])
+    before = revision(page)
+    page.locator("#moves button").first.click()  # Lancer les dés
+    assert wait_for_change(page, before)
+    prompt = page.locator("#prompt").inner_text()
+    assert prompt == "Choisissez un dé du lancer", prompt
+    for width in (1100, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        gap = page.evaluate(
+            "document.querySelector('.dice').getBoundingClientRect().top"
+            " - document.querySelector('#status').getBoundingClientRect().bottom"
+        )
+        assert gap < 20, f"a blank band of {gap:.0f} px at {width} px wide"
+
+    # a real-dice table: a green 6 crosses the first green box, worth 1 point
+    created = page.request.post(
+        server + "/api/games", data={"game": "tres-fute", "seats": [{"name": "Ana"}], "real_dice": True}
+    ).json()
+    token = created["seats"][0]["token"]
+    game_url = f"{server}/api/games/{created['id']}"
+    headers = {"X-Seat-Token": token}
+    view = page.request.post(
+        game_url + "/act", data={"move": "dice w3 y4 b5 g6 o1 p2", "seq": 0}, headers=headers
+    ).json()
+    green = next(m["move"] for m in view["legal"] if m["move"] == "g")
+    page.request.post(game_url + "/act", data={"move": green, "seq": view["seq"]}, headers=headers)
+    page.goto(server + created["seats"][0]["link"])
+    page.wait_for_selector(".area-g .points")
+    assert page.locator(".area-g .points").inner_text() == "1 point"
+    assert page.locator(".area-y .points").inner_text() == "0 point"
+    page.select_option("#language", "en")
+    page.wait_for_selector(".area-y .points >> text=0 points")
+    assert page.locator(".area-g .points").inner_text() == "1 point"
+    assert errors == []

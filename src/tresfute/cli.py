@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +14,12 @@ from . import paper, records
 from .bots import BOTS
 from .i18n import _, language, set_language
 from .paper import AREA_BY_NAME
+from .progress import Progress, progress_bar
 from .rules import SPECS
 from .rules.kinds import AREA_NAMES
 from .simulate import bench as run_bench
 from .simulate import simulate
-from .text import area_name, describe_move
+from .text import area_name, describe_move, explain, game_name
 
 GAME_CHOICE = click.Choice(sorted(SPECS))
 
@@ -54,6 +56,30 @@ def _emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def _progress(games: int) -> AbstractContextManager[Progress | None]:
+    """The games played, on stderr when it is a terminal (:mod:`tresfute.progress`)."""
+    return progress_bar(games, _("Games played"))
+
+
+def _histogram(totals: list[int], bars: int = 40) -> list[str]:
+    """Lines of a text histogram of the scores: each line a range of scores, a bar, a count."""
+    low, high = min(totals), max(totals)
+    most_bins = max(4.0, min(15.0, 2 * len(totals) ** 0.5))  # a few for a few games, 15 at most
+    width = next((w for w in (1, 2, 5, 10, 20, 25, 50, 100) if (high - low) / w < most_bins), 200)
+    start = low - low % width
+    counts: dict[int, int] = {}
+    for total in totals:
+        counts[(total - start) // width] = counts.get((total - start) // width, 0) + 1
+    most = max(counts.values())
+    lines = []
+    for i in range((high - start) // width + 1):
+        n = counts.get(i, 0)
+        first = start + i * width
+        label = f"{first}" if width == 1 else f"{first}–{first + width - 1}"
+        lines.append(f"{label:>9} {'█' * round(n * bars / most) if n else '':{bars}} {n}")
+    return lines
+
+
 @click.group()
 @click.version_option(package_name="tresfute")
 def main() -> None:
@@ -70,7 +96,7 @@ def replay(record_file: Path, as_json: bool) -> None:
         record = records.loads(_read(record_file))
         game = records.replay(record)
     except records.RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(explain(exc)) from None
     scores = game.scores()
     data = {
         "game": game.spec.id,
@@ -95,7 +121,7 @@ def replay(record_file: Path, as_json: bool) -> None:
     state = _("Valid game ({n} moves)").format(n=len(record.moves))
     if not game.is_over:
         state += " — " + _("game in progress")
-    click.echo(f"{game.spec.name_fr} — {state}")
+    click.echo(f"{game_name(game.spec)} — {state}")
     for player in data["players"]:
         click.echo(f"\n{player['name']}")
         _print_breakdown(player)
@@ -141,7 +167,7 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     if as_json:
         _emit_json(data)
         return
-    click.echo(spec.name_fr)
+    click.echo(game_name(spec))
     _print_breakdown(data)
     rating = data["solo_rating"]
     click.echo(_("Solo rating: {label}").format(label=rating["fr" if _is_french() else "en"]))
@@ -157,13 +183,14 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
 @LANG
 def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_json: bool) -> None:
     """Play GAMES seeded games with a bot in every seat and summarise the scores."""
-    data = simulate(game_id, players, bot, games, seed)
+    with _progress(games) as progress:
+        data = simulate(game_id, players, bot, games, seed, progress)
     if as_json:
         _emit_json(data)
         return
     click.echo(
         _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-            game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]
+            game=game_name(SPECS[game_id]), players=players, bot=bot, seed=seed, n=data["games"]
         )
     )
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
@@ -186,6 +213,12 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
 )
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
 @click.option(
+    "--opponents",
+    type=click.Choice(sorted(BOTS)),
+    default=None,
+    help="The bot in the other seats (needs --players 2 to 4): then BOT's win rate, its mean and theirs.",
+)
+@click.option(
     "--workers",
     type=click.IntRange(min=1),
     default=1,
@@ -194,22 +227,52 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @LANG
-def bench(game_id: str, bot: str, games: int, seed: int, players: int, workers: int, as_json: bool) -> None:
+def bench(
+    game_id: str, bot: str, games: int, seed: int, players: int, opponents: str | None, workers: int, as_json: bool
+) -> None:
     """Measure a computer player's strength over many seeded games."""
-    data = run_bench(game_id, players, bot, games, seed, workers)
+    if opponents is not None and players < 2:
+        raise click.UsageError(_("--opponents needs --players 2 to 4"))
+    with _progress(games) as progress:
+        data = run_bench(game_id, players, bot, games, seed, workers, opponents, progress)
     if as_json:
         _emit_json(data)
         return
+    if opponents is None:
+        title = _("{game}, {players} × {bot}, seed {seed}: {n} games")
+    else:
+        title = _("{game}, {bot} against {others} × {opponents}, seed {seed}: {n} games")
     click.echo(
-        _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-            game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]
+        title.format(
+            game=game_name(SPECS[game_id]),
+            players=players,
+            bot=bot,
+            others=players - 1,
+            opponents=opponents,
+            seed=seed,
+            n=data["games"],
         )
     )
+    if opponents is not None:
+        click.echo(
+            "  "
+            + _(
+                "{bot} wins {rate:.1%} of the games (a tie shared); mean {mean:.1f}, the opponents' {others:.1f}"
+            ).format(bot=bot, rate=data["win_rate"], mean=data["mean"], others=data["opponents_mean"])
+        )
     click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  standard error {se:.2f}").format(**data))
     click.echo("  p10 {p10:.0f}  p50 {p50:.0f}  p90 {p90:.0f}".format(**data))
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
     click.echo("  " + _("mean per area: {areas}").format(areas=per_area))
     click.echo("  " + _("foxes: {n:.2f}").format(n=data["mean_foxes"]))
+    click.echo("  " + _("scores:") if opponents is None else "  " + _("scores of {bot}:").format(bot=bot))
+    scores = (
+        data["scores"]
+        if opponents is None
+        else [[g[s - 1]] for g, s in zip(data["scores"], data["bot_seats"], strict=True)]
+    )
+    for line in _histogram([t for game in scores for t in game]):
+        click.echo("  " + line)
     click.echo("  " + _("solo rating bands:"))
     spec = SPECS[game_id]
     for band in spec.solo_rating:
@@ -245,7 +308,7 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         record = records.loads(_read(record_file))
         game = records.replay(record, stop=move_number)
     except records.RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(explain(exc)) from None
     played = None
     if move_number is not None and move_number <= len(record.moves):
         player, text = records.split_entry(record.moves[move_number - 1])
@@ -301,10 +364,6 @@ def play(resume: Path | None, bot_delay: float) -> None:
     TresFuteApp(resume=resume, bot_delay=bot_delay).run()
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
-
-
 @main.command()
 @click.option(
     "--host",
@@ -336,3 +395,7 @@ def serve(host: str, port: int, database: Path | None) -> None:
         )
     )
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

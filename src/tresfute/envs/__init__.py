@@ -18,7 +18,8 @@ GYM_IDS = {"tres-fute": "tresfute/TresFute-v0", "vraiment-tres-fute": "tresfute/
 
 
 def register_envs() -> None:
-    """Register the Gymnasium ids (also called by Gymnasium through its plugin entry point)."""
+    """Register the Gymnasium ids; importing this module does it (Gymnasium 1.x loads no plugins,
+    but ``gym.make("tresfute.envs:tresfute/TresFute-v0")`` imports the module by itself)."""
     import gymnasium as gym
 
     for game, env_id in GYM_IDS.items():

@@ -4,7 +4,7 @@ from .game import CHANCE, Game, IllegalMoveError, Phase, Played, Where
 from .games import SPECS
 from .kinds import GameSpec
 from .moves import Move, MoveKind, MoveSyntaxError, parse_move
-from .sheet import Score, Sheet, score_sheet, winners
+from .sheet import Score, Sheet, fox_value, score_sheet, winners
 
 __all__ = [
     "CHANCE",
@@ -20,6 +20,7 @@ __all__ = [
     "Score",
     "Sheet",
     "Where",
+    "fox_value",
     "parse_move",
     "score_sheet",
     "winners",

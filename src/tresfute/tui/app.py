@@ -22,12 +22,10 @@ from textual.widgets.option_list import Option
 from .. import records
 from ..bots import BOTS, analyse
 from ..i18n import N_, _, language
-from ..rules import Game, Move, MoveKind, parse_move
-from ..text import area_name, bot_name, describe_move, situation
+from ..rules import SPECS, Game, Move, MoveKind, parse_move
+from ..text import area_name, bot_name, describe_move, explain, game_name, situation
 from .render import render_dice, render_sheet, targets_of
 from .session import Seat, Session
-
-GAMES = {"tres-fute": "Très futé", "vraiment-tres-fute": "Vraiment très futé"}
 
 
 def bind_keys(screen: Screen, keys: list[tuple[str, str, str]]) -> None:
@@ -46,13 +44,17 @@ def seat_kinds() -> list[tuple[str, str]]:
 class SetupScreen(Screen[None]):
     """Game, seats (a person's name or a computer player), seed; or resume a saved game."""
 
+    def __init__(self, error: str = "") -> None:
+        super().__init__()
+        self.error = error  # why a game given on the command line could not be resumed
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup"):
             yield Label(_("New game"), id="setup-title")
             yield Label(_("Game"))
             with RadioSet(id="game"):
-                yield RadioButton("Très futé", value=True, id="tres-fute")
-                yield RadioButton("Vraiment très futé", id="vraiment-tres-fute")
+                yield RadioButton(game_name(SPECS["tres-fute"]), value=True, id="tres-fute")
+                yield RadioButton(game_name(SPECS["vraiment-tres-fute"]), id="vraiment-tres-fute")
             yield Label(_("Players"))
             yield Select(
                 [(_("1 (solo game)"), 1), ("2", 2), ("3", 3), ("4", 4)], value=1, allow_blank=False, id="players"
@@ -71,7 +73,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="buttons"):
                 yield Input(placeholder=_("file.json"), id="resume-path")
                 yield Button(_("Resume"), id="resume")
-            yield Static("", id="setup-error")
+            yield Static(self.error, id="setup-error")
 
     def on_mount(self) -> None:
         self._show_seats(1)
@@ -109,7 +111,7 @@ class SetupScreen(Screen[None]):
         try:
             session = Session.load(path)
         except records.RecordError as exc:
-            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=exc))
+            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=explain(exc)))
             return
         self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
 
@@ -222,7 +224,7 @@ class GameScreen(Screen[None]):
         player = self.viewed if self.viewed is not None else (decider if decider is not None else game.active)
         seat = self.session.seats[player]
         status = Text()
-        status.append(f" {GAMES[game.spec.id]} ", style="bold reverse")
+        status.append(f" {game_name(game.spec)} ", style="bold reverse")
         status.append("  " + _("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
         active = self.session.seats[game.active].name
         if game.n_players == 1:
@@ -459,8 +461,7 @@ class TresFuteApp(App[None]):
             try:
                 session = Session.load(self.resume)
             except records.RecordError as exc:
-                self.push_screen(SetupScreen())
-                self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=exc))
+                self.push_screen(SetupScreen(_("Cannot resume: {reason}").format(reason=explain(exc))))
                 return
             self.push_screen(GameScreen(session))
         else:

@@ -125,6 +125,28 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class HeadAsGet:
+    """Answer HEAD wherever GET is served (uptime checkers, link previews ask HEAD): the GET's
+    status and headers, without its body. FastAPI's routes, unlike Starlette's, serve GET only."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, without_body)
+
+
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     response = JSONResponse({"error": _("the request is too large")}, status_code=413)
     await response(scope, receive, send)
@@ -164,6 +186,7 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
     app = FastAPI(title="tresfute", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.host = host
     app.add_middleware(BodyLimit)
+    app.add_middleware(HeadAsGet)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(TableError)
@@ -203,7 +226,7 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/strings")
-    async def strings(lang: str | None = None) -> dict[str, str]:
+    async def strings(lang: str | None = None) -> dict[str, str | list[str]]:
         return ui_strings(language_of(lang))
 
     @app.get("/api/layout/{game_id}")

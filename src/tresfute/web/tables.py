@@ -18,7 +18,7 @@ from .. import fair_dice, records
 from ..bots import Bot, analyse, make_bot
 from ..i18n import _, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
-from ..text import bonus_name, bot_name, describe_move, die_name, situation, source_name
+from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
 from .store import MoveConflictError, Store, StoredGame, StoredSeat, token_hash
 
 ROLL = Move(MoveKind.ROLL)
@@ -167,7 +167,7 @@ class Host:
             try:
                 move = parse_move(move_text)
             except MoveSyntaxError as exc:
-                raise TableError(422, _("not a move: {reason}").format(reason=exc)) from None
+                raise TableError(422, _("not a move: {reason}").format(reason=explain(exc))) from None
             if move.kind is MoveKind.DICE:
                 entry = self._dice_entry(table, seat, move)
             elif move == ROLL and table.roller() is not None:
@@ -248,7 +248,7 @@ class Host:
             try:
                 trial.play(text, player)
             except IllegalMoveError as exc:
-                raise TableError(409, _("illegal move: {reason}").format(reason=exc)) from None
+                raise TableError(409, _("illegal move: {reason}").format(reason=explain(exc))) from None
         try:
             self.store.append_moves(table.id, len(table.stored.moves), entries, seat)
         except MoveConflictError as exc:

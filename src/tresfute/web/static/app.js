@@ -6,8 +6,17 @@ const STORE_KEY = "tresfute.games";
 let lang = localStorage.getItem("tresfute.lang") || "fr";
 let strings = {};
 
-const t = (text, values = {}) =>
-  (strings[text] || text).replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
+const t = (text, values = {}) => fill(strings[text] || text, values);
+// A message with a number: the server sends its two forms; French takes the singular for 0 and 1
+// (its catalogue's rule, n > 1), English for 1 only; a negative score reads like its size.
+const tn = (singular, plural, n, values = {}) => {
+  const many = lang === "fr" ? Math.abs(n) > 1 : Math.abs(n) !== 1;
+  const forms = Array.isArray(strings[singular]) ? strings[singular] : [singular, plural];
+  return fill(forms[many ? 1 : 0], values);
+};
+// The server's instructions are phrases ("choose a die of the roll"): shown alone, each line is a sentence.
+const sentences = (text) => text.split("\n").flatMap((line, i) => [i ? el("br") : null, line.charAt(0).toUpperCase() + line.slice(1)]);
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -256,7 +265,7 @@ function gameScreen(view) {
   const status = el("div", { class: "status", id: "status" },
     el("strong", {}, `${game.layout.name} — ${t("Round {n} of {total}", { n: state.round, total: state.rounds })}`),
     " ", el("span", { id: "status-text" }, view.status),
-    view.prompt ? el("p", { id: "prompt" }, view.prompt) : null,
+    view.prompt ? el("p", { id: "prompt" }, sentences(view.prompt)) : null,
     pendingList(view));
   const screen = el("div", { class: "game", "data-revision": view.revision, "data-over": view.over, "aria-busy": game.busy ? "true" : null }, status, el("p", { id: "message", role: "status" }, game.message));
   screen.append(diceView(view));
@@ -380,7 +389,7 @@ function sheetView(view, player, legal, size) {
     const points = sheet.score.areas[area.letter];
     const part = el("div", { class: `area area-${area.letter}` },
       el("h3", {}, el("span", { class: "swatch", "aria-hidden": "true" }, DIE_SYMBOL[area.letter]), ` ${area.name} `,
-        el("span", { class: "points" }, t("{n} points", { n: points }))));
+        el("span", { class: "points" }, tn("{n} point", "{n} points", points, { n: points }))));
     part.append(area.kind === "grid" ? gridView(area, values, targets) : trackView(area, values, targets));
     box.append(part);
   }
