@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tresfute.bots.network import ValueNetwork
 from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, run
+from tresfute.progress import progress_bar
 
 
 def main() -> None:
@@ -65,9 +66,13 @@ def main() -> None:
             workers=args.workers,
         )
         state = new_state(settings, ValueNetwork.load(args.start) if args.start else None)
-    state = run(state, args.checkpoint, report=lambda line: print(line, file=sys.stderr, flush=True))
+    state = run(state, args.checkpoint, report=_report, bar=progress_bar)
     final_network(state).save(args.out)
     print(f"best evaluation mean {state.best_mean:.1f}; network written to {args.out}")
+
+
+def _report(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

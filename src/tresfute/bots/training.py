@@ -27,6 +27,7 @@ import json
 import random
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
@@ -244,8 +245,17 @@ def _map(pool: Any, function: Callable, jobs: list) -> list:
     return pool.imap(function, jobs) if pool is not None else map(function, jobs)
 
 
-def run(state: State, checkpoint: Path | None, report: Callable[[str], None] = print) -> State:
-    """Train until the last iteration, saving a checkpoint after each one."""
+def run(
+    state: State,
+    checkpoint: Path | None,
+    report: Callable[[str], None] = print,
+    bar: Callable[[int, str], AbstractContextManager[Callable[[int], None] | None]] | None = None,
+) -> State:
+    """Train until the last iteration, saving a checkpoint after each one.
+
+    ``report`` gets one line per iteration; ``bar(total, label)``, if given, a progress bar
+    (``tresfute.progress.progress_bar``) told of every batch of games played.
+    """
     settings = state.settings
     rng = np.random.default_rng(settings.seed * 7919 + state.iteration)
     pool = Pool(settings.workers) if settings.workers > 1 else None
@@ -260,7 +270,12 @@ def run(state: State, checkpoint: Path | None, report: Callable[[str], None] = p
             taught = i < settings.teacher
             play = teacher_games if taught else play_games
             jobs = _jobs(state.network, "train", settings.seed, numbers, explore, settings.lam, chunk)
-            parts = list(_map(pool, play, jobs))
+            parts = []
+            with bar(len(numbers), f"iteration {i + 1}") if bar else nullcontext() as progress:
+                for part in _map(pool, play, jobs):
+                    parts.append(part)
+                    if progress is not None:
+                        progress(len(part[2]))
             x = np.concatenate([p[0] for p in parts])
             y = np.concatenate([p[1] for p in parts])
             scores = [s for p in parts for s in p[2]]
