@@ -94,6 +94,8 @@ def test_the_bench_command_prints_every_figure() -> None:
         "rating_bands",
         "decisions_per_second",
         "seconds_per_game",
+        "median_ms_per_decision",
+        "p90_ms_per_decision",
     }
     assert abs(sum(data["rating_bands"].values()) - 1) < 1e-9
     text = CliRunner().invoke(main, ["bench", "--games", "3", "--lang", "en"]).output

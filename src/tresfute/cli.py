@@ -285,6 +285,13 @@ def bench(
             d=data["decisions_per_second"], s=data["seconds_per_game"]
         )
     )
+    if "median_ms_per_decision" in data:
+        click.echo(
+            "  "
+            + _("time per decision of {bot}: median {m:.1f} ms, p90 {p:.1f} ms").format(
+                bot=data["bot"], m=data["median_ms_per_decision"], p=data["p90_ms_per_decision"]
+            )
+        )
 
 
 @main.command()

@@ -28,17 +28,33 @@ def bot_seat(players: int, game_number: int) -> int:
     return game_number % players
 
 
-def play_game(game_id: str, players: int, bot: str, seed: int, game_number: int, opponents: str | None = None) -> Game:
-    """One seeded game: ``bot`` in every seat, or in :func:`bot_seat` with ``opponents`` in the others."""
+def play_game(
+    game_id: str,
+    players: int,
+    bot: str,
+    seed: int,
+    game_number: int,
+    opponents: str | None = None,
+    timings: list[float] | None = None,
+) -> Game:
+    """One seeded game: ``bot`` in every seat, or in :func:`bot_seat` with ``opponents`` in the
+    others. ``timings``, if given, gets the seconds each of ``bot``'s decisions took."""
     game = Game(game_id, players=players, seed=derived_seed(seed, game_number, "game"))
     names = [bot] * players
     if opponents is not None:
         names = [bot if p == bot_seat(players, game_number) else opponents for p in range(players)]
     bots = [make_bot(name, derived_seed(seed, game_number, f"bot{p}")) for p, name in enumerate(names)]
+    timed = [timings is not None and name == bot for name in names]
     while not game.is_over:
         p = game.to_move
         assert p is not None and p >= 0
-        game.play(bots[p].choose(game, p), p)
+        if timed[p]:
+            start = time.perf_counter()
+            move = bots[p].choose(game, p)
+            timings.append(time.perf_counter() - start)  # type: ignore[union-attr]
+        else:
+            move = bots[p].choose(game, p)
+        game.play(move, p)
     return game
 
 
@@ -55,13 +71,15 @@ class GameResult(NamedTuple):
     winners: list[int]
     decisions: int
     seconds: float
+    decision_seconds: list[float]  # each decision of the bot under test
 
 
 def _play_one(args: tuple[str, int, str, int, int, str | None]) -> GameResult:
     start = time.perf_counter()
-    game = play_game(*args)
+    timings: list[float] = []
+    game = play_game(*args, timings=timings)
     decisions = sum(1 for h in game.history if not h.forced)
-    return GameResult(game.scores(), game.winners(), decisions, time.perf_counter() - start)
+    return GameResult(game.scores(), game.winners(), decisions, time.perf_counter() - start, timings)
 
 
 def _play_many(
@@ -179,4 +197,10 @@ def bench(
         decisions_per_second=decisions / seconds,
         seconds_per_game=seconds / games,
     )
+    times = sorted(t for g in finished for t in g.decision_seconds)
+    if times:  # the bot under test's own decisions (a decision with one legal move is the engine's)
+        data.update(
+            median_ms_per_decision=1000 * statistics.median(times),
+            p90_ms_per_decision=1000 * times[min(len(times) - 1, int(0.9 * len(times)))],
+        )
     return data

@@ -11,6 +11,7 @@ so the analysis and the bot's choice agree, and a game is replayed identically.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import NamedTuple
 
@@ -58,19 +59,27 @@ def evaluate_moves(game: Game, player: int, network: ValueNetwork) -> list[tuple
 class StrongBot:
     """The value network's best move, with an optional search over the rest of the turn.
 
-    ``candidates`` moves (the network's best) are searched on ``samples`` simulated futures
-    each; 0 candidates plays the network's best move directly.
+    Up to ``candidates`` moves (the network's best, those within ``margin`` points of the best
+    one) are searched on ``samples`` simulated futures each; when no other move comes that close,
+    or with 0 candidates, the network's best move is played directly. The search thus goes
+    where the network hesitates, and most decisions cost one batch of afterstates.
     """
 
     name = "strong"
 
     def __init__(
-        self, seed: int = 0, candidates: int = 0, samples: int = 8, network: ValueNetwork | None = None
+        self,
+        seed: int = 0,
+        candidates: int = 0,
+        samples: int = 8,
+        network: ValueNetwork | None = None,
+        margin: float = math.inf,
     ) -> None:
         self.seed = seed
         self.candidates = candidates
         self.samples = samples
         self.network = network
+        self.margin = margin
 
     def _network(self, game: Game) -> ValueNetwork:
         return self.network or shipped_network(game.spec.id)
@@ -89,7 +98,9 @@ class StrongBot:
         network = self._network(game)
         ranked = evaluate_moves(game, player, network)
         count = self.candidates if candidates is None else candidates
-        if len(ranked) == 1 or count <= 0 or self.samples <= 0:
+        best = ranked[0][0]
+        count = sum(1 for value, _ in ranked[:count] if best - value <= self.margin)
+        if count <= 1 or self.samples <= 0:
             return [Estimate(move, value, False) for value, move in ranked]
         searched = []
         seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(self.samples)]
