@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
 
 import gymnasium as gym
@@ -11,11 +13,15 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-import tresfute.envs  # noqa: F401  (registers the ids)
+import tresfute  # noqa: F401  (registers the ids)
 from tresfute import records
 from tresfute.envs import GYM_IDS, ActionMap, bot_policy
 from tresfute.envs.pz_env import env as aec_env
+from tresfute.envs.pz_env import raw_env
+from tresfute.envs.vector import BatchedTresFuteEnv
+from tresfute.i18n import use_language
 from tresfute.rules import CHANCE, Game
+from tresfute.tui.render import render_sheet, targets_of
 
 GAMES = sorted(GYM_IDS)
 
@@ -31,9 +37,15 @@ def test_gymnasium_env_checker_passes(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_gymnasium_env_checker_passes_against_computer_players(game: str) -> None:
+    check_env(gym.make(GYM_IDS[game], opponents=["greedy", "random"], seat=1).unwrapped, skip_render_check=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_pettingzoo_api_test_passes(game: str, players: int) -> None:
-    api_test(aec_env(game, players), num_cycles=1000, verbose_progress=False)
+@pytest.mark.parametrize("make", [aec_env, raw_env], ids=["env", "raw_env"])
+def test_pettingzoo_api_test_passes(game: str, players: int, make) -> None:
+    api_test(make(game, players), num_cycles=400, verbose_progress=False)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -132,7 +144,7 @@ def test_an_illegal_action_changes_nothing_and_says_why() -> None:
 
 def test_passive_players_do_not_see_each_others_choices() -> None:
     """In a turn's passive phase, other players' sheets are shown as they were when it began."""
-    env = aec_env("tres-fute", 3)
+    env = raw_env("tres-fute", 3)
     env.reset(seed=2)
     checked = False
     for agent in env.agent_iter():

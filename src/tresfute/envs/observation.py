@@ -68,6 +68,11 @@ def encode(game: Game, player: int, others: list[Sheet] | None = None, score: Sc
     """The observation of ``player``: the dice, the turn, their pending bonuses, their sheet,
     then the other players' sheets in seat order from their left (``others`` overrides them,
     to hide what simultaneous passive players have just done)."""
+    return np.asarray(encode_list(game, player, others, score), dtype=np.float32)
+
+
+def encode_list(game: Game, player: int, others: list[Sheet] | None = None, score: Score | None = None) -> list[float]:
+    """:func:`encode` as a list (to fill a row of a batch without an array per game)."""
     spec = game.spec
     out: list[float] = []
     for i in range(6):
@@ -94,4 +99,42 @@ def encode(game: Game, player: int, others: list[Sheet] | None = None, score: Sc
         other = (player + k) % n
         sheet = others[other] if others is not None else game.sheets[other]
         out += encode_sheet(spec, sheet)
-    return np.asarray(out, dtype=np.float32)
+    return out
+
+
+def _sheet_names(spec: GameSpec, prefix: str) -> list[str]:
+    names: list[str] = []
+    for a, area in spec.areas.items():
+        if isinstance(area, Grid):
+            names += [f"{prefix}.{a}.r{c.row}c{c.col}" for c in area.cells]
+        else:
+            for i in range(1, len(area.boxes) + 1):
+                names += [f"{prefix}.{a}.box{i}.filled", f"{prefix}.{a}.box{i}.number"]
+    for track in spec.actions:
+        names += [f"{prefix}.{track.action}.circled", f"{prefix}.{track.action}.available"]
+    names.append(f"{prefix}.foxes")
+    names += [f"{prefix}.score.{a}" for a in spec.areas]
+    names.append(f"{prefix}.score.lowest")
+    return names
+
+
+@cache
+def observation_names(game_id: str, players: int) -> tuple[str, ...]:
+    """One name per index of :func:`encode`'s vector, e.g. ``die.w.face3``, ``turn.round``,
+    ``me.y.r2c3`` (the player's yellow cell row 2 column 3), ``left1.score.g`` (the green
+    score of the player on the left)."""
+    spec = get_spec(game_id)
+    names: list[str] = []
+    for die in spec.dice:
+        names += [f"die.{die}.face{v}" for v in range(1, 7)]
+        names += [f"die.{die}.in_{w}" for w in WHERE]
+        names += [f"die.{die}.swept", f"die.{die}.extra_taken"]
+    names += ["turn.round", "turn.rolls", "turn.picks", "turn.is_active"]
+    names += [f"turn.phase.{p.replace(' ', '_')}" for p in PHASES]
+    names += [f"turn.stage.{s}" for s in (Stage.PICK, Stage.EXTRA, Stage.DONE)]
+    names += [f"pending.{a}" for a in spec.areas] + ["pending.choice"]
+    names += _sheet_names(spec, "me")
+    for k in range(1, players):
+        names += _sheet_names(spec, f"left{k}")
+    assert len(names) == observation_size(spec, players)
+    return tuple(names)
