@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 import gymnasium as gym
+import torch
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from sb3_contrib import MaskablePPO
@@ -96,7 +97,11 @@ def main() -> None:
     parser.add_argument("--eval-seed", type=int, default=1000, help="evaluation games use seeds from here on")
     parser.add_argument("--seed", type=int, default=0, help="the training games' and the network's seed")
     parser.add_argument("--save", default=None, help="where to save the model (default: agent-GAME.zip)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="PyTorch threads (the network is small: more only help on idle cores)"
+    )
     args = parser.parse_args()
+    torch.set_num_threads(args.threads)
     if args.minutes is None and args.steps is None:
         args.minutes = 5.0
     env_id = GYM_IDS[args.game]

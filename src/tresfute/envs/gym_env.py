@@ -11,7 +11,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import records
-from ..rules import Game, IllegalMoveError, Phase, Sheet
+from ..rules import Game, IllegalMoveError, Phase, Score, Sheet
 from ..rules.game import get_spec
 from .actions import action_map
 from .observation import encode, observation_names, observation_size
@@ -136,9 +136,9 @@ class TresFuteEnv(gym.Env):
     def _agent_to_move(self) -> int | None:
         return self.seat if self.seat in self.game.players_to_move else None
 
-    def _observe(self) -> np.ndarray:
+    def _observe(self, score: Score | None = None) -> np.ndarray:
         self._frozen, others = frozen_sheets(self.game, self._frozen) if self.n_players > 1 else (None, None)
-        return encode(self.game, self.seat, others)
+        return encode(self.game, self.seat, others, score)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         game = self.game
@@ -203,11 +203,12 @@ class TresFuteEnv(gym.Env):
                 raise
             return self._observe(), 0.0, False, False, self._info(illegal_action=str(exc))
         play_opponents(game, self.seat, self._bots)
-        after = self._total = game.score(self.seat).total
+        score = game.score(self.seat)
+        after = self._total = score.total
         done = game.is_over
         final = float(after) if done else 0.0
         reward = float(after - before) if self.reward_mode == "delta" else final
-        return self._observe(), reward, done, False, self._info()
+        return self._observe(score), reward, done, False, self._info()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

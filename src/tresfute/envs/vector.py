@@ -16,7 +16,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..rules import Game, Sheet
+from ..rules import Game, Score, Sheet
 from ..rules.game import get_spec
 from .actions import action_map
 from .gym_env import frozen_sheets, play_opponents
@@ -102,13 +102,13 @@ class BatchedTresFuteEnv(VectorEnv):
         self.games[i], self._bots[i], self._frozen[i] = game, bots, None
         self._totals[i] = game.score(self.seat).total
 
-    def _write(self, i: int) -> None:
+    def _write(self, i: int, score: Score | None = None) -> None:
         """Game ``i``'s observation and mask into row ``i``."""
         game, seat = self.games[i], self.seat
         others = None
         if self.n_players > 1:
             self._frozen[i], others = frozen_sheets(game, self._frozen[i])
-        self._obs[i] = encode_list(game, seat, others)
+        self._obs[i] = encode_list(game, seat, others, score)
         row = self._masks[i]
         row[:] = False
         if seat in game.players_to_move:
@@ -155,7 +155,8 @@ class BatchedTresFuteEnv(VectorEnv):
             game.play(moves[actions[i]], seat)
             if self.n_players > 1:
                 play_opponents(game, seat, self._bots[i])
-            total = game.score(seat).total
+            score = game.score(seat)
+            total = score.total
             if delta:
                 rewards[i] = total - self._totals[i]
             self._totals[i] = total
@@ -165,7 +166,9 @@ class BatchedTresFuteEnv(VectorEnv):
                 if not delta:
                     rewards[i] = total
                 self._new_game(i)
-            self._write(i)
+                self._write(i)
+            else:
+                self._write(i, score)
         info: dict[str, Any] = {"action_mask": self._masks.copy()}
         if terminated.any():
             info["final_score"], info["_final_score"] = final, terminated.copy()
