@@ -463,3 +463,19 @@ def test_make_vec_builds_the_batched_environment() -> None:
     assert isinstance(envs, BatchedTresFuteEnv) and envs.game_id == "vraiment-tres-fute"
     obs, _info = envs.reset(seed=0)
     assert envs.observation_space.contains(obs)
+
+
+def test_a_trained_agent_seat_is_checked_before_any_game() -> None:
+    """``ppo:FILE`` seats: a missing file or spec is refused with the reason, by the library
+    and by every command that takes --bot, before PyTorch is even needed."""
+    from click.testing import CliRunner
+
+    from tresfute.bots import make_bot
+    from tresfute.cli import main
+
+    for spec, reason in (("ppo:", "needs a file"), ("ppo:/no/such/agent.zip", "no model file"), ("pop", "unknown bot")):
+        with pytest.raises(ValueError, match=reason):
+            make_bot(spec, 0)
+        for command in (["bench", "--games", "1"], ["simulate", "--games", "1"], ["play"]):
+            result = CliRunner().invoke(main, [*command, "--bot", spec])
+            assert result.exit_code == 2 and reason in result.output
