@@ -15,6 +15,19 @@ WHERE = [Where.HAND, Where.PLATTER, Where.FIELD]
 SCORE_SCALE = 100.0
 
 
+def _one_hot(keys: list, extra: tuple = ()) -> dict:
+    """Each key's one-hot encoding over ``keys``, built once (``encode`` runs at every step)."""
+    table = {k: tuple(1.0 if k == other else 0.0 for other in keys) for k in keys}
+    return table | {k: (0.0,) * len(keys) for k in extra}
+
+
+_FACES = _one_hot([1, 2, 3, 4, 5, 6], extra=(0,))  # 0: a die not rolled yet
+_WHERE = _one_hot(WHERE)
+_PHASES = _one_hot(PHASES)
+_NO_PHASE = (0.0,) * len(PHASES)
+_STAGES = _one_hot([Stage.PICK, Stage.EXTRA, Stage.DONE])
+
+
 def sheet_size(spec: GameSpec) -> int:
     n = 0
     for area in spec.areas.values():
@@ -75,16 +88,15 @@ def encode_list(game: Game, player: int, others: list[Sheet] | None = None, scor
     """:func:`encode` as a list (to fill a row of a batch without an array per game)."""
     spec = game.spec
     out: list[float] = []
-    for i in range(6):
-        value = game.values[i]
-        out += [1.0 if value == v else 0.0 for v in range(1, 7)]
-        out += [1.0 if game.where[i] is w else 0.0 for w in WHERE]
-        out.append(1.0 if i in game.swept else 0.0)
-        out.append(1.0 if i in game.extra_used[player] else 0.0)
+    swept, extra_used, where = game.swept, game.extra_used[player], game.where
+    for i, value in enumerate(game.values):
+        out += _FACES[value]
+        out += _WHERE[where[i]]
+        out.append(1.0 if i in swept else 0.0)
+        out.append(1.0 if i in extra_used else 0.0)
     out += [game.round / game.rounds, game.rolls / 3, game.picks / 3, 1.0 if game.active == player else 0.0]
-    out += [1.0 if game.phase is p else 0.0 for p in PHASES]
-    stage = game.stage[player]
-    out += [1.0 if stage is s else 0.0 for s in (Stage.PICK, Stage.EXTRA, Stage.DONE)]
+    out += _PHASES.get(game.phase, _NO_PHASE)
+    out += _STAGES[game.stage[player]]
     areas = list(spec.areas)
     pending = [0.0] * (len(areas) + 1)
     for item in game.pending[player]:

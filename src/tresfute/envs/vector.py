@@ -9,6 +9,7 @@ one preallocated array and checks every action at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -102,17 +103,22 @@ class BatchedTresFuteEnv(VectorEnv):
         self.games[i], self._bots[i], self._frozen[i] = game, bots, None
         self._totals[i] = game.score(self.seat).total
 
-    def _write(self, i: int, score: Score | None = None) -> None:
-        """Game ``i``'s observation and mask into row ``i``."""
+    def _observe(self, i: int, score: Score | None = None) -> tuple[list[float], list[int]]:
+        """Game ``i``'s observation as a list, and its legal action numbers."""
         game, seat = self.games[i], self.seat
         others = None
         if self.n_players > 1:
             self._frozen[i], others = frozen_sheets(game, self._frozen[i])
-        self._obs[i] = encode_list(game, seat, others, score)
-        row = self._masks[i]
-        row[:] = False
-        if seat in game.players_to_move:
-            row[self.actions.legal_actions(game, seat)] = True
+        legal = self.actions.legal_actions(game, seat) if seat in game.players_to_move else []
+        return encode_list(game, seat, others, score), legal
+
+    def _store(self, rows: list[list[float]], legal: list[list[int]]) -> None:
+        """Every game's observation and mask, each written as one array at once."""
+        self._obs = np.array(rows, dtype=np.float32)
+        masks = np.zeros(self._masks.shape, dtype=bool)
+        columns = np.fromiter(chain.from_iterable(legal), dtype=np.intp)
+        masks[np.repeat(np.arange(self.num_envs), [len(a) for a in legal]), columns] = True
+        self._masks = masks
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
@@ -130,10 +136,14 @@ class BatchedTresFuteEnv(VectorEnv):
             self._rngs = [np.random.default_rng(s) for s in sequences]
         n = self.num_envs
         self.games, self._bots, self._frozen = [None] * n, [{}] * n, [None] * n  # type: ignore[list-item]
+        rows, legal = [], []
         for i in range(n):
             self._new_game(i)
-            self._write(i)
-        return self._obs.copy(), {"action_mask": self._masks.copy()}
+            row, actions = self._observe(i)
+            rows.append(row)
+            legal.append(actions)
+        self._store(rows, legal)
+        return self._obs, {"action_mask": self._masks.copy()}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self.games:
@@ -151,6 +161,7 @@ class BatchedTresFuteEnv(VectorEnv):
         terminated = np.zeros(n, dtype=bool)
         final = np.zeros(n, dtype=np.int64)
         moves, seat, delta = self.actions.moves, self.seat, self.reward_mode == "delta"
+        rows, legal = [], []
         for i, game in enumerate(self.games):
             game.play(moves[actions[i]], seat)
             if self.n_players > 1:
@@ -166,10 +177,12 @@ class BatchedTresFuteEnv(VectorEnv):
                 if not delta:
                     rewards[i] = total
                 self._new_game(i)
-                self._write(i)
-            else:
-                self._write(i, score)
+                score = None
+            row, actions_now = self._observe(i, score)
+            rows.append(row)
+            legal.append(actions_now)
+        self._store(rows, legal)
         info: dict[str, Any] = {"action_mask": self._masks.copy()}
         if terminated.any():
             info["final_score"], info["_final_score"] = final, terminated.copy()
-        return self._obs.copy(), rewards, terminated, np.zeros(n, dtype=bool), info
+        return self._obs, rewards, terminated, np.zeros(n, dtype=bool), info
