@@ -8,6 +8,7 @@ so CI never skips these tests.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from tresfute.bots import BotError, make_bot
 from tresfute.cli import main
 from tresfute.i18n import use_language
 from tresfute.rules import Game
-from tresfute.tui.app import seat_kinds
+from tresfute.tui.app import EndScreen, GameScreen, SetupScreen, TresFuteApp, seat_kinds
 from tresfute.tui.session import Seat, Session
 
 try:
@@ -92,6 +93,37 @@ def test_a_saved_agent_plays_a_seat_against_people_and_other_players(agent: Path
     while not session.game.is_over:
         session.play_bot()
     assert {h.player for h in session.game.moves_played()} == {0, 1}
+
+
+def test_the_terminal_game_seats_a_saved_agent_against_a_person(agent: Path) -> None:
+    """tresfute play --bot ppo:FILE: the agent is offered in the seats and plays its turns;
+    the person (seat 1) plays the first listed move with Enter."""
+    spec = f"ppo:{agent}"
+
+    async def main() -> None:
+        app = TresFuteApp(bot_delay=0, extra_bots=(spec,))
+        async with app.run_test(size=(140, 50)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            app.screen.query_one("#players").value = 2
+            await pilot.pause()
+            app.screen.query_one("#kind0").value = spec
+            app.screen.query_one("#kind1").value = "person"
+            app.screen.query_one("#seed").value = "3"
+            await pilot.click("#start")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+            session = app.screen.session
+            for _ in range(600):
+                if isinstance(app.screen, EndScreen):
+                    break
+                await pilot.press("enter")
+                await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            players = {h.player for h in session.game.moves_played() if not h.forced}
+            assert players == {0, 1} and session.seats[0].bot == spec
+
+    asyncio.run(main())
 
 
 def test_an_agent_for_the_other_game_or_a_bad_file_is_refused_with_the_reason(agent: Path, tmp_path: Path) -> None:
