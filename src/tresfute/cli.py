@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from . import paper, records
-from .bots import BOTS
+from .bots import BOTS, FILE_BOTS, BotError, make_bot
 from .i18n import _, language, set_language
 from .paper import AREA_BY_NAME
 from .progress import Progress, progress_bar
@@ -22,6 +22,25 @@ from .simulate import simulate
 from .text import area_name, describe_move, explain, game_name
 
 GAME_CHOICE = click.Choice(sorted(SPECS))
+
+
+class BotSpec(click.ParamType):
+    """A computer player: a name (random, greedy, strong) or a trained agent's file (ppo:FILE.zip)."""
+
+    name = "bot"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[" + "|".join([*sorted(BOTS), *(f"{k}:FILE" for k in FILE_BOTS)]) + "]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            make_bot(value, 0)  # a wrong name or file fails here, with the reason
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return str(value)
+
+
+BOT_SPEC = BotSpec()
 
 
 def _set_lang(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
@@ -80,7 +99,18 @@ def _histogram(totals: list[int], bars: int = 40) -> list[str]:
     return lines
 
 
-@click.group()
+class _Commands(click.Group):
+    """Reports a computer player that cannot play the game asked (a trained agent's file
+    made for the other game) as an error message, not a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BotError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="tresfute")
 def main() -> None:
     """Très futé and Vraiment très futé: play, replay, score, simulate and bench games."""
@@ -176,7 +206,7 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
 @main.command("simulate")
 @click.option("--game", "game_id", type=GAME_CHOICE, default="tres-fute", show_default=True)
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
-@click.option("--bot", type=click.Choice(sorted(BOTS)), default="random", show_default=True)
+@click.option("--bot", type=BOT_SPEC, default="random", show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -202,7 +232,7 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
 
 @main.command()
 @click.option("--game", "game_id", type=GAME_CHOICE, default="tres-fute", show_default=True)
-@click.option("--bot", type=click.Choice(sorted(BOTS)), default="greedy", show_default=True)
+@click.option("--bot", type=BOT_SPEC, default="greedy", show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option(
     "--seed",
@@ -363,12 +393,19 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
     show_default=True,
     help="Seconds a computer player waits before each move.",
 )
+@click.option(
+    "--bot",
+    "bots",
+    type=BOT_SPEC,
+    multiple=True,
+    help="Offer this computer player in the seats too, e.g. a trained agent: --bot ppo:agent.zip.",
+)
 @LANG
-def play(resume: Path | None, bot_delay: float) -> None:
+def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...]) -> None:
     """Play in the terminal: alone, with friends at one keyboard, against computer players."""
     from .tui.app import TresFuteApp
 
-    TresFuteApp(resume=resume, bot_delay=bot_delay).run()
+    TresFuteApp(resume=resume, bot_delay=bot_delay, extra_bots=bots).run()
 
 
 @main.command()
