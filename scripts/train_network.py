@@ -41,6 +41,7 @@ def main() -> None:
     parser.add_argument("--start", type=Path, help="grow from this network instead of random weights")
     parser.add_argument("--checkpoint", type=Path, help="write a checkpoint here after every iteration")
     parser.add_argument("--resume", action="store_true", help="go on from --checkpoint")
+    parser.add_argument("--until", type=int, help="stop after this iteration (resume later with --resume)")
     parser.add_argument("--out", type=Path, required=True, help="where to write the best network")
     args = parser.parse_args()
 
@@ -48,7 +49,9 @@ def main() -> None:
         if args.checkpoint is None or not args.checkpoint.exists():
             parser.error("--resume needs an existing --checkpoint")
         state = load_checkpoint(args.checkpoint)
-        state.settings.iterations = args.iterations  # a resumed run may be extended
+        if state.settings.game != args.game:
+            parser.error(f"the checkpoint is a {state.settings.game} run, not {args.game}")
+        state.settings.iterations = args.iterations  # a resumed run may be lengthened or shortened
         state.settings.workers = args.workers
     else:
         settings = Settings(
@@ -66,7 +69,7 @@ def main() -> None:
             workers=args.workers,
         )
         state = new_state(settings, ValueNetwork.load(args.start) if args.start else None)
-    state = run(state, args.checkpoint, report=_report, bar=progress_bar)
+    state = run(state, args.checkpoint, report=_report, bar=progress_bar, until=args.until)
     final_network(state).save(args.out)
     print(f"best evaluation mean {state.best_mean:.1f}; network written to {args.out}")
 

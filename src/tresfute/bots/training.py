@@ -250,17 +250,19 @@ def run(
     checkpoint: Path | None,
     report: Callable[[str], None] = print,
     bar: Callable[[int, str], AbstractContextManager[Callable[[int], None] | None]] | None = None,
+    until: int | None = None,
 ) -> State:
-    """Train until the last iteration, saving a checkpoint after each one.
+    """Train until the last iteration (or iteration ``until``), saving a checkpoint after each one.
 
     ``report`` gets one line per iteration; ``bar(total, label)``, if given, a progress bar
-    (``tresfute.progress.progress_bar``) told of every batch of games played.
+    (``tresfute.progress.progress_bar``) told of every batch of games played. A run stopped
+    at ``until`` and resumed gives the same network as the same stops did before.
     """
     settings = state.settings
     rng = np.random.default_rng(settings.seed * 7919 + state.iteration)
     pool = Pool(settings.workers) if settings.workers > 1 else None
     try:
-        while state.iteration < settings.iterations:
+        while state.iteration < min(settings.iterations, until or settings.iterations):
             i = state.iteration
             explore = settings.at(settings.explore, i)
             learning_rate = settings.at(settings.learning_rate, i)
