@@ -71,7 +71,8 @@ def main() -> None:
         state = new_state(settings, ValueNetwork.load(args.start) if args.start else None)
     state = run(state, args.checkpoint, report=_report, bar=progress_bar, until=args.until)
     final_network(state).save(args.out)
-    print(f"best evaluation mean {state.best_mean:.1f}; network written to {args.out}")
+    judged = f"best evaluation mean {state.best_mean:.1f}" if state.best is not None else "not evaluated yet"
+    print(f"{judged}; network written to {args.out}")
 
 
 def _report(line: str) -> None:
