@@ -8,7 +8,10 @@ never in a URL the server logs: the page reads it from the link's ``#`` part.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -26,7 +29,7 @@ from ..bots import BOTS
 from ..i18n import LANGUAGES, _, use_language
 from ..rules import SPECS
 from .layout import sheet_layout
-from .store import SQLiteStore, Store
+from .store import Store, open_store
 from .strings import ui_strings
 from .tables import Host, SeatRequest, Table, TableError
 
@@ -135,17 +138,30 @@ class Listeners:
 
     def __init__(self) -> None:
         self._by_table: dict[str, dict[WebSocket, tuple[int | None, str]]] = {}
+        self._sent: dict[str, int] = {}  # the revision each table's listeners last got
 
     def add(self, table_id: str, socket: WebSocket, seat: int | None, language: str) -> None:
         self._by_table.setdefault(table_id, {})[socket] = (seat, language)
 
     def remove(self, table_id: str, socket: WebSocket) -> None:
-        self._by_table.get(table_id, {}).pop(socket, None)
+        listening = self._by_table.get(table_id)
+        if listening is not None:
+            listening.pop(socket, None)
+            if not listening:
+                del self._by_table[table_id]
+                self._sent.pop(table_id, None)
+
+    def watched(self, table_id: str) -> bool:
+        return bool(self._by_table.get(table_id))
 
     async def publish(self, host: Host, table: Table) -> None:
         listening = list(self._by_table.get(table.id, {}).items())
         if not listening:
             return
+        revision = table.stored.revision
+        if self._sent.get(table.id, -1) >= revision:
+            return  # already sent (a change made here comes back from the database's notice)
+        self._sent[table.id] = revision
 
         def views() -> list[dict[str, Any]]:  # in a thread: the table may be locked by a thinking bot
             return [host.view(table, seat, language) for _socket, (seat, language) in listening]
@@ -157,11 +173,44 @@ class Listeners:
                 self.remove(table.id, socket)
 
 
+Changes = Callable[[], AsyncIterator[tuple[str, int]]]
+
+
+async def forward_changes(host: Host, listeners: Listeners, changes: Changes) -> None:
+    """Tell this server's pages of the changes made through any server (PostgreSQL's
+    ``LISTEN/NOTIFY``); listen again after a lost connection."""
+    while True:
+        try:
+            async for game_id, _revision in changes():
+                if listeners.watched(game_id):
+                    table = await run_in_threadpool(host.table, game_id)  # reloads it if behind
+                    await listeners.publish(host, table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logging.getLogger(__name__).exception("lost the database's notices; listening again")
+            await asyncio.sleep(1)
+
+
 def create_app(store: Store | None = None, database: str | Path = "tresfute.sqlite3") -> FastAPI:
-    """The application; ``store`` defaults to an SQLite file at ``database``."""
-    host = Host(store if store is not None else SQLiteStore(database))
+    """The application; ``store`` defaults to the one ``database`` names (an SQLite file's path
+    or a ``postgresql://`` URL)."""
+    host = Host(store if store is not None else open_store(database))
     listeners = Listeners()
-    app = FastAPI(title="tresfute", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        changes = getattr(host.store, "changes", None)
+        task = asyncio.create_task(forward_changes(host, listeners, changes)) if changes is not None else None
+        yield
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    app = FastAPI(
+        title="tresfute", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json", lifespan=lifespan
+    )
     app.state.host = host
     app.add_middleware(BodyLimit)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -323,6 +372,12 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
             listeners.remove(table.id, socket)
 
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The application for ``uvicorn --factory`` and ``tresfute serve --workers N``: the database
+    is named by ``TRESFUTE_DB`` (each worker process opens its own store)."""
+    return create_app(database=os.environ.get("TRESFUTE_DB", "tresfute.sqlite3"))
 
 
 def _request_language(request: Request) -> str:

@@ -1,8 +1,12 @@
 """Where the web server keeps its games: each game's description and its record's moves.
 
-:class:`Store` is the small interface the server needs; :class:`SQLiteStore` implements it on an
-embedded SQLite file. Every call commits before it returns, so a move the server has
+:class:`Store` is the small interface the server needs. :class:`SQLiteStore` implements it on an
+embedded SQLite file (the default); :class:`PostgresStore` on a PostgreSQL database, which several
+server processes can share. Every call commits before it returns, so a move the server has
 acknowledged survives a stop at any moment. Seat tokens are kept only as their SHA-256.
+
+Both stores keep a ``schema_version`` table and bring an older database up to date when they
+open it (:data:`MIGRATIONS`, applied in order, each in one transaction).
 """
 
 from __future__ import annotations
@@ -11,9 +15,15 @@ import hashlib
 import sqlite3
 import threading
 import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+# The channel PostgreSQL notifies at every change of a game ("<game id> <revision>").
+CHANNEL = "tresfute_games"
 
 
 def token_hash(token: str) -> str:
@@ -42,7 +52,7 @@ class StoredGame:
 
 
 class MoveConflictError(RuntimeError):
-    """The game's record no longer has the length the write expected (a concurrent write)."""
+    """The game's record no longer is what the write expected (another server wrote first)."""
 
 
 class Store(Protocol):
@@ -50,13 +60,21 @@ class Store(Protocol):
 
     def load(self, game_id: str) -> StoredGame | None: ...
 
-    def append_moves(self, game_id: str, start: int, entries: list[str], seat: int | None) -> None:
-        """Write ``entries`` as moves ``start``, ``start + 1``, … (``seat`` acted, if any); raises
-        :class:`MoveConflictError` if the record does not have exactly ``start`` moves."""
+    def revision(self, game_id: str) -> int | None:
+        """The game's stored revision (None if there is no such game): a server whose copy is
+        older reloads it."""
         ...
 
-    def truncate(self, game_id: str, length: int, seat: int) -> None:
-        """Keep the first ``length`` moves (``seat``'s undo)."""
+    def append_moves(
+        self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
+    ) -> None:
+        """Write ``entries`` as moves ``start``, ``start + 1``, … (``seat`` acted, if any); raises
+        :class:`MoveConflictError` if the record does not have exactly ``start`` moves (or, when
+        ``revision`` is given, if the game is no longer at that revision)."""
+        ...
+
+    def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
+        """Keep the first ``length`` moves (``seat``'s undo); the same guard on ``revision``."""
         ...
 
     def seat_of(self, token: str) -> tuple[str, int] | None:
@@ -66,74 +84,108 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    real_dice INTEGER NOT NULL,
-    secret TEXT,
-    language TEXT NOT NULL,
-    created REAL NOT NULL,
-    revision INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    bot TEXT,
-    token_hash TEXT UNIQUE,
-    acted INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    number INTEGER NOT NULL,
-    entry TEXT NOT NULL,
-    PRIMARY KEY (game_id, number)
-);
-"""
+# --- schema ---------------------------------------------------------------------------------
+
+# Each migration takes the schema from version i to i + 1; ``{real}`` is the dialect's float.
+MIGRATIONS: list[str] = [
+    # 1: games, seats, moves (the layout of the first release, which had no schema_version)
+    """
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        real_dice INTEGER NOT NULL,
+        secret TEXT,
+        language TEXT NOT NULL,
+        created {real} NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE seats (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        bot TEXT,
+        token_hash TEXT UNIQUE,
+        acted INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE moves (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        number INTEGER NOT NULL,
+        entry TEXT NOT NULL,
+        PRIMARY KEY (game_id, number)
+    );
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class SQLiteStore:
-    """Games in one SQLite file (``":memory:"`` for tests); safe across threads."""
+class SchemaError(RuntimeError):
+    """The database was written by a newer tresfute (a schema this one does not know)."""
 
-    def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
-        self._lock = threading.Lock()
+
+def _statements(script: str, real: str) -> list[str]:
+    return [s.strip() for s in script.format(real=real).split(";") if s.strip()]
+
+
+# --- the SQL shared by both stores ----------------------------------------------------------
+
+
+class _SQLStore:
+    """The store's calls in SQL written once with ``?`` placeholders; each dialect gives its
+    transactions (:meth:`_transaction`) and how a game's row is locked for a write."""
+
+    _real = "REAL"
+    _for_update = ""
+
+    @contextmanager
+    def _transaction(self, write: bool = True) -> Iterator[Any]:
+        raise NotImplementedError
+        yield
+
+    def _migrate(self, cursor: Any, found: int) -> None:
+        if found > SCHEMA_VERSION:
+            raise SchemaError(
+                f"the database has schema version {found}; this tresfute knows up to {SCHEMA_VERSION}: upgrade it"
+            )
+        for version in range(found, SCHEMA_VERSION):
+            for statement in _statements(MIGRATIONS[version], self._real):
+                cursor.execute(statement)
+        if found == 0:
+            cursor.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+        elif found < SCHEMA_VERSION:
+            cursor.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def schema_version(self) -> int:
+        with self._transaction(write=False) as cursor:
+            return cursor.execute("SELECT version FROM schema_version").fetchone()[0]
 
     def create(self, game: StoredGame) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN")
-            self._db.execute(
+        with self._transaction() as cursor:
+            cursor.execute(
                 "INSERT INTO games (id, game, real_dice, secret, language, created) VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, game.game, int(game.real_dice), game.secret, game.language, game.created),
             )
-            self._db.executemany(
+            cursor.executemany(
                 "INSERT INTO seats (game_id, seat, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)",
                 [(game.id, i, s.name, s.bot, s.token_hash) for i, s in enumerate(game.seats)],
             )
-            self._db.executemany(
-                "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
-                [(game.id, n, e) for n, e in enumerate(game.moves)],
-            )
+            if game.moves:
+                cursor.executemany(
+                    "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
+                    [(game.id, n, e) for n, e in enumerate(game.moves)],
+                )
 
     def load(self, game_id: str) -> StoredGame | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT game, real_dice, secret, language, created, revision FROM games WHERE id = ?",
-                (game_id,),
+        with self._transaction(write=False) as cursor:
+            row = cursor.execute(
+                "SELECT game, real_dice, secret, language, created, revision FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
                 return None
-            seats = self._db.execute(
+            seats = cursor.execute(
                 "SELECT name, bot, token_hash, acted FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
-            moves = self._db.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
+            moves = cursor.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
         game, real_dice, secret, language, created, revision = row
         return StoredGame(
             id=game_id,
@@ -147,37 +199,182 @@ class SQLiteStore:
             moves=[m for (m,) in moves],
         )
 
-    def append_moves(self, game_id: str, start: int, entries: list[str], seat: int | None) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            (count,) = self._db.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
+    def revision(self, game_id: str) -> int | None:
+        with self._transaction(write=False) as cursor:
+            row = cursor.execute("SELECT revision FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def _guard(self, cursor: Any, game_id: str, revision: int | None) -> int:
+        """Lock the game's row for this transaction; refuse a write made on an older revision."""
+        row = cursor.execute(f"SELECT revision FROM games WHERE id = ?{self._for_update}", (game_id,)).fetchone()
+        if row is None:
+            raise MoveConflictError(f"no game {game_id}")
+        if revision is not None and row[0] != revision:
+            raise MoveConflictError(f"the game is at revision {row[0]}, not {revision}")
+        return row[0]
+
+    def append_moves(
+        self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
+    ) -> None:
+        with self._transaction() as cursor:
+            now = self._guard(cursor, game_id, revision)
+            (count,) = cursor.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
             if count != start:
                 raise MoveConflictError(f"the game has {count} moves, not {start}")
-            self._db.executemany(
+            cursor.executemany(
                 "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
                 [(game_id, start + i, e) for i, e in enumerate(entries)],
             )
-            self._db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
-            if seat is not None:
-                self._acted(game_id, seat)
+            self._changed(cursor, game_id, now + 1, seat)
 
-    def truncate(self, game_id: str, length: int, seat: int) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, length))
-            self._db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
-            self._acted(game_id, seat)
+    def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
+        with self._transaction() as cursor:
+            now = self._guard(cursor, game_id, revision)
+            cursor.execute("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, length))
+            self._changed(cursor, game_id, now + 1, seat)
 
-    def _acted(self, game_id: str, seat: int) -> None:
-        self._db.execute("UPDATE seats SET acted = acted + 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
+    def _changed(self, cursor: Any, game_id: str, revision: int, seat: int | None) -> None:
+        cursor.execute("UPDATE games SET revision = ? WHERE id = ?", (revision, game_id))
+        if seat is not None:
+            cursor.execute("UPDATE seats SET acted = acted + 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     def seat_of(self, token: str) -> tuple[str, int] | None:
-        with self._lock:
-            row = self._db.execute(
+        with self._transaction(write=False) as cursor:
+            row = cursor.execute(
                 "SELECT game_id, seat FROM seats WHERE token_hash = ?", (token_hash(token),)
             ).fetchone()
         return (row[0], row[1]) if row else None
 
+
+class SQLiteStore(_SQLStore):
+    """Games in one SQLite file (``":memory:"`` for tests); safe across threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA busy_timeout=10000")
+        self._lock = threading.Lock()
+        with self._transaction() as cursor:
+            cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = cursor.execute("SELECT version FROM schema_version").fetchone()
+            found = row[0] if row else 0
+            if found == 0 and cursor.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+                found = 1  # a database of the first release: version 1, without the table
+                cursor.execute("INSERT INTO schema_version (version) VALUES (1)")
+            self._migrate(cursor, found)
+
+    @contextmanager
+    def _transaction(self, write: bool = True) -> Iterator[Any]:
+        with self._lock:
+            if not write:
+                yield self._db
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------
+
+
+class _PgCursor:
+    """A psycopg cursor that takes the ``?`` placeholders of the shared SQL."""
+
+    def __init__(self, cursor: Any) -> None:
+        self._cursor = cursor
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        return self._cursor.execute(sql.replace("?", "%s"), params)
+
+    def executemany(self, sql: str, params: list[tuple[Any, ...]]) -> None:
+        self._cursor.executemany(sql.replace("?", "%s"), params)
+
+    def fetchone(self) -> Any:
+        return self._cursor.fetchone()
+
+
+class PostgresStore(_SQLStore):
+    """Games in a PostgreSQL database (``postgresql://user@host/db``), shared by any number of
+    server processes: a write locks the game's row and checks the record's length (and the
+    revision the server saw), so two servers never both append move N; every change is
+    announced on the :data:`CHANNEL` (``LISTEN/NOTIFY``) so that each server can tell its pages."""
+
+    _real = "DOUBLE PRECISION"
+    _for_update = " FOR UPDATE"
+
+    def __init__(self, url: str, min_size: int = 1, max_size: int = 8) -> None:
+        try:
+            from psycopg_pool import ConnectionPool
+        except ImportError:
+            raise RuntimeError('a postgresql:// database needs psycopg: pip install "tresfute[postgres]"') from None
+
+        self.url = url
+        self._pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=False, kwargs={"autocommit": True})
+        self._pool.open(wait=True, timeout=30)
+        with self._transaction() as cursor:
+            # several servers may start together: one migrates, the others wait for it
+            cursor.execute("SELECT pg_advisory_xact_lock(7307)")
+            cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = cursor.execute("SELECT version FROM schema_version").fetchone()
+            self._migrate(cursor, row[0] if row else 0)
+
+    @contextmanager
+    def _transaction(self, write: bool = True) -> Iterator[Any]:
+        with self._pool.connection() as connection:
+            if not write:
+                with connection.cursor() as cursor:
+                    yield _PgCursor(cursor)
+                return
+            with connection.transaction(), connection.cursor() as cursor:
+                yield _PgCursor(cursor)
+
+    def _changed(self, cursor: Any, game_id: str, revision: int, seat: int | None) -> None:
+        super()._changed(cursor, game_id, revision, seat)
+        cursor.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {revision}"))
+
+    async def changes(self) -> AsyncIterator[tuple[str, int]]:
+        """Every change of any game, by any server: ``(game id, revision)``, as it is committed."""
+        import psycopg
+
+        connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        try:
+            await connection.execute(f"LISTEN {CHANNEL}")
+            async for notice in connection.notifies():
+                game_id, _, revision = notice.payload.partition(" ")
+                yield game_id, int(revision)
+        finally:
+            await connection.close()
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+class UnknownDatabaseError(ValueError):
+    """A ``--db`` value that is a URL, but not a ``postgresql://`` one."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(f"{url}: not a postgresql:// URL nor the path of an SQLite file")
+        self.url = url
+
+
+def open_store(database: str | Path) -> Store:
+    """The store a ``--db`` value names: a ``postgresql://`` URL, or an SQLite file's path. A value
+    that looks like a URL of another kind is refused rather than taken for a folder."""
+    text = str(database)
+    scheme = urlsplit(text).scheme if "://" in text else ""
+    if scheme in ("postgresql", "postgres"):
+        return PostgresStore(text)
+    if scheme:
+        raise UnknownDatabaseError(text)
+    return SQLiteStore(database)

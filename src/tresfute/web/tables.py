@@ -4,6 +4,14 @@ A :class:`Host` keeps the tables in memory and their records in a :class:`~.stor
 Every request names a seat by its secret token and carries the seat's ``seq`` (how many times
 the seat has acted, undos included): a replayed or stale request does not match and changes
 nothing. The engine decides what is legal; this module decides only who may ask.
+
+Several server processes may share one store (PostgreSQL): a process keeps a copy of the
+tables it serves and, before it acts on one, compares the stored revision with its copy's and
+replays the record if it is behind. Every write names the record's length and the revision it
+was made on: of two processes writing move N, the store refuses the second, which answers 409
+and reloads. Computer players' moves and the server's rolls go through the same guard, so they
+land exactly once whichever process plays them. Finished tables leave memory at once, idle ones
+after :attr:`Host.idle_seconds`; a table that left is replayed from its record when asked for.
 """
 
 from __future__ import annotations
@@ -11,6 +19,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +42,13 @@ class TableError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class ConflictError(TableError):
+    """Another server wrote to the game first: this one has reloaded it; nothing was changed."""
+
+    def __init__(self) -> None:
+        super().__init__(409, _("the game has moved on meanwhile: here it is as it stands now"))
 
 
 @dataclass(frozen=True)
@@ -99,12 +117,26 @@ class Table:
 
 
 class Host:
-    """Every table of one server."""
+    """Every table of one server: those it has in memory, the others in the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(
+        self,
+        store: Store,
+        idle_seconds: float = 1800.0,
+        max_tables: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.store = store
-        self._tables: dict[str, Table] = {}
+        self.idle_seconds = idle_seconds
+        self.max_tables = max_tables
+        self.clock = clock
+        self._tables: OrderedDict[str, tuple[Table, float]] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
+
+    def in_memory(self) -> int:
+        """How many tables this server holds in memory now."""
+        with self._lock:
+            return len(self._tables)
 
     # --- tables ------------------------------------------------------------------------
 
@@ -131,14 +163,37 @@ class Host:
         return self._register(table), tokens
 
     def table(self, table_id: str) -> Table:
+        """The table, as the store has it now (reloaded if another server changed it)."""
         with self._lock:
-            table = self._tables.get(table_id)
-        if table is not None:
+            kept = self._tables.get(table_id)
+            if kept is not None:
+                self._tables[table_id] = (kept[0], self.clock())
+                self._tables.move_to_end(table_id)
+        if kept is not None:
+            table = kept[0]
+            with table.lock:
+                revision = self.store.revision(table_id)
+                if revision is None:
+                    raise TableError(404, _("no such game"))
+                if revision != table.stored.revision:
+                    self._reload(table)
             return table
         stored = self.store.load(table_id)
         if stored is None:
             raise TableError(404, _("no such game"))
         return self._register(_table_of(stored))
+
+    def _reload(self, table: Table, automatic: bool = True) -> None:
+        """Bring the table to what the store holds (another server wrote), and play on what comes
+        by itself: the server that wrote may have stopped before its computer players moved."""
+        with table.lock:
+            stored = self.store.load(table.id)
+            if stored is None:
+                return
+            table.stored = stored
+            table.game = _replay(stored, stored.moves)
+            if automatic:
+                self._automatic(table)
 
     def seat_of(self, table_id: str, token: str) -> tuple[Table, int]:
         """The table and seat a token plays; refused unless it is a seat of that very game."""
@@ -150,11 +205,34 @@ class Host:
     def _register(self, table: Table) -> Table:
         """Keep the table, and play what comes by itself (computer players, their dice): a new
         game may start with them, and a server stopped while they were thinking goes on."""
+        now = self.clock()
         with self._lock:
-            table = self._tables.setdefault(table.id, table)
+            kept = self._tables.get(table.id)
+            table = kept[0] if kept is not None else table
+            self._tables[table.id] = (table, now)
+            self._tables.move_to_end(table.id)
+            self._sweep(now)
         with table.lock:
             self._automatic(table)
+        self._release_if_over(table)
         return table
+
+    def _sweep(self, now: float) -> None:
+        """Let go of the tables idle for too long, and of the least recently used beyond
+        ``max_tables`` (called with ``_lock`` held)."""
+        while self._tables:
+            table_id, (_table, used) = next(iter(self._tables.items()))
+            if now - used < self.idle_seconds and len(self._tables) <= self.max_tables:
+                return
+            del self._tables[table_id]
+
+    def _release_if_over(self, table: Table) -> None:
+        """A finished game leaves memory (it is replayed from its record if asked for again)."""
+        if table.game.is_over:
+            with self._lock:
+                kept = self._tables.get(table.id)
+                if kept is not None and kept[0] is table:
+                    del self._tables[table.id]
 
     # --- acting ------------------------------------------------------------------------
 
@@ -182,6 +260,7 @@ class Host:
                 entry = f"{seat + 1}:{move}"
             self._commit(table, [entry], seat)
             self._automatic(table, after=move)
+        self._release_if_over(table)
         return table, seat
 
     def undo(self, table_id: str, token: str, seq: int) -> tuple[Table, int]:
@@ -196,7 +275,11 @@ class Host:
             assert index is not None
             kept = table.stored.moves[:index]
             game = _replay(table.stored, kept)
-            self.store.truncate(table.id, index, seat)
+            try:
+                self.store.truncate(table.id, index, seat, revision=table.stored.revision)
+            except MoveConflictError:
+                self._reload(table)
+                raise ConflictError() from None
             table.stored.moves = kept
             table.stored.revision += 1
             table.stored.seats[seat].acted += 1
@@ -250,9 +333,10 @@ class Host:
             except IllegalMoveError as exc:
                 raise TableError(409, _("illegal move: {reason}").format(reason=exc)) from None
         try:
-            self.store.append_moves(table.id, len(table.stored.moves), entries, seat)
-        except MoveConflictError as exc:
-            raise TableError(409, str(exc)) from None
+            self.store.append_moves(table.id, len(table.stored.moves), entries, seat, revision=table.stored.revision)
+        except MoveConflictError:
+            self._reload(table, automatic=False)  # whoever won plays on (or the next request does)
+            raise ConflictError() from None
         table.stored.moves.extend(entries)
         table.game = trial
         table.stored.revision += 1
@@ -261,7 +345,14 @@ class Host:
 
     def _automatic(self, table: Table, after: Move | None = None) -> None:
         """Computer players' moves, and the rolls nobody needs to ask for: a computer player's
-        dice and the roll right after a reroll (or a ``roll`` after reprises)."""
+        dice and the roll right after a reroll (or a ``roll`` after reprises). If another server
+        plays them first, this one has reloaded the table and leaves them to it."""
+        try:
+            self._play_automatic(table, after)
+        except ConflictError:
+            return
+
+    def _play_automatic(self, table: Table, after: Move | None) -> None:
         while not table.game.is_over:
             game = table.game
             movers = game.players_to_move

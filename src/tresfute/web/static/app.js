@@ -31,7 +31,7 @@ async function api(path, options = {}) {
     headers: { "Content-Type": "application/json", ...(options.headers || {}) },
   });
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error || `${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(body.error || `${response.status}`), { status: response.status });
   return body;
 }
 
@@ -161,6 +161,9 @@ async function oneAtATime(request) {
   try {
     await request();
   } catch (e) {
+    if (e.status === 409) { // the game moved on (another page, another server): show it as it is now
+      show(await api(`/api/games/${game.id}`, { headers: game.token ? { "X-Seat-Token": game.token } : {} }).catch(() => game.view));
+    }
     flash(e.message);
   } finally {
     game.busy = false;
