@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from anyio import CapacityLimiter, to_thread
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -28,6 +28,7 @@ from .. import records
 from ..bots import BOTS
 from ..i18n import LANGUAGES, _, use_language
 from ..rules import SPECS
+from .challenge import DailyChallenge, entry_view
 from .layout import sheet_layout
 from .store import Store, open_store
 from .strings import ui_strings
@@ -83,6 +84,10 @@ class Act(Strict):
 
 class Undo(Strict):
     seq: Annotated[int, Field(ge=0)]
+
+
+class ChallengeIn(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class Hello(Strict):
@@ -192,10 +197,17 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
             await asyncio.sleep(1)
 
 
-def create_app(store: Store | None = None, database: str | Path = "tresfute.sqlite3") -> FastAPI:
+def create_app(
+    store: Store | None = None,
+    database: str | Path = "tresfute.sqlite3",
+    clock: Callable[[], float] | None = None,
+    challenge_bot: str = "strong",
+) -> FastAPI:
     """The application; ``store`` defaults to the one ``database`` names (an SQLite file's path
-    or a ``postgresql://`` URL)."""
-    host = Host(store if store is not None else open_store(database))
+    or a ``postgresql://`` URL). ``clock`` (seconds since 1970) decides the challenge's days;
+    ``challenge_bot`` is the computer player measured on each day's dice."""
+    host = Host(store if store is not None else open_store(database), **({"wall_clock": clock} if clock else {}))
+    daily = DailyChallenge(host, bot=challenge_bot)
     listeners = Listeners()
 
     @contextlib.asynccontextmanager
@@ -212,6 +224,7 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
         title="tresfute", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json", lifespan=lifespan
     )
     app.state.host = host
+    app.state.daily = daily
     app.add_middleware(BodyLimit)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -276,13 +289,32 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
             ],
         }
 
+    def watched(game_id: str, player: str | None) -> Table:
+        """A table a spectator may see (a challenge entry of a day not over: only by a player who
+        has finished their own)."""
+        table = host.table(game_id)
+        if not daily.may_watch(table, player):
+            raise TableError(
+                403, _("this challenge entry can be watched when the day is over, or once you have finished yours")
+            )
+        return table
+
     @app.get("/api/games/{game_id}")
     async def game_state(
-        game_id: str, lang: str | None = None, x_seat_token: Annotated[Token | None, Header()] = None
+        game_id: str,
+        lang: str | None = None,
+        at: Annotated[int | None, Query(ge=0)] = None,
+        x_seat_token: Annotated[Token | None, Header()] = None,
+        x_player_token: Annotated[Token | None, Header()] = None,
     ) -> dict[str, Any]:
+        """The seat's view (or a spectator's); ``at``: a finished game after that many entries."""
+
         def work() -> dict[str, Any]:
             if x_seat_token is None:
-                return host.view(host.table(game_id), None, language_of(lang))
+                table = watched(game_id, x_player_token)
+                if at is not None:
+                    return host.view_at(table, at, language_of(lang))
+                return host.view(table, None, language_of(lang))
             table, seat = host.seat_of(game_id, x_seat_token)
             return host.view(table, seat, language_of(lang))
 
@@ -320,14 +352,50 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
         return {"moves": await guarded(lang, lambda: host.hint(game_id, needed(x_seat_token)))}
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> Response:
-        table = await guarded(None, lambda: host.table(game_id))
+    async def record(
+        game_id: str, lang: str | None = None, x_player_token: Annotated[Token | None, Header()] = None
+    ) -> Response:
+        table = await guarded(lang, lambda: watched(game_id, x_player_token))
         text = records.dumps(host.record(table))
         return Response(
             text,
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="tresfute-{game_id}.json"'},
         )
+
+    # --- the daily challenge ------------------------------------------------------------
+
+    @app.get("/api/challenge/history")
+    async def challenge_history(x_player_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+        """The asking player's entries, every day, newest first."""
+        entries = await guarded(None, lambda: daily.history(x_player_token))
+        return {"entries": [entry_view(e) for e in entries]}
+
+    @app.post("/api/challenge/{game}", status_code=201)
+    async def challenge_start(
+        game: str, body: ChallengeIn, lang: str | None = None, x_player_token: Annotated[Token | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Today's entry in ``game``'s challenge under ``name``; ``player`` is the player's token
+        (a new one if none was sent): the page keeps it, it holds the name for the day."""
+        table, token, player = await guarded(
+            lang, lambda: daily.start(game, body.name, x_player_token, language_of(lang))
+        )
+        return {
+            "id": table.id,
+            "day": table.stored.challenge,
+            "token": token,
+            "player": player,
+            "link": f"/g/{table.id}#seat={token}",
+        }
+
+    @app.get("/api/challenge/{game}")
+    async def challenge_board(
+        game: str,
+        day: str | None = None,
+        lang: str | None = None,
+        x_player_token: Annotated[Token | None, Header()] = None,
+    ) -> dict[str, Any]:
+        return await guarded(lang, lambda: daily.board(game, day, x_player_token))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def live(socket: WebSocket, game_id: str) -> None:
@@ -342,7 +410,7 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
             language = hello.lang
             with use_language(language):
                 if hello.token is None:
-                    table, seat = await run_in_threadpool(host.table, game_id), None
+                    table, seat = await run_in_threadpool(watched, game_id, None), None
                 else:
                     table, seat = await run_in_threadpool(host.seat_of, game_id, hello.token)
         except (TableError, ValidationError, ValueError, TimeoutError) as exc:

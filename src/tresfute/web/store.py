@@ -49,10 +49,31 @@ class StoredGame:
     created: float = field(default_factory=time.time)
     moves: list[str] = field(default_factory=list)  # record entries: "1:y@r1c1", "dice w3 …"
     revision: int = 0  # grows at every change (a move, an undo): the newest state wins
+    challenge: str | None = None  # the day ("2026-11-23") of a daily challenge's entry
 
 
 class MoveConflictError(RuntimeError):
     """The game's record no longer is what the write expected (another server wrote first)."""
+
+
+class EntryRefusedError(RuntimeError):
+    """A daily challenge entry that cannot be made (``reason``: "name" taken by someone else,
+    or "played" already by this name); nothing was written."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Entry:
+    """One daily challenge entry: who played which day's game, and their score once finished."""
+
+    day: str
+    game: str
+    name: str
+    game_id: str
+    score: int | None
 
 
 class Store(Protocol):
@@ -81,7 +102,37 @@ class Store(Protocol):
         """The game and seat (0-based) a seat token plays, if any."""
         ...
 
+    # --- the daily challenge ---
+
+    def challenge_secret(self, day: str, game: str, secret: str) -> tuple[str, int | None]:
+        """The day's secret for ``game`` (``secret`` if it had none yet) and the strong
+        computer player's score on it, once computed."""
+        ...
+
+    def set_strong_score(self, day: str, game: str, score: int) -> None: ...
+
+    def enter(self, game: StoredGame, name: str, player_hash: str) -> None:
+        """Create ``game`` as ``name``'s entry of the day's challenge, in one transaction:
+        the name is taken for the day by ``player_hash`` (or already was); raises
+        :class:`EntryRefusedError` if another player holds it or it has an entry already."""
+        ...
+
+    def finish_entry(self, game_id: str, score: int) -> None: ...
+
+    def ranking(self, day: str, game: str) -> list[Entry]:
+        """The day's finished entries, best score first."""
+        ...
+
+    def history(self, player_hash: str) -> list[Entry]:
+        """Every entry made under the names this player took, newest day first."""
+        ...
+
     def close(self) -> None: ...
+
+
+def name_key(name: str) -> str:
+    """Names that differ only in case or spaces are the same name."""
+    return " ".join(name.split()).casefold()
 
 
 # --- schema ---------------------------------------------------------------------------------
@@ -114,6 +165,33 @@ MIGRATIONS: list[str] = [
         entry TEXT NOT NULL,
         PRIMARY KEY (game_id, number)
     );
+    """,
+    # 2: the daily challenge
+    """
+    ALTER TABLE games ADD COLUMN challenge TEXT;
+    CREATE TABLE challenges (
+        day TEXT NOT NULL,
+        game TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        strong_score INTEGER,
+        PRIMARY KEY (day, game)
+    );
+    CREATE TABLE challenge_names (
+        day TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        player_hash TEXT NOT NULL,
+        PRIMARY KEY (day, name_key)
+    );
+    CREATE TABLE challenge_entries (
+        day TEXT NOT NULL,
+        game TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        game_id TEXT NOT NULL UNIQUE REFERENCES games(id),
+        score INTEGER,
+        PRIMARY KEY (day, game, name_key)
+    );
+    CREATE INDEX challenge_names_player ON challenge_names (player_hash);
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -161,24 +239,29 @@ class _SQLStore:
 
     def create(self, game: StoredGame) -> None:
         with self._transaction() as cursor:
-            cursor.execute(
-                "INSERT INTO games (id, game, real_dice, secret, language, created) VALUES (?, ?, ?, ?, ?, ?)",
-                (game.id, game.game, int(game.real_dice), game.secret, game.language, game.created),
-            )
+            self._insert(cursor, game)
+
+    def _insert(self, cursor: Any, game: StoredGame) -> None:
+        cursor.execute(
+            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game.id, game.game, int(game.real_dice), game.secret, game.language, game.created, game.challenge),
+        )
+        cursor.executemany(
+            "INSERT INTO seats (game_id, seat, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)",
+            [(game.id, i, s.name, s.bot, s.token_hash) for i, s in enumerate(game.seats)],
+        )
+        if game.moves:
             cursor.executemany(
-                "INSERT INTO seats (game_id, seat, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)",
-                [(game.id, i, s.name, s.bot, s.token_hash) for i, s in enumerate(game.seats)],
+                "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
+                [(game.id, n, e) for n, e in enumerate(game.moves)],
             )
-            if game.moves:
-                cursor.executemany(
-                    "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
-                    [(game.id, n, e) for n, e in enumerate(game.moves)],
-                )
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._transaction(write=False) as cursor:
             row = cursor.execute(
-                "SELECT game, real_dice, secret, language, created, revision FROM games WHERE id = ?", (game_id,)
+                "SELECT game, real_dice, secret, language, created, revision, challenge FROM games WHERE id = ?",
+                (game_id,),
             ).fetchone()
             if row is None:
                 return None
@@ -186,7 +269,7 @@ class _SQLStore:
                 "SELECT name, bot, token_hash, acted FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
             moves = cursor.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
-        game, real_dice, secret, language, created, revision = row
+        game, real_dice, secret, language, created, revision, challenge = row
         return StoredGame(
             id=game_id,
             game=game,
@@ -197,6 +280,7 @@ class _SQLStore:
             revision=revision,
             seats=[StoredSeat(name, bot, th, acted) for name, bot, th, acted in seats],
             moves=[m for (m,) in moves],
+            challenge=challenge,
         )
 
     def revision(self, game_id: str) -> int | None:
@@ -244,6 +328,71 @@ class _SQLStore:
                 "SELECT game_id, seat FROM seats WHERE token_hash = ?", (token_hash(token),)
             ).fetchone()
         return (row[0], row[1]) if row else None
+
+    # --- the daily challenge ---
+
+    def challenge_secret(self, day: str, game: str, secret: str) -> tuple[str, int | None]:
+        with self._transaction() as cursor:
+            cursor.execute(
+                "INSERT INTO challenges (day, game, secret) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (day, game, secret),
+            )
+            row = cursor.execute(
+                "SELECT secret, strong_score FROM challenges WHERE day = ? AND game = ?", (day, game)
+            ).fetchone()
+        return row[0], row[1]
+
+    def set_strong_score(self, day: str, game: str, score: int) -> None:
+        with self._transaction() as cursor:
+            cursor.execute("UPDATE challenges SET strong_score = ? WHERE day = ? AND game = ?", (score, day, game))
+
+    def enter(self, game: StoredGame, name: str, player_hash: str) -> None:
+        day, key = game.challenge, name_key(name)
+        assert day is not None
+        with self._transaction() as cursor:
+            cursor.execute(
+                "INSERT INTO challenge_names (day, name_key, name, player_hash) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (day, key, name, player_hash),
+            )
+            (holder,) = cursor.execute(
+                "SELECT player_hash FROM challenge_names WHERE day = ? AND name_key = ?", (day, key)
+            ).fetchone()
+            if holder != player_hash:
+                raise EntryRefusedError("name")
+            self._insert(cursor, game)
+            inserted = cursor.execute(
+                "INSERT INTO challenge_entries (day, game, name_key, game_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (day, game.game, key, game.id),
+            )
+            if inserted.rowcount != 1:
+                raise EntryRefusedError("played")  # the transaction is rolled back: no game either
+
+    def finish_entry(self, game_id: str, score: int) -> None:
+        with self._transaction() as cursor:
+            cursor.execute("UPDATE challenge_entries SET score = ? WHERE game_id = ?", (score, game_id))
+
+    _ENTRIES = (
+        "SELECT e.day, e.game, n.name, e.game_id, e.score FROM challenge_entries e"
+        " JOIN challenge_names n ON n.day = e.day AND n.name_key = e.name_key"
+    )
+
+    def ranking(self, day: str, game: str) -> list[Entry]:
+        with self._transaction(write=False) as cursor:
+            rows = cursor.execute(
+                f"{self._ENTRIES} WHERE e.day = ? AND e.game = ? AND e.score IS NOT NULL"
+                " ORDER BY e.score DESC, n.name_key",
+                (day, game),
+            ).fetchall()
+        return [Entry(*row) for row in rows]
+
+    def history(self, player_hash: str) -> list[Entry]:
+        with self._transaction(write=False) as cursor:
+            rows = cursor.execute(
+                f"{self._ENTRIES} WHERE n.player_hash = ? ORDER BY e.day DESC, e.game", (player_hash,)
+            ).fetchall()
+        return [Entry(*row) for row in rows]
 
 
 class SQLiteStore(_SQLStore):
@@ -295,13 +444,21 @@ class _PgCursor:
         self._cursor = cursor
 
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        return self._cursor.execute(sql.replace("?", "%s"), params)
+        self._cursor.execute(sql.replace("?", "%s"), params)
+        return self
 
     def executemany(self, sql: str, params: list[tuple[Any, ...]]) -> None:
         self._cursor.executemany(sql.replace("?", "%s"), params)
 
     def fetchone(self) -> Any:
         return self._cursor.fetchone()
+
+    def fetchall(self) -> Any:
+        return self._cursor.fetchall()
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
 
 
 class PostgresStore(_SQLStore):

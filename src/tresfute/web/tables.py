@@ -30,7 +30,7 @@ from ..bots import Bot, analyse, make_bot
 from ..i18n import _, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
 from ..text import bonus_name, bot_name, describe_move, die_name, situation, source_name
-from .store import MoveConflictError, Store, StoredGame, StoredSeat, token_hash
+from .store import EntryRefusedError, MoveConflictError, Store, StoredGame, StoredSeat, token_hash
 
 ROLL = Move(MoveKind.ROLL)
 
@@ -125,8 +125,10 @@ class Host:
         idle_seconds: float = 1800.0,
         max_tables: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
+        self.wall_clock = wall_clock  # when the daily challenges' days close
         self.idle_seconds = idle_seconds
         self.max_tables = max_tables
         self.clock = clock
@@ -141,9 +143,15 @@ class Host:
     # --- tables ------------------------------------------------------------------------
 
     def create(
-        self, game_id: str, seats: list[SeatRequest], real_dice: bool = False, language: str = "fr"
+        self,
+        game_id: str,
+        seats: list[SeatRequest],
+        real_dice: bool = False,
+        language: str = "fr",
+        challenge: tuple[str, str, str] | None = None,
     ) -> tuple[Table, list[str | None]]:
-        """A new table; returns it and each seat's secret token (None for computer players)."""
+        """A new table; returns it and each seat's secret token (None for computer players).
+        ``challenge`` (day, its secret, the player's hash) makes it a daily challenge entry."""
         if not seats or not any(s.bot is None for s in seats):
             raise TableError(422, _("a game needs at least one person"))
         tokens = [secrets.token_urlsafe(24) if s.bot is None else None for s in seats]
@@ -151,16 +159,34 @@ class Host:
             id=secrets.token_urlsafe(9),
             game=game_id,
             real_dice=real_dice,
-            secret=None if real_dice else fair_dice.new_secret(),
+            secret=challenge[1] if challenge else None if real_dice else fair_dice.new_secret(),
             seats=[StoredSeat(s.name, s.bot, token_hash(t) if t else None) for s, t in zip(seats, tokens, strict=True)],
             language=language,
+            challenge=challenge[0] if challenge else None,
         )
         try:
             table = _table_of(stored)  # an unknown game, bot or number of players stops here
         except ValueError as exc:
             raise TableError(422, str(exc)) from None
-        self.store.create(stored)
+        if challenge is None:
+            self.store.create(stored)
+        else:
+            try:
+                self.store.enter(stored, seats[0].name, challenge[2])
+            except EntryRefusedError as exc:
+                if exc.reason == "name":
+                    raise TableError(409, _("this name is taken today by another player: choose another")) from None
+                raise TableError(409, _("you have already played today's challenge of this game")) from None
         return self._register(table), tokens
+
+    def secret_shown(self, stored: StoredGame) -> bool:
+        """A finished game shows its secret, but a daily challenge's only once its day is over:
+        everyone plays the same dice that day."""
+        if stored.challenge is None:
+            return True
+        from .challenge import closes  # the challenge builds on the host
+
+        return self.wall_clock() >= closes(stored.challenge)
 
     def table(self, table_id: str) -> Table:
         """The table, as the store has it now (reloaded if another server changed it)."""
@@ -291,6 +317,8 @@ class Host:
         """The strong player's estimates for the seat's legal moves, best first."""
         table, seat = self.seat_of(table_id, token)
         with table.lock:
+            if table.stored.challenge is not None:
+                raise TableError(409, _("no hints in the daily challenge"))
             if seat not in table.game.players_to_move:
                 raise TableError(409, _("it is not your turn"))
             game = table.game.copy()
@@ -342,6 +370,8 @@ class Host:
         table.stored.revision += 1
         if seat is not None:
             table.stored.seats[seat].acted += 1
+        if trial.is_over and table.stored.challenge is not None:
+            self.store.finish_entry(table.id, trial.scores()[0].total)
 
     def _automatic(self, table: Table, after: Move | None = None) -> None:
         """Computer players' moves, and the rolls nobody needs to ask for: a computer player's
@@ -383,7 +413,33 @@ class Host:
     def view(self, table: Table, seat: int | None, language: str) -> dict[str, Any]:
         """Everything the page shows, for one seat (or a spectator), in its language."""
         with table.lock, use_language(language):
-            return _view(table, seat)
+            return _view(table, seat, self.secret_shown(table.stored))
+
+    def view_at(self, table: Table, step: int, language: str) -> dict[str, Any]:
+        """A finished game as it stood after its first ``step`` record entries (a spectator's
+        view, to replay it move by move); ``steps`` is how many entries it has."""
+        with table.lock:
+            if not table.game.is_over:
+                raise TableError(409, _("a game is replayed move by move once it is over"))
+            stored = table.stored
+            step = max(0, min(step, len(stored.moves)))
+            past = StoredGame(
+                stored.id,
+                stored.game,
+                stored.real_dice,
+                stored.secret,
+                stored.seats,
+                stored.language,
+                stored.created,
+                stored.moves[:step],
+                stored.revision,
+                stored.challenge,
+            )
+            shown = self.secret_shown(stored)
+        with use_language(language):
+            view = _view(Table(past, _replay(past, past.moves), {}), None, shown)
+        view["step"], view["steps"] = step, len(stored.moves)
+        return view
 
 
 def _replay(stored: StoredGame, entries: list[str]) -> Game:
@@ -413,7 +469,7 @@ def _move_view(game: Game, move: Move) -> dict[str, Any]:
     }
 
 
-def _view(table: Table, seat: int | None) -> dict[str, Any]:
+def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str, Any]:
     game, stored = table.game, table.stored
     state = game.view()
     movers = [p for p in game.players_to_move if p != CHANCE]
@@ -437,7 +493,8 @@ def _view(table: Table, seat: int | None) -> dict[str, Any]:
         "state": state,
         "over": game.is_over,
         "commitment": fair_dice.commitment(stored.secret) if stored.secret else None,
-        "secret": stored.secret if game.is_over else None,
+        "secret": stored.secret if game.is_over and secret_shown else None,
+        "challenge": stored.challenge,
         "pending": [
             [{"bonus": bonus_name(p.bonus), "source": source_name(p.source)} for p in pending]
             for pending in game.pending
