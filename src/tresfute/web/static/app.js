@@ -129,7 +129,7 @@ function renderHome() {
 
   const running = el("ul", { id: "my-games" });
   const finished = el("ul", { id: "finished-games" });
-  app.append(form, join, el("section", { class: "panel" }, el("h2", {}, t("My games in progress")), running),
+  app.append(challengePanel(), form, join, el("section", { class: "panel" }, el("h2", {}, t("My games in progress")), running),
     el("section", { class: "panel" }, el("h2", {}, t("Finished games")), finished));
   for (const g of remembered()) {
     const link = `/g/${g.id}${g.token ? `#seat=${g.token}` : ""}`;
@@ -146,6 +146,103 @@ function renderHome() {
       }
     }).catch(() => {});
   }
+}
+
+// --- the daily challenge ---------------------------------------------------------------------
+
+const PLAYER_KEY = "tresfute.player"; // {token, name}: the token holds the player's name for the day
+const GAME_NAMES = { "tres-fute": "Très futé", "vraiment-tres-fute": "Vraiment très futé" };
+
+function player() {
+  try {
+    return JSON.parse(localStorage.getItem(PLAYER_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function playerHeaders() {
+  const me = player();
+  return me.token ? { "X-Player-Token": me.token } : {};
+}
+
+function challengePanel() {
+  const name = el("input", { id: "challenge-name", "aria-label": t("Your name in the challenge"), maxlength: 40,
+    value: player().name || "" });
+  const error = el("p", { class: "error", role: "alert" });
+  const boards = el("div", { id: "challenge-boards" });
+  const history = el("ul", { id: "challenge-history" });
+  const buttons = Object.entries(GAME_NAMES).map(([g, label]) => el("button",
+    { type: "button", class: "challenge-start", "data-game": g, onclick: () => startChallenge(g, name, error) },
+    t("Play today's {game}", { game: label })));
+  const panel = el("section", { class: "panel", id: "challenge" }, el("h2", {}, t("Daily challenge")),
+    el("p", {}, t("Every day, one solo game of each kind on the same dice for everyone: play it once, then compare.")),
+    el("label", {}, t("Name"), " ", name), el("p", { class: "challenge-buttons" }, buttons), error, boards,
+    el("h3", {}, t("My challenges")), history);
+  for (const g of Object.keys(GAME_NAMES)) {
+    const box = el("div", { class: "challenge-board", "data-game": g });
+    boards.append(box);
+    api(`/api/challenge/${g}`, { headers: playerHeaders() }).then((board) => {
+      box.replaceChildren(...boardView(board));
+      const yesterday = new Date(Date.parse(`${board.today}T00:00:00Z`) - 86400000).toISOString().slice(0, 10);
+      return api(`/api/challenge/${g}?day=${yesterday}`).then((past) => box.append(el("p", {}, el("small", {},
+        t("Yesterday's seed ({day}): {secret}", { day: past.day, secret: past.secret })))));
+    }).catch(() => {});
+  }
+  if (player().token) {
+    api("/api/challenge/history", { headers: playerHeaders() })
+      .then(({ entries }) => history.replaceChildren(...entries.map(historyItem))).catch(() => {});
+  }
+  return panel;
+}
+
+async function startChallenge(g, nameInput, error) {
+  const name = nameInput.value.trim();
+  try {
+    const created = await api(`/api/challenge/${g}`, { method: "POST", headers: playerHeaders(),
+      body: JSON.stringify({ name }) });
+    localStorage.setItem(PLAYER_KEY, JSON.stringify({ token: created.player, name }));
+    remember({ id: created.id, token: created.token, name, game: g, created: Date.now() });
+    location.assign(created.link);
+  } catch (e) {
+    error.textContent = e.message;
+  }
+}
+
+function boardView(board) {
+  const items = board.entries.map((e) => el("li", {}, `${e.rank}. ${e.name} — ${e.score} `,
+    el("a", { href: `/g/${e.id}?replay`, class: "replay-link" }, t("replay"))));
+  return [
+    el("h3", {}, `${GAME_NAMES[board.game]} — ${board.day}`),
+    el("p", {}, el("small", {}, t("Published hash of the day's seed: {hash}", { hash: board.commitment }))),
+    items.length ? el("ul", { class: "ranking" }, items) : el("p", {}, t("No finished game yet today.")),
+    board.strong ? el("p", { class: "strong-player" },
+      t("The strong computer player on the same dice: {score} (rank {rank})", board.strong)) : null,
+  ];
+}
+
+function historyItem(e) {
+  return el("li", {}, `${e.day} — ${GAME_NAMES[e.game]} — ${e.name} — ${e.score ?? t("in progress")} `,
+    e.score !== null ? el("a", { href: `/g/${e.id}?replay` }, t("replay")) : null);
+}
+
+/* A finished game, move by move: the server replays its record up to the step asked for. */
+async function renderReplay(id) {
+  game.id = id;
+  const load = async (step) => {
+    const view = await api(`/api/games/${id}?at=${step}`, { headers: playerHeaders() });
+    if (!game.layout) game.layout = await api(`/api/layout/${view.game}`);
+    game.view = view;
+    const button = (key, label, to) => el("button", { type: "button", id: `replay-${key}`, "aria-label": label,
+      title: label, disabled: to === view.step, onclick: () => load(to).catch((e) => flash(e.message)) },
+    { first: "⏮", previous: "◀", next: "▶", last: "⏭" }[key]);
+    const nav = el("nav", { class: "replay", id: "replay" },
+      button("first", t("First move"), 0), button("previous", t("Previous move"), Math.max(0, view.step - 1)),
+      el("span", { id: "replay-step" }, t("Move {n} of {total}", { n: view.step, total: view.steps })),
+      button("next", t("Next move"), Math.min(view.steps, view.step + 1)), button("last", t("Last move"), view.steps));
+    $("#app").replaceChildren(nav, gameScreen(view));
+  };
+  await load(0).catch((e) => $("#app").replaceChildren(el("p", { class: "error", role: "alert" }, e.message)));
 }
 
 // --- the game page ---------------------------------------------------------------------------
@@ -544,7 +641,8 @@ async function start() {
     location.reload();
   };
   const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
-  if (match) await renderGamePage(match[1]);
+  if (match && new URLSearchParams(location.search).has("replay")) await renderReplay(match[1]);
+  else if (match) await renderGamePage(match[1]);
   else renderHome();
 }
 
