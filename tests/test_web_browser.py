@@ -259,3 +259,18 @@ def test_a_daily_challenge_is_played_to_the_end_and_found_in_the_ranking_and_rep
     page.click("#replay-last")
     page.wait_for_selector(".game[data-over]")
     assert [e for e in errors if "409" not in e] == []  # the browser logs the refused second entry
+
+
+def test_an_open_table_is_listed_on_the_home_page_and_a_stranger_takes_its_free_seat(server: str, browser: Any) -> None:
+    ana, ana_errors = open_page(browser, server + "/")
+    ana.wait_for_selector("#new-game")
+    ana.check("#listed")
+    start_game(ana, "tres-fute", [("", "Ana"), ("", "Siège libre")])
+    game_id = ana.url.split("/g/")[1].split("#")[0]
+    zed, zed_errors = open_page(browser, server + "/")
+    zed.fill("#open-name", "Zed")
+    zed.locator(f"#open-tables li[data-game='{game_id}'] .take-seat").click()
+    zed.wait_for_selector(".game")
+    assert "Feuille de Zed" in (zed.locator(".sheet").first.get_attribute("aria-label") or "")
+    ana.wait_for_function("document.body.innerText.includes('Zed')")  # Ana's page hears of it live
+    assert ana_errors == [] and zed_errors == []

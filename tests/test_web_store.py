@@ -197,3 +197,26 @@ def test_serve_refuses_a_database_url_it_does_not_know(tmp_path: Path, monkeypat
         set_language(before)
     assert result.exit_code == 2 and "several workers need a postgresql:// database" in result.output
     assert [p.name for p in tmp_path.iterdir()] in ([], ["games.sqlite3"])
+
+
+def test_two_people_taking_the_last_free_seat_at_once_only_one_gets_it(store: Store) -> None:
+    game = a_game()
+    game.listed = True
+    game.seats.append(StoredSeat("Player 3", None, None, free=True))
+    store.create(game)
+    won: list[int | None] = []
+    barrier = threading.Barrier(6)
+
+    def take(i: int) -> None:
+        barrier.wait()
+        won.append(store.take_seat("g1", f"P{i}", token_hash(f"{i}" * 32)))
+
+    threads = [threading.Thread(target=take, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(won, key=lambda s: s is None) == [2, None, None, None, None, None]
+    loaded = store.load("g1")
+    assert loaded is not None and not loaded.seats[2].free and loaded.revision == 1
+    assert store.open_games(10) == []

@@ -75,6 +75,11 @@ class NewGame(Strict):
     seats: Annotated[list[SeatIn], Field(min_length=1, max_length=4)]
     real_dice: bool = False
     language: Language = "fr"
+    listed: bool = False  # an open table: the other people's seats are free for anyone to take
+
+
+class JoinIn(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class Act(Strict):
@@ -279,7 +284,9 @@ def create_app(
     @app.post("/api/games", status_code=201)
     async def new_game(body: NewGame, lang: str | None = None) -> dict[str, Any]:
         seats = [SeatRequest(s.name, s.bot) for s in body.seats]
-        table, tokens = await guarded(lang, lambda: host.create(body.game, seats, body.real_dice, body.language))
+        table, tokens = await guarded(
+            lang, lambda: host.create(body.game, seats, body.real_dice, body.language, listed=body.listed)
+        )
         return {
             "id": table.id,
             "watch": f"/g/{table.id}",
@@ -298,6 +305,22 @@ def create_app(
                 403, _("this challenge entry can be watched when the day is over, or once you have finished yours")
             )
         return table
+
+    @app.get("/api/open")
+    async def open_tables() -> dict[str, Any]:
+        """The open tables that still have a free seat, newest first."""
+        return {"games": await guarded(None, host.open_tables)}
+
+    @app.post("/api/games/{game_id}/join", status_code=201)
+    async def join(game_id: str, body: JoinIn, lang: str | None = None) -> dict[str, Any]:
+        """Take a free seat of an open table: its token, kept by the page as any seat's."""
+        name = " ".join(body.name.split())
+        if not name:
+            with use_language(language_of(lang)):
+                raise TableError(422, _("choose a name"))
+        table, seat, token = await guarded(lang, lambda: host.join(game_id, name))
+        await listeners.publish(host, table)
+        return {"id": table.id, "seat": seat, "token": token, "link": f"/g/{table.id}#seat={token}"}
 
     @app.get("/api/games/{game_id}")
     async def game_state(

@@ -36,6 +36,7 @@ class StoredSeat:
     bot: str | None  # a computer player's name, or None for a person
     token_hash: str | None  # people only
     acted: int = 0  # how many times the seat has acted (moves, rolls, undos): its requests' "seq"
+    free: bool = False  # a person's seat of an open table that nobody has taken yet
 
 
 @dataclass
@@ -50,6 +51,7 @@ class StoredGame:
     moves: list[str] = field(default_factory=list)  # record entries: "1:y@r1c1", "dice w3 …"
     revision: int = 0  # grows at every change (a move, an undo): the newest state wins
     challenge: str | None = None  # the day ("2026-11-23") of a daily challenge's entry
+    listed: bool = False  # an open table: listed on the home page while it has free seats
 
 
 class MoveConflictError(RuntimeError):
@@ -100,6 +102,15 @@ class Store(Protocol):
 
     def seat_of(self, token: str) -> tuple[str, int] | None:
         """The game and seat (0-based) a seat token plays, if any."""
+        ...
+
+    def take_seat(self, game_id: str, name: str, token_hash: str) -> int | None:
+        """Give the open table's first free seat to ``name`` (None if none is left): one write,
+        so two people taking the last seat at once cannot both get it."""
+        ...
+
+    def open_games(self, limit: int) -> list[StoredGame]:
+        """The open tables that still have a free seat, newest first (without their moves)."""
         ...
 
     # --- the daily challenge ---
@@ -193,6 +204,12 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX challenge_names_player ON challenge_names (player_hash);
     """,
+    # 3: open tables
+    """
+    ALTER TABLE games ADD COLUMN listed INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN free INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX seats_free ON seats (free, game_id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -243,13 +260,22 @@ class _SQLStore:
 
     def _insert(self, cursor: Any, game: StoredGame) -> None:
         cursor.execute(
-            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game.id, game.game, int(game.real_dice), game.secret, game.language, game.created, game.challenge),
+            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game.id,
+                game.game,
+                int(game.real_dice),
+                game.secret,
+                game.language,
+                game.created,
+                game.challenge,
+                int(game.listed),
+            ),
         )
         cursor.executemany(
-            "INSERT INTO seats (game_id, seat, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)",
-            [(game.id, i, s.name, s.bot, s.token_hash) for i, s in enumerate(game.seats)],
+            "INSERT INTO seats (game_id, seat, name, bot, token_hash, free) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game.id, i, s.name, s.bot, s.token_hash, int(s.free)) for i, s in enumerate(game.seats)],
         )
         if game.moves:
             cursor.executemany(
@@ -260,16 +286,17 @@ class _SQLStore:
     def load(self, game_id: str) -> StoredGame | None:
         with self._transaction(write=False) as cursor:
             row = cursor.execute(
-                "SELECT game, real_dice, secret, language, created, revision, challenge FROM games WHERE id = ?",
+                "SELECT game, real_dice, secret, language, created, revision, challenge, listed"
+                " FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
             if row is None:
                 return None
             seats = cursor.execute(
-                "SELECT name, bot, token_hash, acted FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+                "SELECT name, bot, token_hash, acted, free FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
             moves = cursor.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
-        game, real_dice, secret, language, created, revision, challenge = row
+        game, real_dice, secret, language, created, revision, challenge, listed = row
         return StoredGame(
             id=game_id,
             game=game,
@@ -278,9 +305,10 @@ class _SQLStore:
             language=language,
             created=created,
             revision=revision,
-            seats=[StoredSeat(name, bot, th, acted) for name, bot, th, acted in seats],
+            seats=[StoredSeat(name, bot, th, acted, bool(free)) for name, bot, th, acted, free in seats],
             moves=[m for (m,) in moves],
             challenge=challenge,
+            listed=bool(listed),
         )
 
     def revision(self, game_id: str) -> int | None:
@@ -328,6 +356,47 @@ class _SQLStore:
                 "SELECT game_id, seat FROM seats WHERE token_hash = ?", (token_hash(token),)
             ).fetchone()
         return (row[0], row[1]) if row else None
+
+    def take_seat(self, game_id: str, name: str, token_hash: str) -> int | None:
+        with self._transaction() as cursor:
+            now = self._guard(cursor, game_id, None)
+            row = cursor.execute("SELECT MIN(seat) FROM seats WHERE game_id = ? AND free = 1", (game_id,)).fetchone()
+            if row is None or row[0] is None:
+                return None
+            seat = row[0]
+            cursor.execute(
+                "UPDATE seats SET name = ?, token_hash = ?, free = 0 WHERE game_id = ? AND seat = ?",
+                (name, token_hash, game_id, seat),
+            )
+            self._changed(cursor, game_id, now + 1, None)
+        return seat
+
+    def open_games(self, limit: int) -> list[StoredGame]:
+        with self._transaction(write=False) as cursor:
+            games = cursor.execute(
+                "SELECT id, game, real_dice, language, created, revision FROM games WHERE listed = 1"
+                " AND id IN (SELECT game_id FROM seats WHERE free = 1) ORDER BY created DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            found = []
+            for game_id, game, real_dice, language, created, revision in games:
+                seats = cursor.execute(
+                    "SELECT name, bot, free FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+                ).fetchall()
+                found.append(
+                    StoredGame(
+                        game_id,
+                        game,
+                        bool(real_dice),
+                        None,
+                        [StoredSeat(name, bot, None, 0, bool(free)) for name, bot, free in seats],
+                        language,
+                        created,
+                        revision=revision,
+                        listed=True,
+                    )
+                )
+        return found
 
     # --- the daily challenge ---
 

@@ -149,20 +149,32 @@ class Host:
         real_dice: bool = False,
         language: str = "fr",
         challenge: tuple[str, str, str] | None = None,
+        listed: bool = False,
     ) -> tuple[Table, list[str | None]]:
         """A new table; returns it and each seat's secret token (None for computer players).
-        ``challenge`` (day, its secret, the player's hash) makes it a daily challenge entry."""
+        ``challenge`` (day, its secret, the player's hash) makes it a daily challenge entry.
+        ``listed`` makes it an open table: the people's seats after the first are free, listed
+        on the home page for anyone to take (they get no token now)."""
         if not seats or not any(s.bot is None for s in seats):
             raise TableError(422, _("a game needs at least one person"))
-        tokens = [secrets.token_urlsafe(24) if s.bot is None else None for s in seats]
+        free = [listed and i > 0 and s.bot is None for i, s in enumerate(seats)]
+        if listed and not any(free):
+            raise TableError(422, _("an open table needs a free seat for another person"))
+        tokens = [
+            secrets.token_urlsafe(24) if s.bot is None and not f else None for s, f in zip(seats, free, strict=True)
+        ]
         stored = StoredGame(
             id=secrets.token_urlsafe(9),
             game=game_id,
             real_dice=real_dice,
             secret=challenge[1] if challenge else None if real_dice else fair_dice.new_secret(),
-            seats=[StoredSeat(s.name, s.bot, token_hash(t) if t else None) for s, t in zip(seats, tokens, strict=True)],
+            seats=[
+                StoredSeat(s.name, s.bot, token_hash(t) if t else None, free=f)
+                for s, t, f in zip(seats, tokens, free, strict=True)
+            ],
             language=language,
             challenge=challenge[0] if challenge else None,
+            listed=listed,
         )
         try:
             table = _table_of(stored)  # an unknown game, bot or number of players stops here
@@ -178,6 +190,29 @@ class Host:
                     raise TableError(409, _("this name is taken today by another player: choose another")) from None
                 raise TableError(409, _("you have already played today's challenge of this game")) from None
         return self._register(table), tokens
+
+    def join(self, table_id: str, name: str) -> tuple[Table, int, str]:
+        """Take the first free seat of an open table; returns it and the seat's new token."""
+        table = self.table(table_id)
+        token = secrets.token_urlsafe(24)
+        with table.lock:
+            seat = self.store.take_seat(table_id, name, token_hash(token)) if table.stored.listed else None
+            if seat is None:
+                raise TableError(409, _("this table has no free seat left"))
+            self._reload(table)
+        return table, seat, token
+
+    def open_tables(self, limit: int = 30) -> list[dict[str, Any]]:
+        """The open tables with a free seat, newest first, as the home page lists them."""
+        return [
+            {
+                "id": g.id,
+                "game": g.game,
+                "real_dice": g.real_dice,
+                "seats": [{"name": s.name, "bot": s.bot, "free": s.free} for s in g.seats],
+            }
+            for g in self.store.open_games(limit)
+        ]
 
     def secret_shown(self, stored: StoredGame) -> bool:
         """A finished game shows its secret, but a daily challenge's only once its day is over:
@@ -480,6 +515,7 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
             "bot": s.bot,
             "bot_label": bot_name(s.bot) if s.bot else None,
             "deciding": i in movers or roller == i,
+            "free": s.free,
         }
         for i, s in enumerate(stored.seats)
     ]

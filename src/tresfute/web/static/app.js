@@ -87,6 +87,8 @@ function renderHome() {
     seats,
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "real-dice" }),
       " ", t("Real dice: we roll our own dice at the table and type them")),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "listed" }),
+      " ", t("Open table: list it on the home page, the other people's seats free for anyone to take")),
     el("button", { type: "submit", id: "start" }, t("Start the game")),
     error);
   form.addEventListener("submit", async (event) => {
@@ -99,7 +101,7 @@ function renderHome() {
       const created = await api("/api/games", {
         method: "POST",
         body: JSON.stringify({ game: $("#game-choice").value, seats: seatsIn,
-          real_dice: $("#real-dice").checked, language: lang }),
+          real_dice: $("#real-dice").checked, language: lang, listed: $("#listed").checked }),
       });
       const mine = created.seats.find((s) => s.token);
       const invitations = created.seats.filter((s) => s.token && s !== mine)
@@ -129,7 +131,7 @@ function renderHome() {
 
   const running = el("ul", { id: "my-games" });
   const finished = el("ul", { id: "finished-games" });
-  app.append(challengePanel(), form, join, el("section", { class: "panel" }, el("h2", {}, t("My games in progress")), running),
+  app.append(challengePanel(), openTablesPanel(), form, join, el("section", { class: "panel" }, el("h2", {}, t("My games in progress")), running),
     el("section", { class: "panel" }, el("h2", {}, t("Finished games")), finished));
   for (const g of remembered()) {
     const link = `/g/${g.id}${g.token ? `#seat=${g.token}` : ""}`;
@@ -145,6 +147,35 @@ function renderHome() {
         running.append(item);
       }
     }).catch(() => {});
+  }
+}
+
+// --- open tables -----------------------------------------------------------------------------
+
+function openTablesPanel() {
+  const name = el("input", { id: "open-name", "aria-label": t("Your name at the table"), maxlength: 40,
+    value: player().name || t("Me") });
+  const list = el("ul", { id: "open-tables" });
+  const error = el("p", { class: "error", role: "alert" });
+  const panel = el("section", { class: "panel", id: "open" }, el("h2", {}, t("Open tables")),
+    el("label", {}, t("Name"), " ", name), list, error);
+  api("/api/open").then(({ games }) => {
+    if (!games.length) list.replaceChildren(el("li", {}, t("No open table right now.")));
+    else list.replaceChildren(...games.map((g) => el("li", { "data-game": g.id }, `${GAME_NAMES[g.game]} — `,
+      g.seats.map((s) => (s.free ? t("free seat") : s.name)).join(", "), " ",
+      el("button", { type: "button", class: "take-seat", onclick: () => takeSeat(g, name, error) }, t("Take a seat")))));
+  }).catch(() => {});
+  return panel;
+}
+
+async function takeSeat(g, nameInput, error) {
+  try {
+    const name = nameInput.value.trim();
+    const joined = await api(`/api/games/${g.id}/join`, { method: "POST", body: JSON.stringify({ name }) });
+    remember({ id: g.id, token: joined.token, name, game: g.game, created: Date.now() });
+    location.assign(joined.link);
+  } catch (e) {
+    error.textContent = e.message;
   }
 }
 
