@@ -2,10 +2,13 @@
 
     python benchmarks/web_load.py                    # starts its own server, 50 games
     python benchmarks/web_load.py --games 50 --bots 1 --url http://127.0.0.1:8000
+    python benchmarks/web_load.py --games 200 --db postgresql://tresfute@127.0.0.1/load --workers 2
 
 Each game is a person playing random legal moves as fast as the server answers (each move is
-one POST, written to SQLite before it is acknowledged); ``--bots`` adds computer players
-(greedy) to each game. Prints the moves per second and the latency percentiles of the moves.
+one POST, written to the database before it is acknowledged); ``--bots`` adds computer players
+(greedy) to each game. ``--db`` names the database of the server it starts (default: a new
+SQLite file) and ``--workers`` its number of processes (``tresfute serve --workers``; more than
+one needs a ``postgresql://`` database, which should be empty: the games are added to it). Prints the moves per second and the latency percentiles of the moves.
 """
 
 from __future__ import annotations
@@ -105,22 +108,26 @@ def main() -> None:
     parser.add_argument("--game", default="tres-fute", choices=["tres-fute", "vraiment-tres-fute"])
     parser.add_argument("--bots", type=int, default=0, choices=range(4))
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--db", help="the started server's database: an SQLite file or a postgresql:// URL")
+    parser.add_argument("--workers", type=int, default=1, help="the started server's processes")
     args = parser.parse_args()
     server = None
     url = args.url
     if url is None:
-        database = Path(tempfile.mkdtemp()) / "load.sqlite3"
+        database = args.db or str(Path(tempfile.mkdtemp()) / "load.sqlite3")
+        command = ["serve", "--port", str(args.port), "--db", database, "--workers", str(args.workers)]
         server = subprocess.Popen(
-            [sys.executable, "-m", "tresfute", "serve", "--port", str(args.port), "--db", str(database)],
-            stdout=subprocess.DEVNULL,
+            [sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL
         )
         url = f"http://127.0.0.1:{args.port}"
-        for _ in range(100):
+        for _ in range(300):
             try:
                 urlopen(url + "/api/strings").read()
                 break
             except (URLError, ConnectionError):
                 time.sleep(0.1)
+    if server is not None:
+        print(f"server: {args.workers} process(es), database {'PostgreSQL' if '://' in database else 'SQLite'}")
     try:
         asyncio.run(run(url, args.games, args.game, args.bots))
     finally:

@@ -104,6 +104,10 @@ class Store(Protocol):
         """The game and seat (0-based) a seat token plays, if any."""
         ...
 
+    def seat_and_revision(self, token: str) -> tuple[str, int, int] | None:
+        """The game, seat and the game's revision, in one read (every request of a seat)."""
+        ...
+
     def take_seat(self, game_id: str, name: str, token_hash: str) -> int | None:
         """Give the open table's first free seat to ``name`` (None if none is left): one write,
         so two people taking the last seat at once cannot both get it."""
@@ -351,11 +355,17 @@ class _SQLStore:
             cursor.execute("UPDATE seats SET acted = acted + 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     def seat_of(self, token: str) -> tuple[str, int] | None:
+        found = self.seat_and_revision(token)
+        return (found[0], found[1]) if found else None
+
+    def seat_and_revision(self, token: str) -> tuple[str, int, int] | None:
         with self._transaction(write=False) as cursor:
             row = cursor.execute(
-                "SELECT game_id, seat FROM seats WHERE token_hash = ?", (token_hash(token),)
+                "SELECT s.game_id, s.seat, g.revision FROM seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.token_hash = ?",
+                (token_hash(token),),
             ).fetchone()
-        return (row[0], row[1]) if row else None
+        return (row[0], row[1], row[2]) if row else None
 
     def take_seat(self, game_id: str, name: str, token_hash: str) -> int | None:
         with self._transaction() as cursor:
@@ -568,6 +578,48 @@ class PostgresStore(_SQLStore):
     def _changed(self, cursor: Any, game_id: str, revision: int, seat: int | None) -> None:
         super()._changed(cursor, game_id, revision, seat)
         cursor.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {revision}"))
+
+    # A move is one statement, so one round trip: the game's row is updated only if it is at
+    # the revision the server saw and has ``start`` moves (the row lock makes a concurrent
+    # writer wait, then find the revision changed); the moves' key refuses a second move N.
+    _APPEND = """
+        WITH g AS (
+            UPDATE games SET revision = revision + 1
+            WHERE id = %(game)s AND (%(revision)s::integer IS NULL OR revision = %(revision)s)
+              AND (SELECT COUNT(*) FROM moves WHERE game_id = %(game)s) = %(start)s
+            RETURNING revision
+        ), m AS (
+            INSERT INTO moves (game_id, number, entry)
+            SELECT %(game)s, %(start)s + t.n - 1, t.entry
+            FROM g, unnest(%(entries)s::text[]) WITH ORDINALITY AS t(entry, n)
+            RETURNING 1
+        ), s AS (
+            UPDATE seats SET acted = acted + 1
+            WHERE game_id = %(game)s AND seat = %(seat)s AND EXISTS (SELECT 1 FROM g)
+        )
+        SELECT revision, pg_notify(%(channel)s, %(game)s || ' ' || revision), (SELECT COUNT(*) FROM m) FROM g
+    """
+
+    def append_moves(
+        self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
+    ) -> None:
+        import psycopg
+
+        values = {
+            "game": game_id,
+            "revision": revision,
+            "start": start,
+            "entries": entries,
+            "seat": seat,
+            "channel": CHANNEL,
+        }
+        try:
+            with self._pool.connection() as connection:
+                row = connection.execute(self._APPEND, values).fetchone()
+        except psycopg.errors.UniqueViolation:
+            raise MoveConflictError(f"move {start} of {game_id} is already written") from None
+        if row is None:
+            raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {start} moves")
 
     async def changes(self) -> AsyncIterator[tuple[str, int]]:
         """Every change of any game, by any server: ``(game id, revision)``, as it is committed."""

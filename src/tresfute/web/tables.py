@@ -223,8 +223,9 @@ class Host:
 
         return self.wall_clock() >= closes(stored.challenge)
 
-    def table(self, table_id: str) -> Table:
-        """The table, as the store has it now (reloaded if another server changed it)."""
+    def table(self, table_id: str, revision: int | None = None) -> Table:
+        """The table, as the store has it now (reloaded if another server changed it);
+        ``revision``: the stored one, if the caller has just read it."""
         with self._lock:
             kept = self._tables.get(table_id)
             if kept is not None:
@@ -233,7 +234,8 @@ class Host:
         if kept is not None:
             table = kept[0]
             with table.lock:
-                revision = self.store.revision(table_id)
+                if revision is None:
+                    revision = self.store.revision(table_id)
                 if revision is None:
                     raise TableError(404, _("no such game"))
                 if revision != table.stored.revision:
@@ -258,10 +260,10 @@ class Host:
 
     def seat_of(self, table_id: str, token: str) -> tuple[Table, int]:
         """The table and seat a token plays; refused unless it is a seat of that very game."""
-        found = self.store.seat_of(token)
+        found = self.store.seat_and_revision(token)
         if found is None or found[0] != table_id:
             raise TableError(403, _("this seat link is not valid"))
-        return self.table(table_id), found[1]
+        return self.table(table_id, found[2]), found[1]
 
     def _register(self, table: Table) -> Table:
         """Keep the table, and play what comes by itself (computer players, their dice): a new
