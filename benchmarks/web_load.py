@@ -8,7 +8,8 @@ Each game is a person playing random legal moves as fast as the server answers (
 one POST, written to the database before it is acknowledged); ``--bots`` adds computer players
 (greedy) to each game. ``--db`` names the database of the server it starts (default: a new
 SQLite file) and ``--workers`` its number of processes (``tresfute serve --workers``; more than
-one needs a ``postgresql://`` database, which should be empty: the games are added to it). Prints the moves per second and the latency percentiles of the moves.
+one needs a ``postgresql://`` database, which should be empty: the games are added to it).
+Prints the moves per second and the latency percentiles of the moves.
 """
 
 from __future__ import annotations
@@ -116,9 +117,7 @@ def main() -> None:
     if url is None:
         database = args.db or str(Path(tempfile.mkdtemp()) / "load.sqlite3")
         command = ["serve", "--port", str(args.port), "--db", database, "--workers", str(args.workers)]
-        server = subprocess.Popen(
-            [sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL
-        )
+        server = subprocess.Popen([sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL)
         url = f"http://127.0.0.1:{args.port}"
         for _ in range(300):
             try:

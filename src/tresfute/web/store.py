@@ -237,7 +237,9 @@ class _SQLStore:
     _for_update = ""
 
     @contextmanager
-    def _transaction(self, write: bool = True) -> Iterator[Any]:
+    def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
+        """A write transaction; or, with ``write=False``, reads (all from one snapshot of the
+        database if ``snapshot``: a game read while another server writes it)."""
         raise NotImplementedError
         yield
 
@@ -288,7 +290,7 @@ class _SQLStore:
             )
 
     def load(self, game_id: str) -> StoredGame | None:
-        with self._transaction(write=False) as cursor:
+        with self._transaction(write=False, snapshot=True) as cursor:
             row = cursor.execute(
                 "SELECT game, real_dice, secret, language, created, revision, challenge, listed"
                 " FROM games WHERE id = ?",
@@ -495,12 +497,12 @@ class SQLiteStore(_SQLStore):
             self._migrate(cursor, found)
 
     @contextmanager
-    def _transaction(self, write: bool = True) -> Iterator[Any]:
+    def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
         with self._lock:
-            if not write:
+            if not write and not snapshot:
                 yield self._db
                 return
-            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 yield self._db
             except BaseException:
@@ -566,13 +568,15 @@ class PostgresStore(_SQLStore):
             self._migrate(cursor, row[0] if row else 0)
 
     @contextmanager
-    def _transaction(self, write: bool = True) -> Iterator[Any]:
+    def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
         with self._pool.connection() as connection:
-            if not write:
+            if not write and not snapshot:
                 with connection.cursor() as cursor:
                     yield _PgCursor(cursor)
                 return
             with connection.transaction(), connection.cursor() as cursor:
+                if not write:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 yield _PgCursor(cursor)
 
     def _changed(self, cursor: Any, game_id: str, revision: int, seat: int | None) -> None:
