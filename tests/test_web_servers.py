@@ -182,3 +182,45 @@ def test_a_page_connected_to_one_server_sees_a_move_made_through_the_other(serve
 
     update = asyncio.run(watch())
     assert update["revision"] == view["revision"] + 1 and update["state"]["dice"][0]["value"]
+
+
+def test_a_computer_players_moves_land_once_when_two_servers_find_it_to_play(postgres_url: str) -> None:
+    from tresfute.web.store import PostgresStore, StoredGame, StoredSeat, token_hash
+
+    token = "t" * 32
+    store = PostgresStore(postgres_url)
+    # the record stops where the computer player (seat 1, the first to roll) must act
+    store.create(
+        StoredGame(
+            "stopped",
+            "tres-fute",
+            False,
+            fair_dice.new_secret(),
+            [StoredSeat("Robot", "greedy", None), StoredSeat("Ana", None, token_hash(token))],
+        )
+    )
+    store.close()
+    a, b = Server(postgres_url), Server(postgres_url)
+    try:
+        views: list[dict[str, Any]] = []
+        barrier = threading.Barrier(2)
+
+        def ask(server: Server) -> None:
+            barrier.wait()
+            views.append(server.state("stopped", token))
+
+        threads = [threading.Thread(target=ask, args=(s,)) for s in (a, b)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        entries = records.loads(a.http.get("/api/games/stopped/record").text).moves
+        assert entries == records.loads(b.http.get("/api/games/stopped/record").text).moves
+        assert records.replay(records.loads(a.http.get("/api/games/stopped/record").text)).round == 1
+        assert any(e.startswith("1:") for e in entries), "the computer player has played"
+        now = [s.state("stopped", token) for s in (a, b)]
+        # one write per entry, none refused and retried into a second copy: played once
+        assert now[0]["revision"] == now[1]["revision"] == len(entries) and now[0]["legal"]
+    finally:
+        a.stop()
+        b.stop()
