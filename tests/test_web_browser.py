@@ -243,6 +243,9 @@ def test_a_daily_challenge_is_played_to_the_end_and_found_in_the_ranking_and_rep
         raise AssertionError("the game did not end")
     assert "Fin de la partie" in page.locator("#end").inner_text()
     assert page.locator("#verify").count() == 0, "the day's seed is revealed when the day is over"
+    with page.expect_download() as download:  # one's own record, at once
+        page.click("#record-link")
+    assert '"moves"' in Path(download.value.path()).read_text()
     page.goto(server + "/")
     board = page.locator(".challenge-board[data-game='tres-fute']")
     board.locator(".ranking li", has_text="Zoé").wait_for()

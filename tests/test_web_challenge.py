@@ -175,6 +175,8 @@ def test_an_entry_is_watched_and_replayed_move_by_move_only_by_those_who_have_pl
     ana, bob = start(client, "Ana").json(), start(client, "Bob").json()
     end = play_to_end(client, ana["id"], ana["token"], 2)
     assert client.get(f"/api/games/{ana['id']}").status_code == 403
+    own = client.get(f"/api/games/{ana['id']}/record", headers={"X-Seat-Token": ana["token"]})
+    assert own.status_code == 200 and records.replay(records.loads(own.text)).is_over, "one's own record, at once"
     assert client.get(f"/api/games/{ana['id']}/record", headers={"X-Player-Token": bob["player"]}).status_code == 403
     play_to_end(client, bob["id"], bob["token"], 3)
     moves = record(client, ana["id"], bob["player"]).moves

@@ -376,9 +376,19 @@ def create_app(
 
     @app.get("/api/games/{game_id}/record")
     async def record(
-        game_id: str, lang: str | None = None, x_player_token: Annotated[Token | None, Header()] = None
+        game_id: str,
+        lang: str | None = None,
+        x_seat_token: Annotated[Token | None, Header()] = None,
+        x_player_token: Annotated[Token | None, Header()] = None,
     ) -> Response:
-        table = await guarded(lang, lambda: watched(game_id, x_player_token))
+        """The game record; a seat's own game's even while it is a challenge entry of today."""
+
+        def work() -> Table:
+            if x_seat_token is not None:
+                return host.seat_of(game_id, x_seat_token)[0]
+            return watched(game_id, x_player_token)
+
+        table = await guarded(lang, work)
         text = records.dumps(host.record(table))
         return Response(
             text,

@@ -368,6 +368,22 @@ async function hint() {
   }
 }
 
+/* A daily challenge's record is kept from spectators until the day is over: the page asks for
+   it with the seat's (or the player's) token, which a plain link cannot carry. */
+async function downloadRecord(event, view) {
+  event.preventDefault();
+  try {
+    const response = await fetch(`/api/games/${view.id}/record?lang=${lang}`,
+      { headers: { ...playerHeaders(), ...(game.token ? { "X-Seat-Token": game.token } : {}) } });
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || `${response.status}`);
+    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: `tresfute-${view.id}.json` });
+    link.click();
+    URL.revokeObjectURL(link.href);
+  } catch (e) {
+    flash(e.message);
+  }
+}
+
 function show(view) {
   if (game.view && view.revision < game.view.revision) return; // an update older than the one shown
   game.view = view;
@@ -617,7 +633,8 @@ function endOfGame(view) {
   return el("section", { class: "panel end", id: "end" }, el("h2", {}, t("End of the game")),
     el("table", { class: "breakdown" }, el("tr", {}, el("th", {}, ""), game.layout.areas.map((a) => el("th", {}, a.name)), el("th", {}, t("Foxes")), el("th", {}, t("Total"))), rows),
     rating,
-    el("p", {}, el("a", { href: `/api/games/${view.id}/record`, download: `tresfute-${view.id}.json`, id: "record-link" }, t("Download the game record"))),
+    el("p", {}, el("a", { href: `/api/games/${view.id}/record`, download: `tresfute-${view.id}.json`, id: "record-link",
+      onclick: view.challenge ? (event) => downloadRecord(event, view) : null }, t("Download the game record"))),
     view.secret ? el("p", {}, el("button", { type: "button", id: "verify", onclick: () => verify(view, verdict) }, t("Check the dice")),
       " ", el("small", {}, t("Published hash: {hash}", { hash: view.commitment }))) : null,
     verdict);
