@@ -44,7 +44,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from tresfute.web.app import create_app
 
-    app = create_app(database=tmp_path_factory.mktemp("web") / "games.sqlite3")
+    # the greedy computer player measures the daily challenge's dice here: the strong one takes seconds
+    app = create_app(database=tmp_path_factory.mktemp("web") / "games.sqlite3", challenge_bot="greedy")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -264,3 +265,55 @@ def test_the_status_is_a_sentence_next_to_the_dice_and_one_point_is_singular(ser
     page.wait_for_selector(".area-y .points >> text=0 points")
     assert page.locator(".area-g .points").inner_text() == "1 point"
     assert errors == []
+
+
+def test_a_daily_challenge_is_played_to_the_end_and_found_in_the_ranking_and_replayed(
+    server: str, browser: Any
+) -> None:
+    page, errors = open_page(browser, server + "/")
+    page.wait_for_selector("#challenge")
+    page.fill("#challenge-name", "Zoé")
+    page.click(".challenge-start[data-game='tres-fute']")
+    page.wait_for_selector(".game")
+    for step in range(600):
+        if page.locator(".game[data-over]").count():
+            break
+        click_once(page, step)
+    else:
+        raise AssertionError("the game did not end")
+    assert "Fin de la partie" in page.locator("#end").inner_text()
+    assert page.locator("#verify").count() == 0, "the day's seed is revealed when the day is over"
+    with page.expect_download() as download:  # one's own record, at once
+        page.click("#record-link")
+    assert '"moves"' in Path(download.value.path()).read_text()
+    page.goto(server + "/")
+    board = page.locator(".challenge-board[data-game='tres-fute']")
+    board.locator(".ranking li", has_text="Zoé").wait_for()
+    page.locator("#challenge-history li", has_text="Zoé").wait_for()
+    # a second entry the same day is refused, with the reason
+    page.click(".challenge-start[data-game='tres-fute']")
+    page.wait_for_function("document.querySelector('#challenge .error').textContent.includes('déjà joué')")
+    board.locator(".ranking li", has_text="Zoé").locator("a").click()
+    page.wait_for_selector("#replay")
+    assert page.locator("#replay-step").inner_text().startswith("Coup 0 sur")
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#replay-step').textContent.startsWith('Coup 1 sur')")
+    assert page.locator("#dice .die b").first.inner_text() != "?"
+    page.click("#replay-last")
+    page.wait_for_selector(".game[data-over]")
+    assert [e for e in errors if "409" not in e] == []  # the browser logs the refused second entry
+
+
+def test_an_open_table_is_listed_on_the_home_page_and_a_stranger_takes_its_free_seat(server: str, browser: Any) -> None:
+    ana, ana_errors = open_page(browser, server + "/")
+    ana.wait_for_selector("#new-game")
+    ana.check("#listed")
+    start_game(ana, "tres-fute", [("", "Ana"), ("", "Siège libre")])
+    game_id = ana.url.split("/g/")[1].split("#")[0]
+    zed, zed_errors = open_page(browser, server + "/")
+    zed.fill("#open-name", "Zed")
+    zed.locator(f"#open-tables li[data-game='{game_id}'] .take-seat").click()
+    zed.wait_for_selector(".game")
+    assert "Feuille de Zed" in (zed.locator(".sheet").first.get_attribute("aria-label") or "")
+    ana.wait_for_function("document.body.innerText.includes('Zed')")  # Ana's page hears of it live
+    assert ana_errors == [] and zed_errors == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -417,28 +418,61 @@ def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...]) -> None:
 )
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes sharing the port (more than one needs a postgresql:// database).",
+)
+@click.option(
     "--db",
     "database",
-    type=click.Path(path_type=Path, dir_okay=False),
     default=None,
-    help="The SQLite file that keeps the games (default: in the user's data folder).",
+    help="Where the games are kept: an SQLite file (default: in the user's data folder) or a "
+    "postgresql://user@host/db URL, which several servers can share.",
 )
 @LANG
-def serve(host: str, port: int, database: Path | None) -> None:
+def serve(host: str, port: int, workers: int, database: str | None) -> None:
     """Play in the browser: alone, against the computer, or with friends (tresfute serve)."""
     import uvicorn
 
     from .web.app import create_app
+    from .web.store import PostgresStore, UnknownDatabaseError, open_store
 
-    path = database or Path(click.get_app_dir("tresfute")) / "games.sqlite3"
-    app = create_app(database=path)
-    click.echo(_("Games are kept in {path}").format(path=path))
+    where = database or str(Path(click.get_app_dir("tresfute")) / "games.sqlite3")
+    try:
+        store = open_store(where)
+    except UnknownDatabaseError as exc:
+        raise click.BadParameter(
+            _("{value} is neither a postgresql:// URL nor an SQLite file's path").format(value=exc.url),
+            param_hint="--db",
+        ) from None
+    if workers > 1 and not isinstance(store, PostgresStore):
+        store.close()
+        raise click.BadParameter(_("several workers need a postgresql:// database"), param_hint="--workers")
+    click.echo(_("Games are kept in {path}").format(path=_without_password(where)))
     click.echo(
         _("Open http://{host}:{port}/ in your browser (Ctrl+C stops the server).").format(
             host="127.0.0.1" if host in ("0.0.0.0", "::") else host, port=port
         )
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": 64 * 1024}
+    if workers == 1:
+        uvicorn.run(create_app(store=store), **options)
+        return
+    store.close()  # each worker process opens its own
+    os.environ["TRESFUTE_DB"] = where
+    uvicorn.run("tresfute.web.app:app_from_environment", factory=True, workers=workers, **options)
+
+
+def _without_password(where: str) -> str:
+    """A database URL as it may be printed: its password hidden."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(where)
+    if parts.password is None:
+        return where
+    return where.replace(f":{parts.password}@", ":***@", 1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -40,7 +40,7 @@ async function api(path, options = {}) {
     headers: { "Content-Type": "application/json", ...(options.headers || {}) },
   });
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error || `${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(body.error || `${response.status}`), { status: response.status });
   return body;
 }
 
@@ -96,6 +96,8 @@ function renderHome() {
     seats,
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "real-dice" }),
       " ", t("Real dice: we roll our own dice at the table and type them")),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "listed" }),
+      " ", t("Open table: list it on the home page, the other people's seats free for anyone to take")),
     el("button", { type: "submit", id: "start" }, t("Start the game")),
     error);
   form.addEventListener("submit", async (event) => {
@@ -108,7 +110,7 @@ function renderHome() {
       const created = await api("/api/games", {
         method: "POST",
         body: JSON.stringify({ game: $("#game-choice").value, seats: seatsIn,
-          real_dice: $("#real-dice").checked, language: lang }),
+          real_dice: $("#real-dice").checked, language: lang, listed: $("#listed").checked }),
       });
       const mine = created.seats.find((s) => s.token);
       const invitations = created.seats.filter((s) => s.token && s !== mine)
@@ -138,7 +140,7 @@ function renderHome() {
 
   const running = el("ul", { id: "my-games" });
   const finished = el("ul", { id: "finished-games" });
-  app.append(form, join, el("section", { class: "panel" }, el("h2", {}, t("My games in progress")), running),
+  app.append(challengePanel(), openTablesPanel(), form, join, el("section", { class: "panel" }, el("h2", {}, t("My games in progress")), running),
     el("section", { class: "panel" }, el("h2", {}, t("Finished games")), finished));
   for (const g of remembered()) {
     const link = `/g/${g.id}${g.token ? `#seat=${g.token}` : ""}`;
@@ -157,6 +159,132 @@ function renderHome() {
   }
 }
 
+// --- open tables -----------------------------------------------------------------------------
+
+function openTablesPanel() {
+  const name = el("input", { id: "open-name", "aria-label": t("Your name at the table"), maxlength: 40,
+    value: player().name || t("Me") });
+  const list = el("ul", { id: "open-tables" });
+  const error = el("p", { class: "error", role: "alert" });
+  const panel = el("section", { class: "panel", id: "open" }, el("h2", {}, t("Open tables")),
+    el("label", {}, t("Name"), " ", name), list, error);
+  api("/api/open").then(({ games }) => {
+    if (!games.length) list.replaceChildren(el("li", {}, t("No open table right now.")));
+    else list.replaceChildren(...games.map((g) => el("li", { "data-game": g.id }, `${GAME_NAMES[g.game]} — `,
+      g.seats.map((s) => (s.free ? t("free seat") : s.name)).join(", "), " ",
+      el("button", { type: "button", class: "take-seat", onclick: () => takeSeat(g, name, error) }, t("Take a seat")))));
+  }).catch(() => {});
+  return panel;
+}
+
+async function takeSeat(g, nameInput, error) {
+  try {
+    const name = nameInput.value.trim();
+    const joined = await api(`/api/games/${g.id}/join`, { method: "POST", body: JSON.stringify({ name }) });
+    remember({ id: g.id, token: joined.token, name, game: g.game, created: Date.now() });
+    location.assign(joined.link);
+  } catch (e) {
+    error.textContent = e.message;
+  }
+}
+
+// --- the daily challenge ---------------------------------------------------------------------
+
+const PLAYER_KEY = "tresfute.player"; // {token, name}: the token holds the player's name for the day
+const GAME_NAMES = { "tres-fute": "Très futé", "vraiment-tres-fute": "Vraiment très futé" };
+
+function player() {
+  try {
+    return JSON.parse(localStorage.getItem(PLAYER_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function playerHeaders() {
+  const me = player();
+  return me.token ? { "X-Player-Token": me.token } : {};
+}
+
+function challengePanel() {
+  const name = el("input", { id: "challenge-name", "aria-label": t("Your name in the challenge"), maxlength: 40,
+    value: player().name || "" });
+  const error = el("p", { class: "error", role: "alert" });
+  const boards = el("div", { id: "challenge-boards" });
+  const history = el("ul", { id: "challenge-history" });
+  const buttons = Object.entries(GAME_NAMES).map(([g, label]) => el("button",
+    { type: "button", class: "challenge-start", "data-game": g, onclick: () => startChallenge(g, name, error) },
+    t("Play today's {game}", { game: label })));
+  const panel = el("section", { class: "panel", id: "challenge" }, el("h2", {}, t("Daily challenge")),
+    el("p", {}, t("Every day, one solo game of each kind on the same dice for everyone: play it once, then compare.")),
+    el("label", {}, t("Name"), " ", name), el("p", { class: "challenge-buttons" }, buttons), error, boards,
+    el("h3", {}, t("My challenges")), history);
+  for (const g of Object.keys(GAME_NAMES)) {
+    const box = el("div", { class: "challenge-board", "data-game": g });
+    boards.append(box);
+    api(`/api/challenge/${g}`, { headers: playerHeaders() }).then((board) => {
+      box.replaceChildren(...boardView(board));
+      const yesterday = new Date(Date.parse(`${board.today}T00:00:00Z`) - 86400000).toISOString().slice(0, 10);
+      return api(`/api/challenge/${g}?day=${yesterday}`).then((past) => box.append(el("p", {}, el("small", {},
+        t("Yesterday's seed ({day}): {secret}", { day: past.day, secret: past.secret })))));
+    }).catch(() => {});
+  }
+  if (player().token) {
+    api("/api/challenge/history", { headers: playerHeaders() })
+      .then(({ entries }) => history.replaceChildren(...entries.map(historyItem))).catch(() => {});
+  }
+  return panel;
+}
+
+async function startChallenge(g, nameInput, error) {
+  const name = nameInput.value.trim();
+  try {
+    const created = await api(`/api/challenge/${g}`, { method: "POST", headers: playerHeaders(),
+      body: JSON.stringify({ name }) });
+    localStorage.setItem(PLAYER_KEY, JSON.stringify({ token: created.player, name }));
+    remember({ id: created.id, token: created.token, name, game: g, created: Date.now() });
+    location.assign(created.link);
+  } catch (e) {
+    error.textContent = e.message;
+  }
+}
+
+function boardView(board) {
+  const items = board.entries.map((e) => el("li", {}, `${e.rank}. ${e.name} — ${e.score} `,
+    el("a", { href: `/g/${e.id}?replay`, class: "replay-link" }, t("replay"))));
+  return [
+    el("h3", {}, `${GAME_NAMES[board.game]} — ${board.day}`),
+    el("p", {}, el("small", {}, t("Published hash of the day's seed: {hash}", { hash: board.commitment }))),
+    items.length ? el("ul", { class: "ranking" }, items) : el("p", {}, t("No finished game yet today.")),
+    board.strong ? el("p", { class: "strong-player" },
+      t("The strong computer player on the same dice: {score} (rank {rank})", board.strong)) : null,
+  ];
+}
+
+function historyItem(e) {
+  return el("li", {}, `${e.day} — ${GAME_NAMES[e.game]} — ${e.name} — ${e.score ?? t("in progress")} `,
+    e.score !== null ? el("a", { href: `/g/${e.id}?replay` }, t("replay")) : null);
+}
+
+/* A finished game, move by move: the server replays its record up to the step asked for. */
+async function renderReplay(id) {
+  game.id = id;
+  const load = async (step) => {
+    const view = await api(`/api/games/${id}?at=${step}`, { headers: playerHeaders() });
+    if (!game.layout) game.layout = await api(`/api/layout/${view.game}`);
+    game.view = view;
+    const button = (key, label, to) => el("button", { type: "button", id: `replay-${key}`, "aria-label": label,
+      title: label, disabled: to === view.step, onclick: () => load(to).catch((e) => flash(e.message)) },
+    { first: "⏮", previous: "◀", next: "▶", last: "⏭" }[key]);
+    const nav = el("nav", { class: "replay", id: "replay" },
+      button("first", t("First move"), 0), button("previous", t("Previous move"), Math.max(0, view.step - 1)),
+      el("span", { id: "replay-step" }, t("Move {n} of {total}", { n: view.step, total: view.steps })),
+      button("next", t("Next move"), Math.min(view.steps, view.step + 1)), button("last", t("Last move"), view.steps));
+    $("#app").replaceChildren(nav, gameScreen(view));
+  };
+  await load(0).catch((e) => $("#app").replaceChildren(el("p", { class: "error", role: "alert" }, e.message)));
+}
+
 // --- the game page ---------------------------------------------------------------------------
 
 const game = { id: null, token: null, layout: null, view: null, socket: null, selectedDie: null, message: "", busy: false };
@@ -170,6 +298,9 @@ async function oneAtATime(request) {
   try {
     await request();
   } catch (e) {
+    if (e.status === 409) { // the game moved on (another page, another server): show it as it is now
+      show(await api(`/api/games/${game.id}`, { headers: game.token ? { "X-Seat-Token": game.token } : {} }).catch(() => game.view));
+    }
     flash(e.message);
   } finally {
     game.busy = false;
@@ -241,6 +372,22 @@ async function hint() {
     box.replaceChildren(el("p", {}, t("Hint: {move} (expected final score {value}).", { move: best.label, value: Math.round(best.value) })),
       el("ol", {}, moves.slice(0, 5).map((m) => el("li", {}, `${m.label} — ${m.value}` + (m.cost ? ` (−${m.cost})` : "")))));
     flash("");
+  } catch (e) {
+    flash(e.message);
+  }
+}
+
+/* A daily challenge's record is kept from spectators until the day is over: the page asks for
+   it with the seat's (or the player's) token, which a plain link cannot carry. */
+async function downloadRecord(event, view) {
+  event.preventDefault();
+  try {
+    const response = await fetch(`/api/games/${view.id}/record?lang=${lang}`,
+      { headers: { ...playerHeaders(), ...(game.token ? { "X-Seat-Token": game.token } : {}) } });
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || `${response.status}`);
+    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: `tresfute-${view.id}.json` });
+    link.click();
+    URL.revokeObjectURL(link.href);
   } catch (e) {
     flash(e.message);
   }
@@ -495,7 +642,8 @@ function endOfGame(view) {
   return el("section", { class: "panel end", id: "end" }, el("h2", {}, t("End of the game")),
     el("table", { class: "breakdown" }, el("tr", {}, el("th", {}, ""), game.layout.areas.map((a) => el("th", {}, a.name)), el("th", {}, t("Foxes")), el("th", {}, t("Total"))), rows),
     rating,
-    el("p", {}, el("a", { href: `/api/games/${view.id}/record`, download: `tresfute-${view.id}.json`, id: "record-link" }, t("Download the game record"))),
+    el("p", {}, el("a", { href: `/api/games/${view.id}/record`, download: `tresfute-${view.id}.json`, id: "record-link",
+      onclick: view.challenge ? (event) => downloadRecord(event, view) : null }, t("Download the game record"))),
     view.secret ? el("p", {}, el("button", { type: "button", id: "verify", onclick: () => verify(view, verdict) }, t("Check the dice")),
       " ", el("small", {}, t("Published hash: {hash}", { hash: view.commitment }))) : null,
     verdict);
@@ -550,7 +698,8 @@ async function start() {
     location.reload();
   };
   const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
-  if (match) await renderGamePage(match[1]);
+  if (match && new URLSearchParams(location.search).has("replay")) await renderReplay(match[1]);
+  else if (match) await renderGamePage(match[1]);
   else renderHome();
 }
 
