@@ -32,15 +32,19 @@ def test_every_imported_package_is_declared_with_a_range() -> None:
     base = project["dependencies"]
     extras = project["optional-dependencies"]
     # the environments (and their registration, which imports Gymnasium only when it is there)
-    # may use the envs extra, and a trained agent's seat the rl extra
+    # may use the envs extra, and a trained agent's seat the rl extra; the web store may use the
+    # postgres extra (it imports psycopg only for a postgresql:// database)
     optional = extras["envs"] + [r for r in extras["rl"] if not r.startswith("tresfute")]
-    assert all(re.search(r">=.*<", r) for r in base + optional), "each dependency pinned to a range"
+    postgres = extras["postgres"]
+    assert all(re.search(r">=.*<", r) for r in base + optional + postgres), "each dependency pinned to a range"
     distributions = packages_distributions()
     missing = []
     for path in PACKAGE.rglob("*.py"):
         relative = path.relative_to(PACKAGE)
         may_use_extras = "envs" in relative.parts or relative.name == "registration.py"
-        declared = {_name(r) for r in base + (optional if may_use_extras else [])}
+        may_use_postgres = relative.parts == ("web", "store.py")
+        extra = (optional if may_use_extras else []) + (postgres if may_use_postgres else [])
+        declared = {_name(r) for r in base + extra}
         for module in _imported(path):
             names = {d.lower().replace("_", "-") for d in distributions.get(module, [module])}
             if not names & declared:
