@@ -15,7 +15,7 @@ COMPILED = [
     "src/tresfute/rules/layout.py",
     "src/tresfute/rules/moves.py",
     "src/tresfute/rules/sheet.py",
-    "src/tresfute/bots/value.py",  # the evaluation the look-ahead spends its time in
+    "src/tresfute/bots/value.py",  # the linear evaluation that starts the network's training
 ]
 
 ext_modules = []

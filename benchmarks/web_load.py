@@ -2,10 +2,17 @@
 
     python benchmarks/web_load.py                    # starts its own server, 50 games
     python benchmarks/web_load.py --games 50 --bots 1 --url http://127.0.0.1:8000
+    python benchmarks/web_load.py --games 200 --db postgresql://tresfute@127.0.0.1/load --workers 2
 
 Each game is a person playing random legal moves as fast as the server answers (each move is
-one POST, written to SQLite before it is acknowledged); ``--bots`` adds computer players
-(greedy) to each game. Prints the moves per second and the latency percentiles of the moves.
+one POST, written to the database before it is acknowledged); ``--bots`` adds computer players
+(greedy) to each game. ``--db`` names the database of the server it starts (default: a new
+SQLite file) and ``--workers`` its number of processes (``tresfute serve --workers``; more than
+one needs a ``postgresql://`` database, which should be empty: the games are added to it).
+``--think S`` makes each player wait S seconds (0.5 S to 1.5 S) before each move, as people do:
+without it the players send as fast as the server answers, and the latency is then the number
+of games over the throughput.
+Prints the moves per second and the latency percentiles of the moves.
 """
 
 from __future__ import annotations
@@ -62,7 +69,7 @@ class Connection:
         await self.writer.wait_closed()
 
 
-async def play_game(url: str, game: str, bots: int, seed: int, latencies: list[float]) -> int:
+async def play_game(url: str, game: str, bots: int, seed: int, latencies: list[float], think: float = 0.0) -> int:
     rng = random.Random(seed)
     connection = await Connection.open(url)
     seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
@@ -72,6 +79,8 @@ async def play_game(url: str, game: str, bots: int, seed: int, latencies: list[f
     moves = 0
     while not view["over"]:
         move = rng.choice(view["legal"])["move"]
+        if think:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
         start = time.perf_counter()
         view = await connection.request(
             "POST", f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token
@@ -82,10 +91,10 @@ async def play_game(url: str, game: str, bots: int, seed: int, latencies: list[f
     return moves
 
 
-async def run(url: str, games: int, game: str, bots: int) -> None:
+async def run(url: str, games: int, game: str, bots: int, think: float = 0.0) -> None:
     latencies: list[float] = []
     start = time.perf_counter()
-    counts = await asyncio.gather(*(play_game(url, game, bots, seed, latencies) for seed in range(games)))
+    counts = await asyncio.gather(*(play_game(url, game, bots, seed, latencies, think) for seed in range(games)))
     seconds = time.perf_counter() - start
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
@@ -105,28 +114,38 @@ def main() -> None:
     parser.add_argument("--game", default="tres-fute", choices=["tres-fute", "vraiment-tres-fute"])
     parser.add_argument("--bots", type=int, default=0, choices=range(4))
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--db", help="the started server's database: an SQLite file or a postgresql:// URL")
+    parser.add_argument("--workers", type=int, default=1, help="the started server's processes")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds each player thinks between moves (0: none, as fast as it can)"
+    )
     args = parser.parse_args()
     server = None
+    folder = None  # the started server's database, removed at the end
     url = args.url
     if url is None:
-        database = Path(tempfile.mkdtemp()) / "load.sqlite3"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "tresfute", "serve", "--port", str(args.port), "--db", str(database)],
-            stdout=subprocess.DEVNULL,
-        )
+        if args.db is None:
+            folder = tempfile.TemporaryDirectory(prefix="tresfute-load-")
+        database = args.db or str(Path(folder.name) / "load.sqlite3")
+        command = ["serve", "--port", str(args.port), "--db", database, "--workers", str(args.workers)]
+        server = subprocess.Popen([sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL)
         url = f"http://127.0.0.1:{args.port}"
-        for _ in range(100):
+        for _ in range(300):
             try:
                 urlopen(url + "/api/strings").read()
                 break
             except (URLError, ConnectionError):
                 time.sleep(0.1)
+    if server is not None:
+        print(f"server: {args.workers} process(es), database {'PostgreSQL' if '://' in database else 'SQLite'}")
     try:
-        asyncio.run(run(url, args.games, args.game, args.bots))
+        asyncio.run(run(url, args.games, args.game, args.bots, args.think))
     finally:
         if server is not None:
             server.terminate()
             server.wait()
+        if folder is not None:
+            folder.cleanup()
 
 
 if __name__ == "__main__":

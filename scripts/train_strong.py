@@ -7,7 +7,8 @@ records every position on the way with what each area and the foxes still gained
 fits each head of the evaluation of ``bots/value.py`` (one per area, one for the foxes) to those
 gains (ridge regression, solved by conjugate gradients), on the positions of the last
 ``--window`` iterations. Only tuning seeds are used (base seeds 0-999, see docs/bench.md): every
-game's seed is derived from ``--seed`` and the iteration. Needs numpy (``pip install -e
+game's seed is derived from ``--seed`` and the iteration. The self-play games of each iteration
+show a progress bar on stderr when it is a terminal. Needs numpy (``pip install -e
 ".[envs]"``).
 """
 
@@ -25,6 +26,7 @@ import numpy as np
 from tresfute.bots.greedy import GreedyBot
 from tresfute.bots.strong import StrongBot, ValueBot
 from tresfute.bots.value import FOXES, ValueModel, features
+from tresfute.progress import progress_bar
 from tresfute.rules import Game
 from tresfute.rules.game import get_spec
 from tresfute.simulate import derived_seed
@@ -133,10 +135,13 @@ def main() -> None:
             rows: list[list[str]] = []
             targets: list[list[float]] = []
             finals = []
-            for game_rows, game_targets, final in pool.imap(play, jobs, chunksize=10):
-                rows += game_rows
-                targets += game_targets
-                finals.append(final)
+            with progress_bar(len(jobs), f"iteration {iteration}: self-play") as progress:
+                for game_rows, game_targets, final in pool.imap(play, jobs, chunksize=10):
+                    rows += game_rows
+                    targets += game_targets
+                    finals.append(final)
+                    if progress is not None:
+                        progress(1)
             window = [*window, (rows, targets)][-args.window :]
             player = "greedy" if model_json is None else "strong" if args.search else "evaluation"
             print(

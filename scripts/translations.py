@@ -6,8 +6,8 @@ python scripts/translations.py compile   # write tresfute.mo from tresfute.po
 
 from __future__ import annotations
 
+import argparse
 import io
-import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "tresfute"
 PO = PACKAGE / "locale" / "fr" / "LC_MESSAGES" / "tresfute.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+# Reason("…") marks the rules' explanations of a refused move (tresfute.rules.reasons).
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Reason": None}
 
 
 def messages_in_code() -> list[str | tuple[str, str]]:
@@ -64,5 +65,20 @@ def compile_mo() -> None:
     MO.write_bytes(compiled(load_catalog()))
 
 
+COMMANDS = {
+    "extract": (extract, "add the code's new messages to tresfute.po and drop the obsolete ones"),
+    "compile": (compile_mo, "write tresfute.mo from tresfute.po"),
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Keep the French catalogue in step with the code.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (_action, help_text) in COMMANDS.items():
+        commands.add_parser(name, help=help_text, description=help_text)
+    args = parser.parse_args(argv)
+    COMMANDS[args.command][0]()
+
+
 if __name__ == "__main__":
-    {"extract": extract, "compile": compile_mo}[sys.argv[1]]()
+    main()

@@ -21,6 +21,14 @@ def cells(area: Grid, names: list[str], level: int = 1) -> list[int]:
     return levels
 
 
+ZERO_AND_NEGATIVE = {  # silver 15, yellow 0, blue 3, green -16, pink 2; silver column 3: a fox
+    "s": [1, 1, 1, 0, 0, 0] + [0, 0, 1, 1, 0, 0] + [0, 0, 1, 0, 0, 0] * 2,
+    "b": [12, 10],
+    "g": [2, 12, 2, 5, 3, 6],
+    "k": [2],
+}
+
+
 def position(game: Game, player: int = 0, earned: dict[str, int] | None = None, **marks: object) -> Game:
     """Put marks on a player's sheet: grids by cell names, tracks by written numbers."""
     sheet: Sheet = game.sheets[player].copy()

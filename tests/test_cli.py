@@ -40,7 +40,11 @@ def test_replay_rejects_a_bad_record_with_the_reason(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["1:done"]}')
     code, out = run("replay", str(path))
-    assert code == 1 and "move 1 ('1:done') is illegal" in out
+    assert (
+        code == 1 and "le coup 1 ('1:done') est illégal : 'done' n'est pas possible maintenant : le joueur actif" in out
+    )
+    code, out = run("replay", str(path), "--lang", "en")
+    assert code == 1 and "move 1 ('1:done') is illegal: 'done' is not possible now: the active player picks" in out
     code, out = run("replay", str(tmp_path / "missing.json"))
     assert code == 1 and "cannot read" in out
 
@@ -49,6 +53,23 @@ def test_solo_replay_shows_the_rating_in_english() -> None:
     code, out = run("replay", str(EXAMPLES / "solo-game.json"), "--lang", "en")
     assert code == 0, out
     assert "Solo rating:" in out and "Yellow" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "french", "english"),
+    [
+        (("replay", str(EXAMPLES / "solo-game.json")), "Très futé —", "That's Pretty Clever —"),
+        (("score", str(EXAMPLES / "vraiment-tres-fute-sheet.json")), "Vraiment très futé\n", "Twice as Clever\n"),
+        (("simulate", "--games", "1"), "Très futé, 1 ×", "That's Pretty Clever, 1 ×"),
+        (("bench", "--games", "1", "--bot", "random"), "Très futé, 1 ×", "That's Pretty Clever, 1 ×"),
+    ],
+)
+def test_game_names_follow_the_language(args: tuple[str, ...], french: str, english: str) -> None:
+    code, out = run(*args, "--lang", "en")
+    assert code == 0, out
+    assert english in out and french not in out
+    code, out = run(*args)
+    assert french in out and english not in out
 
 
 def test_score_a_paper_sheet() -> None:

@@ -39,7 +39,10 @@ def reference_score(game: reference_engine.Game, player: int) -> tuple[dict[str,
             else:
                 points = sum(state[i] - state[i + 1] for i in range(0, len(state) - 1, 2))
         areas[a] = points
-    return areas, sum(areas.values()) + len(sheet.foxes) * min(areas.values())
+    # each fox is worth the lowest area, but nothing as soon as an area scores 0 (the rulebook's
+    # « Attention », which wins over a negative green)
+    each = 0 if 0 in areas.values() else min(areas.values())
+    return areas, sum(areas.values()) + len(sheet.foxes) * each
 
 
 def same_position(new: Game, old: reference_engine.Game, full: bool) -> None:

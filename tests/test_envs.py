@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
 
 import gymnasium as gym
@@ -11,11 +13,15 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-import tresfute.envs  # noqa: F401  (registers the ids)
+import tresfute  # registers the ids
 from tresfute import records
 from tresfute.envs import GYM_IDS, ActionMap, bot_policy
 from tresfute.envs.pz_env import env as aec_env
+from tresfute.envs.pz_env import raw_env
+from tresfute.envs.vector import BatchedTresFuteEnv
+from tresfute.i18n import use_language
 from tresfute.rules import CHANCE, Game
+from tresfute.tui.render import render_sheet, targets_of
 
 GAMES = sorted(GYM_IDS)
 
@@ -31,9 +37,15 @@ def test_gymnasium_env_checker_passes(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_gymnasium_env_checker_passes_against_computer_players(game: str) -> None:
+    check_env(gym.make(GYM_IDS[game], opponents=["greedy", "random"], seat=1).unwrapped, skip_render_check=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_pettingzoo_api_test_passes(game: str, players: int) -> None:
-    api_test(aec_env(game, players), num_cycles=1000, verbose_progress=False)
+@pytest.mark.parametrize("make", [aec_env, raw_env], ids=["env", "raw_env"])
+def test_pettingzoo_api_test_passes(game: str, players: int, make) -> None:
+    api_test(make(game, players), num_cycles=400, verbose_progress=False)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -132,7 +144,7 @@ def test_an_illegal_action_changes_nothing_and_says_why() -> None:
 
 def test_passive_players_do_not_see_each_others_choices() -> None:
     """In a turn's passive phase, other players' sheets are shown as they were when it began."""
-    env = aec_env("tres-fute", 3)
+    env = raw_env("tres-fute", 3)
     env.reset(seed=2)
     checked = False
     for agent in env.agent_iter():
@@ -173,3 +185,297 @@ def test_a_bot_plays_inside_the_environment() -> None:
         else:
             aec.step(aec.action_space(agent).sample(mask=obs["action_mask"]))
     assert aec.game.is_over and aec.game.to_move is None and CHANCE == -1
+
+
+FRESH_EPISODE = """
+import gymnasium as gym{extra}
+env = gym.make("{env_id}")
+obs, info = env.reset(seed=7)
+done = False
+while not done:
+    obs, reward, done, truncated, info = env.step(int(info["action_mask"].argmax()))
+print(int(reward) == env.unwrapped.game.score(0).total, type(env.unwrapped).__name__)
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "env_id"),
+    [
+        (", tresfute", "tresfute/TresFute-v0"),  # the issue's own line
+        ("\nimport tresfute", "tresfute/VraimentTresFute-v0"),
+        ("", "tresfute.envs:tresfute/TresFute-v0"),  # module:id, no import first
+    ],
+    ids=["gymnasium-then-tresfute", "tresfute-imported-later", "module-id"],
+)
+def test_gym_make_works_in_a_fresh_interpreter(extra: str, env_id: str) -> None:
+    """The first thing a bot builder types: a fresh Python, gym.make by id, one episode."""
+    code = FRESH_EPISODE.format(extra=extra, env_id=env_id)
+    if extra.startswith("\n"):  # import tresfute first, Gymnasium after it
+        code = "import tresfute\n" + code.replace("\nimport tresfute", "", 1)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "TresFuteEnv"]
+
+
+def test_importing_tresfute_does_not_import_gymnasium_or_the_environments() -> None:
+    code = "import sys, tresfute; print(sorted(m for m in sys.modules if m.startswith(('gymnasium', 'tresfute.envs'))))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_action_masks_and_legal_moves_name_the_same_legal_actions(game: str) -> None:
+    env = gym.make(GYM_IDS[game], legal_moves=True)
+    _obs, info = env.reset(seed=5)
+    actions = env.unwrapped.actions
+    done = False
+    while not done:
+        masks = env.unwrapped.action_masks()
+        assert masks.dtype == bool and np.array_equal(masks, info["action_mask"].astype(bool))
+        legal = [str(actions.action_to_move(a)) for a in np.flatnonzero(masks)]
+        assert sorted(legal) == sorted(info["legal_moves"]) == sorted(map(str, env.unwrapped.game.legal_moves(0)))
+        _obs, _r, done, _t, info = env.step(int(np.flatnonzero(masks)[-1]))
+    assert info["legal_moves"] == [] and not env.unwrapped.action_masks().any()
+    assert "legal_moves" not in gym.make(GYM_IDS[game]).reset(seed=5)[1]  # only on request
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("players", [1, 3])
+def test_observation_names_say_what_each_index_holds(game: str, players: int) -> None:
+    env = gym.make(GYM_IDS[game], opponents=["random"] * (players - 1))
+    obs, info = env.reset(seed=2)
+    names = env.unwrapped.observation_names()
+    assert len(names) == len(set(names)) == env.observation_space.shape[0]
+    at = dict(zip(names, obs, strict=True))
+    g = env.unwrapped.game
+    for i, die in enumerate(g.dice):
+        assert [at[f"die.{die}.face{v}"] for v in range(1, 7)] == [float(v == g.values[i]) for v in range(1, 7)]
+    assert at["turn.round"] == g.round / g.rounds and at["turn.phase.choose"] == 1.0
+    # play to the end: each area's score and the foxes sit where their names say
+    done = False
+    while not done:
+        obs, _r, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    at = dict(zip(names, obs, strict=True))
+    score = g.score(0)
+    for area, points in score.areas.items():
+        assert at[f"me.score.{area}"] == pytest.approx(max(-1.0, min(1.0, points / 100)))
+    assert at["me.foxes"] == pytest.approx(score.foxes / 6)
+    if players > 1:
+        assert at[f"left1.score.{next(iter(score.areas))}"] == pytest.approx(
+            max(-1.0, min(1.0, next(iter(g.score(1).areas.values())) / 100))
+        )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ansi_render_draws_the_sheet_as_the_terminal_game_does(game: str) -> None:
+    env = gym.make(GYM_IDS[game], render_mode="ansi", opponents=["greedy"])
+    env.reset(seed=9)
+    g = env.unwrapped.game
+    with use_language("en"):
+        text = env.render()
+        sheet = render_sheet(g, 0, targets_of(g.legal_moves(0)), None).plain.rstrip("\n")
+    assert sheet in text and "Total: 0" in text and "Round 1/" in text
+    assert "→ " + " ".join(map(str, g.legal_moves(0))) in text
+    assert gym.make(GYM_IDS[game]).unwrapped.render() is None  # no render mode, no drawing
+    with pytest.raises(ValueError, match="render_mode"):
+        gym.make(GYM_IDS[game], render_mode="human")
+
+
+def _half_played_record(game: str, players: int, seed: int) -> records.Record:
+    g = Game(game, players=players, seed=seed)
+    rng = random.Random(seed)
+    while g.round < 3:
+        g.play(rng.choice(g.legal_moves()))
+    while g.to_move != 0:  # stop where the agent (seat 0) decides
+        g.play(rng.choice(g.legal_moves()))
+    return records.record_of(g)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_reset_from_a_record_continues_that_game(game: str, tmp_path) -> None:
+    record = _half_played_record(game, 1, seed=21)
+    env = gym.make(GYM_IDS[game])
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(record))
+    for given in (record, records.dumps(record), record.model_dump(), path):
+        obs, info = env.reset(options={"record": given})
+        assert [str(h.move) for h in env.unwrapped.game.moves_played()] == [m.split(":")[1] for m in record.moves]
+        assert np.array_equal(obs, tresfute.envs.observation.encode(records.replay(record), 0))
+    done = False
+    while not done:
+        _obs, reward, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    # the finished game is the record's game continued: its record replays and checks the score
+    finished = records.record_of(env.unwrapped.game)
+    assert finished.moves[: len(record.moves)] == record.moves
+    assert records.replay(finished).score(0).total == reward
+    # "move": N starts at the position in which the record's move N was played
+    env.reset(options={"record": record, "move": 5})
+    assert len(env.unwrapped.game.moves_played()) == 4
+
+
+def test_reset_from_a_record_against_opponents_lets_them_play_first() -> None:
+    record = _half_played_record("tres-fute", 2, seed=4)
+    record.moves = record.moves[:-1] if record.moves[-1].startswith("2:") else record.moves
+    env = gym.make("tresfute/TresFute-v0", opponents=["greedy"])
+    _obs, info = env.reset(seed=1, options={"record": record})
+    assert env.unwrapped.game.to_move == 0 and info["action_mask"].any()
+
+
+def test_a_bad_record_is_refused_with_the_reason_and_changes_nothing() -> None:
+    env = gym.make("tresfute/TresFute-v0")
+    env.reset(seed=3)
+    before = records.record_of(env.unwrapped.game)
+    other_game = _half_played_record("vraiment-tres-fute", 1, seed=1)
+    two_players = _half_played_record("tres-fute", 2, seed=1)
+    finished = Game("tres-fute", players=1, seed=2)
+    while not finished.is_over:
+        finished.play(finished.legal_moves()[0])
+    external = records.Record(game="tres-fute", players=["a"], dice="external", seed=None, moves=[])
+    cases = [
+        (other_game, "game of vraiment-tres-fute"),
+        (two_players, "2 players"),
+        (records.record_of(finished), "over"),
+        (external, "dice came from outside"),
+        ('{"format": "tresfute-record/1"}', "not a valid record"),
+        ("/no/such/record.json", "cannot read"),
+    ]
+    for bad, reason in cases:
+        with pytest.raises(records.RecordError, match=reason):
+            env.reset(options={"record": bad})
+        assert records.record_of(env.unwrapped.game) == before
+    with pytest.raises(ValueError, match="unknown reset options"):
+        env.reset(options={"recrod": other_game})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_opponents_play_between_the_agents_decisions(game: str) -> None:
+    """Every step is the agent's decision; the computer players fill the other seats, and
+    the agent's reward is its own final score."""
+    env = gym.make(GYM_IDS[game], opponents=["greedy", "random"], seat=1)
+    _obs, info = env.reset(seed=13)
+    g = env.unwrapped.game
+    assert g.n_players == 3 and env.observation_space.shape[0] == len(env.unwrapped.observation_names())
+    done, total = False, 0.0
+    while not done:
+        assert g.to_move == 1 and info["action_mask"].any()
+        _obs, reward, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        total += reward
+    scores = [s.total for s in g.scores()]
+    assert total == scores[1] and info["scores"] == scores
+    seats = {h.player for h in g.moves_played()}
+    assert seats == {0, 1, 2}
+    # a seed reproduces the dice and the opponents' choices
+    again = gym.make(GYM_IDS[game], opponents=["greedy", "random"], seat=1)
+    _obs, info = again.reset(seed=13)
+    while not again.unwrapped.game.is_over:
+        _obs, _r, _d, _t, info = again.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert [s.total for s in again.unwrapped.game.scores()] == scores
+
+
+def test_the_strong_player_is_an_opponent_too() -> None:
+    env = gym.make("tresfute/TresFute-v0", opponents=["strong"])
+    _obs, info = env.reset(seed=2)
+    game = env.unwrapped.game
+    while game.round == 1:
+        _obs, _r, _d, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert game.to_move == 0 and any(h.player == 1 and not h.forced for h in game.history)
+
+
+def test_opponents_must_be_known_computer_players() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'grredy'"):
+        gym.make("tresfute/TresFute-v0", opponents=["grredy"])
+    with pytest.raises(ValueError, match="at most 3"):
+        gym.make("tresfute/TresFute-v0", opponents=["greedy"] * 4)
+    with pytest.raises(ValueError, match="at most 3"):
+        gym.make("tresfute/TresFute-v0", opponents="greedy")
+    with pytest.raises(ValueError, match=r"seat is 0\.\.1"):
+        gym.make("tresfute/TresFute-v0", opponents=["greedy"], seat=2)
+
+
+def test_pettingzoo_env_is_wrapped_and_refuses_out_of_range_actions() -> None:
+    wrapped = aec_env("tres-fute", 2)
+    assert wrapped.metadata["name"] == "tresfute_v0" and isinstance(wrapped.unwrapped, type(raw_env()))
+    with pytest.raises(AssertionError, match="reset"):  # order enforced: reset first
+        wrapped.step(0)
+    wrapped.reset(seed=1)
+    before = records.record_of(wrapped.unwrapped.game)
+    with pytest.raises(AssertionError):
+        wrapped.step(10_000)
+    assert records.record_of(wrapped.unwrapped.game) == before
+    # the raw environment reports the same action as illegal instead, and changes nothing
+    raw = raw_env("tres-fute", 2)
+    raw.reset(seed=1)
+    raw.step(10_000)
+    assert "not in 0.." in raw.infos[raw.agent_selection]["illegal_action"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_batched_games_match_single_games_with_the_same_seeds(game: str) -> None:
+    """The batched environment is N single environments: same dice, same rewards, and a
+    finished game starts anew in the same step."""
+    n = 3
+    batch = BatchedTresFuteEnv(n, game)
+    obs, info = batch.reset(seed=[10, 11, 12])
+    singles = [gym.make(GYM_IDS[game]).unwrapped for _ in range(n)]
+    for i, env in enumerate(singles):
+        env.game = Game(
+            game, players=1, seed=int(np.random.default_rng(np.random.SeedSequence(10 + i)).integers(0, 2**63 - 1))
+        )
+        assert np.array_equal(obs[i], tresfute.envs.observation.encode(env.game, 0))
+    assert obs.shape == (n, batch.single_observation_space.shape[0]) and info["action_mask"].shape == (
+        n,
+        len(batch.actions),
+    )
+    ended = np.zeros(n, dtype=bool)
+    while not ended.all():
+        masks = batch.action_masks()
+        actions = masks.argmax(axis=1)
+        obs, rewards, terminated, truncated, info = batch.step(actions)
+        for i, env in enumerate(singles):
+            if ended[i]:
+                continue
+            _o, reward, done, _t, _info = env.step(int(actions[i]))
+            assert rewards[i] == reward and terminated[i] == done and not truncated[i]
+            if done:
+                ended[i] = True
+                assert info["_final_score"][i] and info["final_score"][i] == env.game.score(0).total
+                assert batch.games[i].round == 1 and obs[i][0:6].sum() == 1.0  # the next game, rolled
+            else:
+                assert np.array_equal(obs[i], tresfute.envs.observation.encode(env.game, 0))
+
+
+def test_batched_env_refuses_an_illegal_action_and_plays_nothing() -> None:
+    batch = BatchedTresFuteEnv(4, "tres-fute", opponents=["greedy"])
+    batch.reset(seed=3)
+    before = [records.record_of(g) for g in batch.games]
+    actions = batch.action_masks().argmax(axis=1)
+    actions[2] = int(np.flatnonzero(~batch.action_masks()[2])[0])
+    with pytest.raises(ValueError, match="not legal in game 2"):
+        batch.step(actions)
+    with pytest.raises(ValueError, match="one action per game"):
+        batch.step(actions[:3])
+    assert [records.record_of(g) for g in batch.games] == before
+
+
+def test_make_vec_builds_the_batched_environment() -> None:
+    envs = gym.make_vec("tresfute/VraimentTresFute-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    assert isinstance(envs, BatchedTresFuteEnv) and envs.game_id == "vraiment-tres-fute"
+    obs, _info = envs.reset(seed=0)
+    assert envs.observation_space.contains(obs)
+
+
+def test_a_trained_agent_seat_is_checked_before_any_game() -> None:
+    """``ppo:FILE`` seats: a missing file or spec is refused with the reason, by the library
+    and by every command that takes --bot, before PyTorch is even needed."""
+    from click.testing import CliRunner
+
+    from tresfute.bots import make_bot
+    from tresfute.cli import main
+
+    for spec, reason in (("ppo:", "needs a file"), ("ppo:/no/such/agent.zip", "no model file"), ("pop", "unknown bot")):
+        with pytest.raises(ValueError, match=reason):
+            make_bot(spec, 0)
+        for command in (["bench", "--games", "1"], ["simulate", "--games", "1"], ["play"]):
+            result = CliRunner().invoke(main, [*command, "--bot", spec])
+            assert result.exit_code == 2 and reason in result.output

@@ -10,9 +10,14 @@ sys.path.insert(0, str(ROOT / "scripts"))
 translations = pytest.importorskip("translations")
 
 
+def _translated(text: str | tuple[str, ...]) -> bool:
+    """A message, or each form of a plural one, has its French text."""
+    return all(text) if isinstance(text, tuple) else bool(text)
+
+
 def test_every_message_in_the_code_has_a_french_translation() -> None:
     catalog = translations.load_catalog()
-    missing = [m for m in translations.messages_in_code() if m not in catalog or not catalog[m].string]
+    missing = [m for m in translations.messages_in_code() if m not in catalog or not _translated(catalog[m].string)]
     assert not missing, f"untranslated: {missing}; run scripts/translations.py extract, translate, compile"
 
 
@@ -30,3 +35,51 @@ def test_french_is_the_default_and_english_is_available() -> None:
     set_language("fr")
     with pytest.raises(ValueError, match="language must be one of"):
         set_language("de")
+
+
+@pytest.mark.parametrize(("args", "code"), [((), 2), (("--help",), 0), (("unknown",), 2)])
+def test_the_translations_script_explains_its_usage(args: tuple[str, ...], code: int) -> None:
+    import subprocess
+
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "translations.py"), *args], capture_output=True, text=True
+    )
+    assert result.returncode == code and "Traceback" not in result.stderr
+    assert "usage: translations.py" in result.stdout + result.stderr
+    if code == 0:
+        assert "extract" in result.stdout and "compile" in result.stdout
+
+
+def test_an_illegal_moves_reason_is_translated_and_stays_english_for_library_users() -> None:
+    """The rules give a reason as a template and its words; front ends translate both."""
+    from tresfute.i18n import use_language
+    from tresfute.rules import Game, IllegalMoveError
+    from tresfute.text import explain
+
+    from helpers import position
+
+    game = position(Game("tres-fute", dice="external"), g=[0, 0, 0, 0])
+    game.play("dice w1 y1 b1 g2 o1 p1")
+    with pytest.raises(IllegalMoveError) as caught:
+        game.play("g")
+    assert str(caught.value) == "green box 5 needs at least 5, not 2"
+    with use_language("fr"):
+        assert explain(caught.value) == "vert case 5 demande au moins 5, pas 2"
+    with use_language("en"):
+        assert explain(caught.value) == "green box 5 needs at least 5, not 2"
+    with pytest.raises(IllegalMoveError) as caught:
+        game.play("reprise o")  # a reason inside a reason, with the words of the situation
+    with use_language("fr"):
+        assert explain(caught.value) == (
+            "'reprise o' n'est pas possible maintenant : le joueur actif choisit un dé du lancer"
+        )
+
+
+def test_the_rules_write_every_refusal_as_a_template_for_the_catalogue() -> None:
+    """An f-string reason cannot be extracted for translation: the rules use Reason("...", ...)."""
+    import re
+
+    rules = ROOT / "src" / "tresfute" / "rules"
+    pattern = re.compile(r"(?:IllegalMoveError|MoveSyntaxError)\(\s*f?[\"']|Reason\(\s*f[\"']")
+    found = [f"{p.name}: {m.group(0)}" for p in rules.glob("*.py") for m in pattern.finditer(p.read_text())]
+    assert not found, found

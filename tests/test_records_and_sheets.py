@@ -160,6 +160,22 @@ def test_a_vraiment_tres_fute_sheet() -> None:
     assert result["total"] == 17 + 10 + 15 + 13 + 13 + 10
 
 
+def test_a_paper_sheet_with_an_area_at_0_and_a_negative_green_values_its_fox_at_0() -> None:
+    sheet = {
+        "game": "vraiment-tres-fute",
+        "areas": {
+            "silver": ["r1c1", "r1c2", "r1c3", "r2c3", "r2c4", "r3c3", "r4c3"],
+            "blue": [12, 10],
+            "green": [2, 12, 2, 5, 3, 6],
+            "pink": [2],
+        },
+        "foxes": 1,
+    }
+    result = paper.breakdown(*paper.sheet_from_data(sheet))
+    assert result["areas"] == {"silver": 15, "yellow": 0, "blue": 3, "green": -16, "pink": 2}
+    assert result["fox_value"] == 0 and result["total"] == 4
+
+
 @pytest.mark.parametrize(
     ("areas", "reason"),
     [

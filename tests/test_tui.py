@@ -173,6 +173,18 @@ def test_save_then_resume(tmp_path: Path) -> None:
     run(resume, TresFuteApp(resume=path, bot_delay=0))
 
 
+def test_resuming_a_record_with_an_illegal_move_says_why_in_french(tmp_path: Path) -> None:
+    path = tmp_path / "partie.json"
+    path.write_text('{"game": "tres-fute", "players": ["Ana"], "seed": 1, "moves": ["1:done"]}')
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        assert isinstance(app.screen, SetupScreen)
+        text = _visible_text(app)
+        assert "Impossible de reprendre : le coup 1 ('1:done') est illégal : 'done' n'est pas possible" in text
+
+    run(scenario, TresFuteApp(resume=path, bot_delay=0))
+
+
 def test_a_key_that_means_nothing_changes_nothing() -> None:
     async def scenario(app: TresFuteApp, pilot) -> None:
         await start(app, pilot)
@@ -190,10 +202,11 @@ def test_the_screens_in_english() -> None:
     set_language("en")
 
     async def scenario(app: TresFuteApp, pilot) -> None:
-        assert "New game" in _visible_text(app)
+        assert "New game" in _visible_text(app) and "That's Pretty Clever" in _visible_text(app)
         await start(app, pilot, "vraiment-tres-fute")
         text = _visible_text(app)
         assert "Round 1/6" in text and "SILVER" in text and "choose a die of the roll" in text
+        assert "Twice as Clever" in text and "Vraiment" not in text
         await pilot.press("h")
         await pilot.pause()
         assert "Twice as Clever" in _visible_text(app)

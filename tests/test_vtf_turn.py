@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tresfute.rules import CHANCE, Game, IllegalMoveError, Phase, Sheet, Where
+from tresfute.rules import CHANCE, Game, IllegalMoveError, Phase, Sheet, Where, fox_value
 from tresfute.rules.kinds import ActionKind
 
-from helpers import VTF, legal, new_game, position
+from helpers import VTF, ZERO_AND_NEGATIVE, legal, new_game, position
 
 
 def vtf(players: int = 1) -> Game:
@@ -233,6 +233,18 @@ def test_foxes_are_negative_when_the_lowest_area_is() -> None:
     assert score.areas == {"s": 7, "y": 3, "b": 45, "g": -10 - 4 - 15, "k": 13}
     assert sorted(sheet.foxes) == ["blue box 9", "green box 7"]
     assert score.fox_value == -29 and score.total == 7 + 3 + 45 - 29 + 13 - 2 * 29
+
+
+def test_foxes_are_worth_0_when_an_area_scores_0_even_with_a_negative_green() -> None:
+    """« Si un joueur n'obtient aucun point dans une zone, les renards valent tous 0 point »:
+    an area at 0 wins over a negative green."""
+    sheet = Sheet.from_marks(VTF, ZERO_AND_NEGATIVE)
+    score = sheet.score()
+    assert score.areas == {"s": 15, "y": 0, "b": 3, "g": -16, "k": 2}
+    assert sheet.foxes == ["silver column 3"]
+    assert score.fox_value == 0 and score.total == 4
+    assert fox_value([15, 0, 3, -16, 2]) == 0 and fox_value([15, 1, 3, -16, 2]) == -16
+    assert sheet.view()["score"]["fox_value"] == 0, "what the page, the terminal and records show"
 
 
 def test_a_fox_with_green_lowest_at_eight() -> None:

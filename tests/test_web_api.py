@@ -179,8 +179,17 @@ def test_an_illegal_or_malformed_move_gets_a_clear_error_and_changes_nothing(cli
     illegal = next(m for m in ["y@r1c1", "y@r1c2", "y@r1c3"] if m not in [x["move"] for x in view["legal"]])
     response = act(client, created["id"], token, illegal, view["seq"])
     assert response.status_code == 409 and response.json()["error"].startswith("coup illégal : ")
+    response = act(client, created["id"], token, "k", view["seq"])  # no pink die in Très futé
+    assert response.json()["error"] == "coup illégal : il n'y a pas de dé rose dans Très futé"
+    response = client.post(
+        f"/api/games/{created['id']}/act?lang=en",
+        json={"move": "k", "seq": view["seq"]},
+        headers={"X-Seat-Token": token},
+    )
+    assert response.json()["error"] == "illegal move: there is no pink die in That's Pretty Clever"
     response = act(client, created["id"], token, "fly away", view["seq"])
-    assert response.status_code == 422 and response.json()["error"].startswith("ce n'est pas un coup")
+    assert response.status_code == 422
+    assert response.json()["error"].startswith("ce n'est pas un coup : impossible de lire 'fly away' comme un coup")
     response = act(client, created["id"], token, "roll", view["seq"])
     assert response.status_code == 409
     for body in (
@@ -363,6 +372,29 @@ def test_pages_layout_and_messages_come_in_french_or_english(client: TestClient)
     assert client.get("/api/layout/chess").status_code == 404
     created = new_game(client)
     assert state(client, created["id"], created["seats"][0]["token"], lang="en")["legal"][0]["label"] == "Roll the dice"
+
+
+def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
+    """Uptime checkers and link previews ask HEAD: the GET's status and headers, without a body."""
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    for path in [
+        "/",
+        f"/g/{created['id']}",
+        "/static/app.js",
+        "/api/strings?lang=en",
+        "/api/layout/tres-fute",
+        f"/api/games/{created['id']}",
+        f"/api/games/{created['id']}/record",
+    ]:
+        get, head = client.get(path), client.head(path)
+        assert head.status_code == get.status_code == 200, path
+        assert head.headers["content-type"] == get.headers["content-type"], path
+        assert head.content == b"", path
+    assert client.head("/api/games/nope").status_code == client.get("/api/games/nope").status_code == 404
+    act = client.head(f"/api/games/{created['id']}/act", headers={"X-Seat-Token": token})
+    assert act.status_code == 405 and act.content == b"", "no GET there, so no HEAD either"
+    assert state(client, created["id"], token)["seq"] == 0, "HEAD changes nothing"
 
 
 # --- stopping the server --------------------------------------------------------------------

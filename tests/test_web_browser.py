@@ -44,7 +44,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from tresfute.web.app import create_app
 
-    app = create_app(database=tmp_path_factory.mktemp("web") / "games.sqlite3")
+    # the greedy computer player measures the daily challenge's dice here: the strong one takes seconds
+    app = create_app(database=tmp_path_factory.mktemp("web") / "games.sqlite3", challenge_bot="greedy")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -224,3 +225,95 @@ def test_at_a_real_dice_table_the_player_who_rolls_types_the_dice(server: str, b
     assert page.locator("#dice .die b").all_inner_texts() == ["3", "4", "5", "6", "1", "2"]
     assert page.locator("#moves button").count() > 0 and page.locator("#dice-form").count() == 0
     assert errors == []
+
+
+def test_the_status_is_a_sentence_next_to_the_dice_and_one_point_is_singular(server: str, browser: Any) -> None:
+    """The instruction under the title starts with a capital, no blank band separates the status
+    from the dice (desktop and phone), and an area heading says "1 point", "0 point" in French."""
+    page, errors = open_page(browser, server + "/")
+    start_game(page, "vraiment-tres-fute", [("", "Ana")])
+    before = revision(page)
+    page.locator("#moves button").first.click()  # Lancer les dés
+    assert wait_for_change(page, before)
+    prompt = page.locator("#prompt").inner_text()
+    assert prompt == "Choisissez un dé du lancer", prompt
+    for width in (1100, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        gap = page.evaluate(
+            "document.querySelector('.dice').getBoundingClientRect().top"
+            " - document.querySelector('#status').getBoundingClientRect().bottom"
+        )
+        assert gap < 20, f"a blank band of {gap:.0f} px at {width} px wide"
+
+    # a real-dice table: a green 6 crosses the first green box, worth 1 point
+    created = page.request.post(
+        server + "/api/games", data={"game": "tres-fute", "seats": [{"name": "Ana"}], "real_dice": True}
+    ).json()
+    token = created["seats"][0]["token"]
+    game_url = f"{server}/api/games/{created['id']}"
+    headers = {"X-Seat-Token": token}
+    view = page.request.post(
+        game_url + "/act", data={"move": "dice w3 y4 b5 g6 o1 p2", "seq": 0}, headers=headers
+    ).json()
+    green = next(m["move"] for m in view["legal"] if m["move"] == "g")
+    page.request.post(game_url + "/act", data={"move": green, "seq": view["seq"]}, headers=headers)
+    page.goto(server + created["seats"][0]["link"])
+    page.wait_for_selector(".area-g .points")
+    assert page.locator(".area-g .points").inner_text() == "1 point"
+    assert page.locator(".area-y .points").inner_text() == "0 point"
+    page.select_option("#language", "en")
+    page.wait_for_selector(".area-y .points >> text=0 points")
+    assert page.locator(".area-g .points").inner_text() == "1 point"
+    assert errors == []
+
+
+def test_a_daily_challenge_is_played_to_the_end_and_found_in_the_ranking_and_replayed(
+    server: str, browser: Any
+) -> None:
+    page, errors = open_page(browser, server + "/")
+    page.wait_for_selector("#challenge")
+    page.fill("#challenge-name", "Zoé")
+    page.click(".challenge-start[data-game='tres-fute']")
+    page.wait_for_selector(".game")
+    for step in range(600):
+        if page.locator(".game[data-over]").count():
+            break
+        click_once(page, step)
+    else:
+        raise AssertionError("the game did not end")
+    assert "Fin de la partie" in page.locator("#end").inner_text()
+    assert page.locator("#verify").count() == 0, "the day's seed is revealed when the day is over"
+    with page.expect_download() as download:  # one's own record, at once
+        page.click("#record-link")
+    assert '"moves"' in Path(download.value.path()).read_text()
+    page.goto(server + "/")
+    board = page.locator(".challenge-board[data-game='tres-fute']")
+    board.locator(".ranking li", has_text="Zoé").wait_for()
+    page.locator("#challenge-history li", has_text="Zoé").wait_for()
+    # a second entry the same day is refused, with the reason
+    page.click(".challenge-start[data-game='tres-fute']")
+    page.wait_for_function("document.querySelector('#challenge .error').textContent.includes('déjà joué')")
+    board.locator(".ranking li", has_text="Zoé").locator("a").click()
+    page.wait_for_selector("#replay")
+    assert page.locator("#replay-step").inner_text().startswith("Coup 0 sur")
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#replay-step').textContent.startsWith('Coup 1 sur')")
+    assert page.locator("#dice .die b").first.inner_text() != "?"
+    page.click("#replay-last")
+    page.wait_for_selector(".game[data-over]")
+    assert [e for e in errors if "409" not in e] == []  # the browser logs the refused second entry
+
+
+def test_an_open_table_is_listed_on_the_home_page_and_a_stranger_takes_its_free_seat(server: str, browser: Any) -> None:
+    ana, ana_errors = open_page(browser, server + "/")
+    ana.wait_for_selector("#new-game")
+    ana.check("#listed")
+    start_game(ana, "tres-fute", [("", "Ana"), ("", "Siège libre")])
+    game_id = ana.url.split("/g/")[1].split("#")[0]
+    zed, zed_errors = open_page(browser, server + "/")
+    zed.fill("#open-name", "Zed")
+    zed.locator(f"#open-tables li[data-game='{game_id}'] .take-seat").click()
+    zed.wait_for_selector(".game")
+    assert "Feuille de Zed" in (zed.locator(".sheet").first.get_attribute("aria-label") or "")
+    ana.wait_for_function("document.body.innerText.includes('Zed')")  # Ana's page hears of it live
+    assert ana_errors == [] and zed_errors == []

@@ -3,23 +3,45 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import click
 
 from . import paper, records
-from .bots import BOTS
+from .bots import BOTS, FILE_BOTS, BotError, make_bot
 from .i18n import _, language, set_language
 from .paper import AREA_BY_NAME
+from .progress import Progress, progress_bar
 from .rules import SPECS
 from .rules.kinds import AREA_NAMES
 from .simulate import bench as run_bench
 from .simulate import simulate
-from .text import area_name, describe_move
+from .text import area_name, describe_move, explain, game_name
 
 GAME_CHOICE = click.Choice(sorted(SPECS))
+
+
+class BotSpec(click.ParamType):
+    """A computer player: a name (random, greedy, strong) or a trained agent's file (ppo:FILE.zip)."""
+
+    name = "bot"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[" + "|".join([*sorted(BOTS), *(f"{k}:FILE" for k in FILE_BOTS)]) + "]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            make_bot(value, 0)  # a wrong name or file fails here, with the reason
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return str(value)
+
+
+BOT_SPEC = BotSpec()
 
 
 def _set_lang(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
@@ -54,7 +76,42 @@ def _emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-@click.group()
+def _progress(games: int) -> AbstractContextManager[Progress | None]:
+    """The games played, on stderr when it is a terminal (:mod:`tresfute.progress`)."""
+    return progress_bar(games, _("Games played"))
+
+
+def _histogram(totals: list[int], bars: int = 40) -> list[str]:
+    """Lines of a text histogram of the scores: each line a range of scores, a bar, a count."""
+    low, high = min(totals), max(totals)
+    most_bins = max(4.0, min(15.0, 2 * len(totals) ** 0.5))  # a few for a few games, 15 at most
+    width = next((w for w in (1, 2, 5, 10, 20, 25, 50, 100) if (high - low) / w < most_bins), 200)
+    start = low - low % width
+    counts: dict[int, int] = {}
+    for total in totals:
+        counts[(total - start) // width] = counts.get((total - start) // width, 0) + 1
+    most = max(counts.values())
+    lines = []
+    for i in range((high - start) // width + 1):
+        n = counts.get(i, 0)
+        first = start + i * width
+        label = f"{first}" if width == 1 else f"{first}–{first + width - 1}"
+        lines.append(f"{label:>9} {'█' * round(n * bars / most) if n else '':{bars}} {n}")
+    return lines
+
+
+class _Commands(click.Group):
+    """Reports a computer player that cannot play the game asked (a trained agent's file
+    made for the other game) as an error message, not a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BotError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="tresfute")
 def main() -> None:
     """Très futé and Vraiment très futé: play, replay, score, simulate and bench games."""
@@ -70,7 +127,7 @@ def replay(record_file: Path, as_json: bool) -> None:
         record = records.loads(_read(record_file))
         game = records.replay(record)
     except records.RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(explain(exc)) from None
     scores = game.scores()
     data: dict[str, Any] = {
         "game": game.spec.id,
@@ -95,7 +152,7 @@ def replay(record_file: Path, as_json: bool) -> None:
     state = _("Valid game ({n} moves)").format(n=len(record.moves))
     if not game.is_over:
         state += " — " + _("game in progress")
-    click.echo(f"{game.spec.name_fr} — {state}")
+    click.echo(f"{game_name(game.spec)} — {state}")
     for player in data["players"]:
         click.echo(f"\n{player['name']}")
         _print_breakdown(player)
@@ -141,7 +198,7 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     if as_json:
         _emit_json(data)
         return
-    click.echo(spec.name_fr)
+    click.echo(game_name(spec))
     _print_breakdown(data)
     rating = data["solo_rating"]
     click.echo(_("Solo rating: {label}").format(label=rating["fr" if _is_french() else "en"]))
@@ -150,20 +207,21 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
 @main.command("simulate")
 @click.option("--game", "game_id", type=GAME_CHOICE, default="tres-fute", show_default=True)
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
-@click.option("--bot", type=click.Choice(sorted(BOTS)), default="random", show_default=True)
+@click.option("--bot", type=BOT_SPEC, default="random", show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @LANG
 def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_json: bool) -> None:
     """Play GAMES seeded games with a bot in every seat and summarise the scores."""
-    data = simulate(game_id, players, bot, games, seed)
+    with _progress(games) as progress:
+        data = simulate(game_id, players, bot, games, seed, progress)
     if as_json:
         _emit_json(data)
         return
     click.echo(
         _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-            game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]
+            game=game_name(SPECS[game_id]), players=players, bot=bot, seed=seed, n=data["games"]
         )
     )
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
@@ -175,7 +233,7 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
 
 @main.command()
 @click.option("--game", "game_id", type=GAME_CHOICE, default="tres-fute", show_default=True)
-@click.option("--bot", type=click.Choice(sorted(BOTS)), default="greedy", show_default=True)
+@click.option("--bot", type=BOT_SPEC, default="greedy", show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option(
     "--seed",
@@ -186,6 +244,12 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
 )
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
 @click.option(
+    "--opponents",
+    type=click.Choice(sorted(BOTS)),
+    default=None,
+    help="The bot in the other seats (needs --players 2 to 4): then BOT's win rate, its mean and theirs.",
+)
+@click.option(
     "--workers",
     type=click.IntRange(min=1),
     default=1,
@@ -194,22 +258,52 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @LANG
-def bench(game_id: str, bot: str, games: int, seed: int, players: int, workers: int, as_json: bool) -> None:
+def bench(
+    game_id: str, bot: str, games: int, seed: int, players: int, opponents: str | None, workers: int, as_json: bool
+) -> None:
     """Measure a computer player's strength over many seeded games."""
-    data = run_bench(game_id, players, bot, games, seed, workers)
+    if opponents is not None and players < 2:
+        raise click.UsageError(_("--opponents needs --players 2 to 4"))
+    with _progress(games) as progress:
+        data = run_bench(game_id, players, bot, games, seed, workers, opponents, progress)
     if as_json:
         _emit_json(data)
         return
+    if opponents is None:
+        title = _("{game}, {players} × {bot}, seed {seed}: {n} games")
+    else:
+        title = _("{game}, {bot} against {others} × {opponents}, seed {seed}: {n} games")
     click.echo(
-        _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-            game=SPECS[game_id].name_fr, players=players, bot=bot, seed=seed, n=data["games"]
+        title.format(
+            game=game_name(SPECS[game_id]),
+            players=players,
+            bot=bot,
+            others=players - 1,
+            opponents=opponents,
+            seed=seed,
+            n=data["games"],
         )
     )
+    if opponents is not None:
+        click.echo(
+            "  "
+            + _(
+                "{bot} wins {rate:.1%} of the games (a tie shared); mean {mean:.1f}, the opponents' {others:.1f}"
+            ).format(bot=bot, rate=data["win_rate"], mean=data["mean"], others=data["opponents_mean"])
+        )
     click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  standard error {se:.2f}").format(**data))
     click.echo("  p10 {p10:.0f}  p50 {p50:.0f}  p90 {p90:.0f}".format(**data))
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
     click.echo("  " + _("mean per area: {areas}").format(areas=per_area))
     click.echo("  " + _("foxes: {n:.2f}").format(n=data["mean_foxes"]))
+    click.echo("  " + _("scores:") if opponents is None else "  " + _("scores of {bot}:").format(bot=bot))
+    scores = (
+        data["scores"]
+        if opponents is None
+        else [[g[s - 1]] for g, s in zip(data["scores"], data["bot_seats"], strict=True)]
+    )
+    for line in _histogram([t for game in scores for t in game]):
+        click.echo("  " + line)
     click.echo("  " + _("solo rating bands:"))
     spec = SPECS[game_id]
     for band in spec.solo_rating:
@@ -222,6 +316,13 @@ def bench(game_id: str, bot: str, games: int, seed: int, players: int, workers: 
             d=data["decisions_per_second"], s=data["seconds_per_game"]
         )
     )
+    if "median_ms_per_decision" in data:
+        click.echo(
+            "  "
+            + _("time per decision of {bot}: median {m:.1f} ms, p90 {p:.1f} ms").format(
+                bot=data["bot"], m=data["median_ms_per_decision"], p=data["p90_ms_per_decision"]
+            )
+        )
 
 
 @main.command()
@@ -245,7 +346,7 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         record = records.loads(_read(record_file))
         game = records.replay(record, stop=move_number)
     except records.RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(explain(exc)) from None
     played = None
     if move_number is not None and move_number <= len(record.moves):
         player, text = records.split_entry(record.moves[move_number - 1])
@@ -293,16 +394,19 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
     show_default=True,
     help="Seconds a computer player waits before each move.",
 )
+@click.option(
+    "--bot",
+    "bots",
+    type=BOT_SPEC,
+    multiple=True,
+    help="Offer this computer player in the seats too, e.g. a trained agent: --bot ppo:agent.zip.",
+)
 @LANG
-def play(resume: Path | None, bot_delay: float) -> None:
+def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...]) -> None:
     """Play in the terminal: alone, with friends at one keyboard, against computer players."""
     from .tui.app import TresFuteApp
 
-    TresFuteApp(resume=resume, bot_delay=bot_delay).run()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    TresFuteApp(resume=resume, bot_delay=bot_delay, extra_bots=bots).run()
 
 
 @main.command()
@@ -314,25 +418,62 @@ if __name__ == "__main__":  # pragma: no cover
 )
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes sharing the port (more than one needs a postgresql:// database).",
+)
+@click.option(
     "--db",
     "database",
-    type=click.Path(path_type=Path, dir_okay=False),
     default=None,
-    help="The SQLite file that keeps the games (default: in the user's data folder).",
+    help="Where the games are kept: an SQLite file (default: in the user's data folder) or a "
+    "postgresql://user@host/db URL, which several servers can share.",
 )
 @LANG
-def serve(host: str, port: int, database: Path | None) -> None:
+def serve(host: str, port: int, workers: int, database: str | None) -> None:
     """Play in the browser: alone, against the computer, or with friends (tresfute serve)."""
     import uvicorn
 
     from .web.app import create_app
+    from .web.store import PostgresStore, UnknownDatabaseError, open_store
 
-    path = database or Path(click.get_app_dir("tresfute")) / "games.sqlite3"
-    app = create_app(database=path)
-    click.echo(_("Games are kept in {path}").format(path=path))
+    where = database or str(Path(click.get_app_dir("tresfute")) / "games.sqlite3")
+    try:
+        store = open_store(where)
+    except UnknownDatabaseError as exc:
+        raise click.BadParameter(
+            _("{value} is neither a postgresql:// URL nor an SQLite file's path").format(value=exc.url),
+            param_hint="--db",
+        ) from None
+    if workers > 1 and not isinstance(store, PostgresStore):
+        store.close()
+        raise click.BadParameter(_("several workers need a postgresql:// database"), param_hint="--workers")
+    click.echo(_("Games are kept in {path}").format(path=_without_password(where)))
     click.echo(
         _("Open http://{host}:{port}/ in your browser (Ctrl+C stops the server).").format(
             host="127.0.0.1" if host in ("0.0.0.0", "::") else host, port=port
         )
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": 64 * 1024}
+    if workers == 1:
+        uvicorn.run(create_app(store=store), **options)
+        return
+    store.close()  # each worker process opens its own
+    os.environ["TRESFUTE_DB"] = where
+    uvicorn.run("tresfute.web.app:app_from_environment", factory=True, workers=workers, **options)
+
+
+def _without_password(where: str) -> str:
+    """A database URL as it may be printed: its password hidden."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(where)
+    if parts.password is None:
+        return where
+    return where.replace(f":{parts.password}@", ":***@", 1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,7 +1,8 @@
 """Player-facing text in French (the default) or English, through standard gettext catalogues.
 
 Messages are written in English in the code (``_("Round")``); ``locale/fr`` holds the French
-catalogue (``tresfute.po``, compiled to ``tresfute.mo`` by ``scripts/compile_translations.py``).
+catalogue (``tresfute.po``, compiled to ``tresfute.mo``); ``python scripts/translations.py extract``
+then ``compile`` keep it in step with the code.
 """
 
 from __future__ import annotations

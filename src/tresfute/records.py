@@ -13,12 +13,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .rules import CHANCE, Game, IllegalMoveError, MoveSyntaxError, parse_move
 from .rules.game import get_spec
+from .rules.reasons import Reason, ReasonError
 
 FORMAT: Literal["tresfute-record/1"] = "tresfute-record/1"
 
 
-class RecordError(ValueError):
-    """A record that cannot be read or replayed; says where and why."""
+class RecordError(ReasonError):
+    """A record that cannot be read or replayed; says where and why (an illegal move's reason
+    translatable: ``tresfute.text.explain``)."""
 
 
 class ScoreModel(BaseModel):
@@ -131,7 +133,11 @@ def replay(record: Record, stop: int | None = None) -> Game:
                 raise RecordError(f"move {number} ({entry!r}): say whose move it is, as in '1:{text.strip()}'")
             game.play(move, player)
         except (IllegalMoveError, MoveSyntaxError) as exc:
-            raise RecordError(f"move {number} ({entry!r}) is illegal: {exc}") from None
+            raise RecordError(
+                Reason(
+                    "move {number} ({entry}) is illegal: {reason}", number=number, entry=repr(entry), reason=exc.reason
+                )
+            ) from None
     if record.result is not None:
         if not game.is_over:
             raise RecordError(f"the record states a result, but its {len(record.moves)} moves stop before the end")

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 
-from .i18n import N_, _
+from .i18n import N_, _, language
 from .rules import Game, Move, MoveKind, Phase
 from .rules.game import Stage
-from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, Grid
+from .rules.games import SPECS
+from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, GameSpec, Grid
+from .rules.reasons import Listing, Named, OneOf, Reason
 
 _DIE_NAMES = {
     "w": N_("white"),
@@ -22,6 +24,11 @@ _DIE_NAMES = {
     "p": N_("purple"),
     "k": N_("pink"),
 }
+
+
+def game_name(spec: GameSpec) -> str:
+    """The game's published name in the current language (Très futé / That's Pretty Clever)."""
+    return spec.name_fr if language() == "fr" else spec.name_en
 
 
 def die_name(letter: str) -> str:
@@ -172,3 +179,46 @@ def situation(game: Game, player: int) -> str:
     if phase is Phase.PASSIVE:
         return _("choose a die from the silver platter")
     return ""
+
+
+_WHERE = {"hand": N_("in hand"), "platter": N_("on the platter"), "field": N_("on a die field")}
+
+
+def explain(reason: Reason | BaseException | str) -> str:
+    """A refusal in the current language: a rules :class:`Reason` (or an error carrying one,
+    as :class:`~tresfute.rules.IllegalMoveError` does) translated with its words; other text as
+    it is."""
+    if isinstance(reason, BaseException):
+        reason = getattr(reason, "reason", None) or str(reason)
+    if not isinstance(reason, Reason):
+        return str(reason)
+    return _(reason.template).format(**{k: _word(v) for k, v in reason.params.items()})
+
+
+def _word(value: object) -> str:
+    if isinstance(value, Reason):
+        return explain(value)
+    if isinstance(value, Listing):
+        return ", ".join(_word(v) for v in value.items)
+    if isinstance(value, OneOf):
+        return _(" or ").join(_word(v) for v in value.items)
+    if isinstance(value, Named):
+        return _named(value)
+    return str(value)
+
+
+def _named(word: Named) -> str:
+    key = word.key
+    if word.kind == "die" and key in _DIE_NAMES:
+        return die_name(str(key))
+    if word.kind == "area" and key in _DIE_NAMES:
+        return area_name(str(key))
+    if word.kind == "where" and str(key) in _WHERE:
+        return _(_WHERE[str(key)])
+    if word.kind == "bonus" and isinstance(key, ActionBonus | FoxBonus | EntryBonus | ChoiceBonus):
+        return bonus_name(key)
+    if word.kind == "source":
+        return source_name(str(key))
+    if word.kind == "game" and key in SPECS:
+        return game_name(SPECS[str(key)])
+    return word.english

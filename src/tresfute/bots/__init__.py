@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Protocol
 
@@ -9,6 +10,10 @@ from ..rules import Game, Move
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .strong import Estimate, StrongBot
+
+
+class BotError(ValueError):
+    """A computer player that cannot play this game (a trained agent made for another one)."""
 
 
 class Bot(Protocol):
@@ -26,11 +31,24 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 }
 
 
+# Players loaded from a file, as "KIND:PATH" (e.g. "ppo:agent.zip"); their module is imported
+# only when one is made, so that what they need (PyTorch) is needed only then.
+FILE_BOTS: dict[str, str] = {"ppo": "tresfute.envs.agent:PPOBot"}
+
+
 def make_bot(name: str, seed: int) -> Bot:
+    """A computer player by name (``BOTS``) or by ``KIND:PATH`` (``FILE_BOTS``)."""
+    kind, sep, path = name.partition(":")
+    if sep and kind in FILE_BOTS:
+        if not path:
+            raise ValueError(f"{kind}: needs a file, as in '{kind}:agent.zip'")
+        module, _, factory_name = FILE_BOTS[kind].partition(":")
+        return getattr(importlib.import_module(module), factory_name)(path, seed)
     try:
         factory = BOTS[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
+        known = [*BOTS, *(f"{k}:FILE" for k in FILE_BOTS)]
+        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(known)}") from None
     return factory(seed)
 
 
@@ -42,4 +60,15 @@ def analyse(game: Game, player: int | None = None, candidates: int | None = None
     return StrongBot(0).analyse(game, player, candidates)
 
 
-__all__ = ["BOTS", "Bot", "Estimate", "GreedyBot", "RandomBot", "StrongBot", "analyse", "make_bot"]
+__all__ = [
+    "BOTS",
+    "FILE_BOTS",
+    "Bot",
+    "BotError",
+    "Estimate",
+    "GreedyBot",
+    "RandomBot",
+    "StrongBot",
+    "analyse",
+    "make_bot",
+]

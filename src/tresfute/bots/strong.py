@@ -1,7 +1,7 @@
 """The strong player, and the analysis of a position that it is built on.
 
-Every legal move is first valued by the learned evaluation (``bots/value.py``) of the position
-it leads to. The best few are then searched: in each of several simulated futures, on dice
+Every legal move is first valued by the value network (``bots/network.py``) on the position it
+leads to (its "afterstate"). The best few may then be searched: in each of several simulated futures, on dice
 the player rolls itself (never the game's own dice), the rest of the turn is played by the
 evaluation's best moves, and the position at the end of the turn is valued. The average over
 the futures is the move's estimate of the final score. All candidates meet the same simulated
@@ -11,11 +11,12 @@ so the analysis and the bot's choice agree, and a game is replayed identically.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import NamedTuple
 
 from ..rules import CHANCE, Game, Move
-from .value import ValueModel, shipped_model
+from .network import ValueNetwork, shipped_network
 
 
 def roll_own_dice(game: Game, rng: random.Random) -> None:
@@ -36,44 +37,66 @@ class Estimate(NamedTuple):
     searched: bool  # valued by the search; otherwise by the evaluation alone
 
 
-def evaluate_moves(game: Game, player: int, model: ValueModel) -> list[tuple[float, Move]]:
-    """Every legal move with the evaluation of the position it leads to, best first."""
-    ranked = [(model.value(after, player), move) for move, after in game.afterstates(player)]
+def afterstates(game: Game, player: int) -> tuple[list[Move], list[Game]]:
+    """Every legal move of ``player`` and the position right after it, before any new dice."""
+    pairs = game.afterstates(player)
+    return [move for move, _ in pairs], [after for _, after in pairs]
+
+
+def evaluate_moves(game: Game, player: int, network: ValueNetwork) -> list[tuple[float, Move]]:
+    """Every legal move with the network's value of the position it leads to, best first."""
+    moves, afters = afterstates(game, player)
+    ranked = list(zip(network.values(afters, player), moves, strict=True))
     ranked.sort(key=lambda vm: -vm[0])
     return ranked
 
 
 class StrongBot:
+    """The value network's best move, with an optional search over the rest of the turn.
+
+    Up to ``candidates`` moves (the network's best, those within ``margin`` points of the best
+    one) are searched on ``samples`` simulated futures each; when no other move comes that close,
+    or with 0 candidates, the network's best move is played directly. The search thus goes
+    where the network hesitates, and most decisions cost one batch of afterstates.
+    """
+
     name = "strong"
 
-    def __init__(self, seed: int = 0, candidates: int = 5, samples: int = 8, model: ValueModel | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        candidates: int = 0,
+        samples: int = 8,
+        network: ValueNetwork | None = None,
+        margin: float = math.inf,
+    ) -> None:
         self.seed = seed
         self.candidates = candidates
         self.samples = samples
-        self.model = model
+        self.network = network
+        self.margin = margin
 
-    def _model(self, game: Game) -> ValueModel:
-        return self.model or shipped_model(game.spec.id)
+    def _network(self, game: Game) -> ValueNetwork:
+        return self.network or shipped_network(game.spec.id)
 
     def analyse(self, game: Game, player: int | None = None, candidates: int | None = None) -> list[Estimate]:
         """Every legal move of ``player`` with its expected final score, best first.
 
-        The ``candidates`` best moves by the evaluation (default: the bot's setting; 0 for all)
-        are searched and come first; the others follow with the evaluation alone, capped at the
-        last searched estimate (so the list is best first and no move costs less than nothing).
+        The ``candidates`` best moves by the network (default: the bot's setting) are searched
+        and come first; the others follow with the network's value alone, capped at the last
+        searched estimate (so the list is best first and no move costs less than nothing).
         """
         if player is None:
             player = game.to_move
         if player is None or player == CHANCE:
             raise ValueError("no player decides now")
-        model = self._model(game)
-        ranked = evaluate_moves(game, player, model)
-        if len(ranked) == 1:
-            value, move = ranked[0]
-            return [Estimate(move, value, False)]
+        network = self._network(game)
+        ranked = evaluate_moves(game, player, network)
         count = self.candidates if candidates is None else candidates
-        if count <= 0:
-            count = len(ranked)
+        best = ranked[0][0]
+        count = sum(1 for value, _ in ranked[:count] if best - value <= self.margin)
+        if count <= 1 or self.samples <= 0:
+            return [Estimate(move, value, False) for value, move in ranked]
         searched = []
         seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(self.samples)]
         for _, move in ranked[:count]:
@@ -81,10 +104,10 @@ class StrongBot:
             for s in seeds:
                 sim = game.copy(dice="external")
                 sim.play(move, player)
-                total += self._future(sim, player, model, random.Random(s))
+                total += self._future(sim, player, network, random.Random(s))
             searched.append(Estimate(move, total / len(seeds), True))
         searched.sort(key=lambda e: -e.value)
-        # The moves left out were ranked below every searched one; the evaluation alone is more
+        # The moves left out were ranked below every searched one; the network alone is more
         # optimistic than the search, so their estimate is capped at the last searched one's.
         cap = searched[-1].value
         return searched + [Estimate(move, min(value, cap), False) for value, move in ranked[count:]]
@@ -96,8 +119,8 @@ class StrongBot:
         return self.analyse(game, player)[0].move
 
     @staticmethod
-    def _future(sim: Game, player: int, model: ValueModel, rng: random.Random) -> float:
-        """The evaluation once the turn is over, its rest played by the evaluation's best moves."""
+    def _future(sim: Game, player: int, network: ValueNetwork, rng: random.Random) -> float:
+        """The value once the turn is over, its rest played by the network's best moves."""
         turn = (sim.round, sim.turn, sim.solo_passive)
         while not sim.is_over and (sim.round, sim.turn, sim.solo_passive) == turn:
             p = sim.to_move
@@ -105,17 +128,17 @@ class StrongBot:
                 roll_own_dice(sim, rng)
             else:
                 assert p is not None
-                sim.play(evaluate_moves(sim, p, model)[0][1], p)
-        return model.value(sim, player)
+                sim.play(evaluate_moves(sim, p, network)[0][1], p)
+        return network.value(sim, player)
 
 
 class ValueBot:
-    """The evaluation alone, without search: fast, and the policy the training plays."""
+    """The network alone, with optional random moves: the policy that self-play training uses."""
 
     name = "value"
 
-    def __init__(self, seed: int = 0, model: ValueModel | None = None, explore: float = 0.0) -> None:
-        self.model = model
+    def __init__(self, seed: int = 0, network: ValueNetwork | None = None, explore: float = 0.0) -> None:
+        self.network = network
         self.explore = explore
         self._rng = random.Random(seed)
 
@@ -125,4 +148,4 @@ class ValueBot:
             return moves[0]
         if self.explore and self._rng.random() < self.explore:
             return moves[int(self._rng.random() * len(moves))]
-        return evaluate_moves(game, player, self.model or shipped_model(game.spec.id))[0][1]
+        return evaluate_moves(game, player, self.network or shipped_network(game.spec.id))[0][1]

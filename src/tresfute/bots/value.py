@@ -1,10 +1,11 @@
 """A learned estimate of a sheet's final score: the strong player's evaluation.
 
 The evaluation forecasts what each area will score at the end of the game, and how many foxes
-the sheet will hold, then counts them the way the rulebook does: the areas' sum plus the foxes
-times the lowest area. Forecasting areas one by one is what lets the player see that a point in
-its weakest area is worth more than a point elsewhere (each fox is worth that area), which one
-linear sum over the sheet cannot express.
+the sheet will hold, then counts them the way the rulebook does (``rules.fox_value``): the
+areas' sum plus the foxes times the lowest area, or 0 if any area is at 0. Forecasting areas
+one by one is what lets the player see that a point in its weakest area is worth more than a
+point elsewhere (each fox is worth that area), which one linear sum over the sheet cannot
+express.
 
 Each forecast (a "head") is what the sheet holds now plus a linear model over sparse features
 of the position, read from the sheet description, so both games share this code:
@@ -34,7 +35,7 @@ from importlib import resources
 from ..rules import Game
 from ..rules.game import Phase, Stage, Where
 from ..rules.kinds import Grid, Order, Track, TrackScoring
-from ..rules.sheet import Score
+from ..rules.sheet import Score, fox_area, fox_value
 
 FORMAT = "tresfute-value/2"
 
@@ -85,10 +86,9 @@ def features(game: Game, player: int, score: Score | None = None) -> list[str]:
             if die in game.spec.areas:
                 names.append(f"hand|{die}|{game.picks}|{_openings(game.spec.areas[die], sheet.areas[die])}")
     names.append(f"{t}|turn|{turn}")
-    if sheet.foxes:  # each fox is worth the lowest area: which one it is, and how low
-        areas = score.areas
-        lowest = min(areas, key=lambda a: areas[a])
-        names.append(f"{t}|foxlow|{min(len(sheet.foxes), 6)}|{lowest}|{areas[lowest] // 10}")
+    if sheet.foxes:  # each fox is worth the lowest area (or 0): which area it is, and how low
+        lowest = fox_area(score.areas)
+        names.append(f"{t}|foxlow|{min(len(sheet.foxes), 6)}|{lowest}|{score.areas[lowest] // 10}")
     return names
 
 
@@ -137,7 +137,7 @@ class ValueModel:
         if game.is_over:
             return game.score(player).total
         areas, foxes = self.forecast(game, player)
-        return sum(areas) + max(foxes, 0.0) * min(areas)
+        return sum(areas) + max(foxes, 0.0) * fox_value(areas)
 
     def to_json(self) -> dict:
         return {

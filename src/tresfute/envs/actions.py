@@ -93,9 +93,13 @@ class ActionMap:
         """1 for each legal action of ``player`` now, else 0 (int8, as Gymnasium expects)."""
         mask = np.zeros(len(self.moves), dtype=np.int8)
         if player is not None and player >= 0:
-            for move in game.legal_moves(player):
-                mask[self.index[move]] = 1
+            mask[self.legal_actions(game, player)] = 1
         return mask
+
+    def legal_actions(self, game: Game, player: int) -> list[int]:
+        """The numbers of ``player``'s legal moves now."""
+        index = self.index
+        return [index[m] for m in game.legal_moves(player)]
 
 
 @cache

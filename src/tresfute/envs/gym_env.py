@@ -1,61 +1,195 @@
-"""Gymnasium environment: the solo game, one decision per step."""
+"""Gymnasium environment: one agent's decisions, one per step; alone or against computer players."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..rules import Game, IllegalMoveError
+from .. import records
+from ..rules import Game, IllegalMoveError, Phase, Score, Sheet
 from ..rules.game import get_spec
 from .actions import action_map
-from .observation import encode, observation_size
+from .observation import encode, observation_names, observation_size
+from .render import render_text
+
+RecordLike = records.Record | Mapping[str, Any] | str | bytes | os.PathLike[str]
+
+
+def frozen_sheets(game: Game, frozen: tuple[tuple[int, int], list[Sheet]] | None):
+    """The sheets passive players are shown: as they were when the turn's passive phase
+    began (passive players choose at the same time in the rules, so none sees another's
+    pick of this turn). Returns (the new frozen state, the sheets to show or None)."""
+    if game.phase is not Phase.PASSIVE:
+        return None, None
+    turn = (game.round, game.turn)
+    if frozen is None or frozen[0] != turn:
+        frozen = (turn, [s.copy() for s in game.sheets])
+    return frozen, frozen[1]
+
+
+def play_opponents(game: Game, seat: int, bots: Mapping[int, Any]) -> None:
+    """The computer players decide until it is ``seat``'s decision or the game is over."""
+    while not game.is_over:
+        player = game.to_move
+        if player == seat or player is None:
+            return
+        game.play(bots[player].choose(game, player), player)
+
+
+def load_record(record: RecordLike) -> records.Record:
+    """A record given as a :class:`~tresfute.records.Record`, its data, its JSON text or a path."""
+    if isinstance(record, records.Record):
+        return record
+    if isinstance(record, Mapping):
+        return records.from_data(dict(record))
+    if isinstance(record, bytes) or (isinstance(record, str) and record.lstrip().startswith("{")):
+        return records.loads(record)
+    if isinstance(record, str | os.PathLike):
+        try:
+            with open(record, "rb") as f:
+                return records.loads(f.read())
+        except OSError as exc:
+            raise records.RecordError(f"cannot read the record {os.fspath(record)!r}: {exc.strerror}") from None
+    raise TypeError(f"a record is a Record, a dict, JSON text or a path, not {type(record).__name__}")
 
 
 class TresFuteEnv(gym.Env):
-    """The solo game of Très futé or Vraiment très futé.
+    """Très futé or Vraiment très futé, from one agent's seat.
 
-    - actions: ``Discrete(len(ActionMap))``; ``info["action_mask"]`` marks the legal ones;
-    - observation: a float vector in [-1, 1] (``tresfute.envs.observation``);
-    - reward: the final score at the end (``reward="final"``), or the change of the total
-      score at each step (``reward="delta"``: the same sum over an episode);
+    - actions: ``Discrete(len(ActionMap))``; ``action_masks()`` (what sb3-contrib's
+      MaskablePPO calls) and ``info["action_mask"]`` mark the legal ones;
+      ``info["legal_moves"]`` lists them in the notation with ``legal_moves=True``;
+    - observation: a float vector in [-1, 1]; ``observation_names()`` names each index;
+    - ``opponents=["greedy", "strong"]``: computer players (any ``tresfute.bots`` name or
+      spec) in the other seats of a 2-4 player game; they play between the agent's
+      decisions, so a step is always the agent's decision;
+    - reward: the agent's own final score at the end (``reward="final"``), or the change of
+      its total score at each step (``reward="delta"``: the same sum over an episode). The
+      opponents' scores do not enter it; ``info["scores"]`` gives every seat's at the end;
     - an illegal action changes nothing: reward 0 and ``info["illegal_action"]`` says why
       (``illegal="raise"`` raises instead);
-    - ``reset(seed=S)`` reproduces a game; ``env.unwrapped.game`` is the engine's game.
+    - ``reset(seed=S)`` reproduces a game (dice and opponents);
+      ``reset(options={"record": R, "move": N})`` starts from a game record, at the
+      position before its move N (default: after its last move);
+    - ``render_mode="ansi"``: the sheet drawn as ``tresfute play`` draws it;
+    - ``env.unwrapped.game`` is the engine's game (``records.record_of`` saves it).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}  # type: ignore[misc]
 
     def __init__(
-        self, game: str = "tres-fute", reward: str = "final", illegal: str = "ignore", render_mode: str | None = None
+        self,
+        game: str = "tres-fute",
+        reward: str = "final",
+        illegal: str = "ignore",
+        render_mode: str | None = None,
+        opponents: Sequence[str] = (),
+        seat: int = 0,
+        legal_moves: bool = False,
     ) -> None:
+        from ..bots import make_bot
+
         if reward not in ("final", "delta"):
             raise ValueError("reward is 'final' or 'delta'")
         if illegal not in ("ignore", "raise"):
             raise ValueError("illegal is 'ignore' or 'raise'")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if isinstance(opponents, str) or len(opponents) > 3:
+            raise ValueError("opponents is a list of at most 3 computer players, e.g. ['greedy', 'strong']")
         self.game_id = get_spec(game).id
+        self.opponents = list(opponents)
+        self.n_players = 1 + len(self.opponents)
+        if not 0 <= seat < self.n_players:
+            raise ValueError(f"seat is 0..{self.n_players - 1} in a {self.n_players}-player game")
+        self.seat = seat
+        for spec in self.opponents:
+            make_bot(spec, 0)  # an unknown name fails now, with the known ones
         self.actions = action_map(self.game_id)
         self.reward_mode = reward
         self.illegal = illegal
         self.render_mode = render_mode
-        size = observation_size(get_spec(self.game_id), 1)
+        self.legal_moves = legal_moves
+        size = observation_size(get_spec(self.game_id), self.n_players)
         self.observation_space = spaces.Box(-1.0, 1.0, shape=(size,), dtype=np.float32)
         self.action_space = spaces.Discrete(len(self.actions))
-        self.game: Game = Game(self.game_id, players=1, seed=0)
-        self._total = 0  # the score after the last step
+        self.game: Game = Game(self.game_id, players=self.n_players, seed=0)
+        self._bots: dict[int, Any] = {}
+        self._frozen: tuple[tuple[int, int], list[Sheet]] | None = None
+        self._total = 0  # the agent's score after the last step
+
+    # --- what the agent sees ----------------------------------------------------------
+
+    def observation_names(self) -> list[str]:
+        """One name per index of the observation (``docs/environments.md`` has the layout)."""
+        return list(observation_names(self.game_id, self.n_players))
+
+    def action_masks(self) -> np.ndarray:
+        """True for each legal action now (the method sb3-contrib's MaskablePPO looks for)."""
+        return self.actions.mask(self.game, self._agent_to_move()).astype(bool)
+
+    def _agent_to_move(self) -> int | None:
+        return self.seat if self.seat in self.game.players_to_move else None
+
+    def _observe(self, score: Score | None = None) -> np.ndarray:
+        self._frozen, others = frozen_sheets(self.game, self._frozen) if self.n_players > 1 else (None, None)
+        return encode(self.game, self.seat, others, score)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": self.actions.mask(self.game, self.game.to_move), "score": self._total, **extra}
+        game = self.game
+        info: dict[str, Any] = {"action_mask": self.actions.mask(game, self._agent_to_move()), "score": self._total}
+        if self.legal_moves:
+            seat = self._agent_to_move()
+            info["legal_moves"] = [str(m) for m in game.legal_moves(seat)] if seat is not None else []
+        if game.is_over:
+            info["scores"] = [s.total for s in game.scores()]
+        info.update(extra)
+        return info
+
+    # --- the episode --------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        from ..bots import make_bot
+
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.game = Game(self.game_id, players=1, seed=game_seed)
-        score = self.game.score(0)
-        self._total = score.total
-        return encode(self.game, 0, score=score), self._info()
+        rng = self.np_random
+        options = dict(options or {})
+        record, stop = options.pop("record", None), options.pop("move", None)
+        if options:
+            raise ValueError(f"unknown reset options {sorted(options)}: use 'record' and 'move'")
+        if record is None:
+            if stop is not None:
+                raise ValueError("the option 'move' needs a 'record'")
+            game = Game(self.game_id, players=self.n_players, seed=int(rng.integers(0, 2**63 - 1)))
+        else:
+            game = self._game_from_record(load_record(record), stop)
+        bots = {p: make_bot(self.opponents[i], int(rng.integers(0, 2**31 - 1))) for i, p in enumerate(self._others())}
+        play_opponents(game, self.seat, bots)
+        if game.is_over:
+            raise records.RecordError("the record's game is over: nothing is left for the agent to decide")
+        self.game, self._bots, self._frozen = game, bots, None
+        self._total = game.score(self.seat).total
+        return self._observe(), self._info()
+
+    def _others(self) -> list[int]:
+        return [p for p in range(self.n_players) if p != self.seat]
+
+    def _game_from_record(self, record: records.Record, stop: int | None) -> Game:
+        if get_spec(record.game).id != self.game_id:
+            raise records.RecordError(f"the record is a game of {record.game}, this environment plays {self.game_id}")
+        if len(record.players) != self.n_players:
+            raise records.RecordError(
+                f"the record has {len(record.players)} players, this environment {self.n_players} "
+                f"(the agent and {len(self.opponents)} opponents)"
+            )
+        if record.dice != "seeded":
+            raise records.RecordError("the record's dice came from outside: the environment needs a seeded game")
+        return records.replay(record, stop)
 
     def step(self, action: int):
         game = self.game
@@ -63,25 +197,26 @@ class TresFuteEnv(gym.Env):
             raise RuntimeError("the episode is over: call reset()")
         before = self._total
         try:
-            game.play(self.actions.action_to_move(int(action)), 0)
+            game.play(self.actions.action_to_move(int(action)), self.seat)
         except (IllegalMoveError, ValueError) as exc:
             if self.illegal == "raise":
                 raise
-            return encode(game, 0), 0.0, False, False, self._info(illegal_action=str(exc))
-        score = game.score(0)
+            return self._observe(), 0.0, False, False, self._info(illegal_action=str(exc))
+        play_opponents(game, self.seat, self._bots)
+        score = game.score(self.seat)
         after = self._total = score.total
         done = game.is_over
-        if self.reward_mode == "delta":
-            reward = float(after - before)
-        elif done:
-            reward = float(after)
-        else:
-            reward = 0.0
-        return encode(game, 0, score=score), reward, done, False, self._info()
+        final = float(after) if done else 0.0
+        reward = float(after - before) if self.reward_mode == "delta" else final
+        return self._observe(score), reward, done, False, self._info()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        score = self.game.score(0)
-        moves = " ".join(str(m) for m in self.game.legal_moves())
-        return f"round {self.game.round}, {self.game.phase}, score {score.total}; legal: {moves}"
+        names = [f"opponent {p} ({self._bot_name(p)})" for p in range(self.n_players)]
+        names[self.seat] = "agent"
+        return render_text(self.game, self.seat, names)
+
+    def _bot_name(self, seat: int) -> str:
+        others = self._others()
+        return self.opponents[others.index(seat)] if seat in others else ""

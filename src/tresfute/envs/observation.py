@@ -15,6 +15,19 @@ WHERE = [Where.HAND, Where.PLATTER, Where.FIELD]
 SCORE_SCALE = 100.0
 
 
+def _one_hot(keys: list, extra: tuple = ()) -> dict:
+    """Each key's one-hot encoding over ``keys``, built once (``encode`` runs at every step)."""
+    table = {k: tuple(1.0 if k == other else 0.0 for other in keys) for k in keys}
+    return table | {k: (0.0,) * len(keys) for k in extra}
+
+
+_FACES = _one_hot([1, 2, 3, 4, 5, 6], extra=(0,))  # 0: a die not rolled yet
+_WHERE = _one_hot(WHERE)
+_PHASES = _one_hot(PHASES)
+_NO_PHASE = (0.0,) * len(PHASES)
+_STAGES = _one_hot([Stage.PICK, Stage.EXTRA, Stage.DONE])
+
+
 def sheet_size(spec: GameSpec) -> int:
     n = 0
     for area in spec.areas.values():
@@ -68,18 +81,22 @@ def encode(game: Game, player: int, others: list[Sheet] | None = None, score: Sc
     """The observation of ``player``: the dice, the turn, their pending bonuses, their sheet,
     then the other players' sheets in seat order from their left (``others`` overrides them,
     to hide what simultaneous passive players have just done)."""
+    return np.asarray(encode_list(game, player, others, score), dtype=np.float32)
+
+
+def encode_list(game: Game, player: int, others: list[Sheet] | None = None, score: Score | None = None) -> list[float]:
+    """:func:`encode` as a list (to fill a row of a batch without an array per game)."""
     spec = game.spec
     out: list[float] = []
-    for i in range(6):
-        value = game.values[i]
-        out += [1.0 if value == v else 0.0 for v in range(1, 7)]
-        out += [1.0 if game.where[i] is w else 0.0 for w in WHERE]
-        out.append(1.0 if i in game.swept else 0.0)
-        out.append(1.0 if i in game.extra_used[player] else 0.0)
+    swept, extra_used, where = game.swept, game.extra_used[player], game.where
+    for i, value in enumerate(game.values):
+        out += _FACES[value]
+        out += _WHERE[where[i]]
+        out.append(1.0 if i in swept else 0.0)
+        out.append(1.0 if i in extra_used else 0.0)
     out += [game.round / game.rounds, game.rolls / 3, game.picks / 3, 1.0 if game.active == player else 0.0]
-    out += [1.0 if game.phase is p else 0.0 for p in PHASES]
-    stage = game.stage[player]
-    out += [1.0 if stage is s else 0.0 for s in (Stage.PICK, Stage.EXTRA, Stage.DONE)]
+    out += _PHASES.get(game.phase, _NO_PHASE)
+    out += _STAGES[game.stage[player]]
     areas = list(spec.areas)
     pending = [0.0] * (len(areas) + 1)
     for item in game.pending[player]:
@@ -94,4 +111,42 @@ def encode(game: Game, player: int, others: list[Sheet] | None = None, score: Sc
         other = (player + k) % n
         sheet = others[other] if others is not None else game.sheets[other]
         out += encode_sheet(spec, sheet)
-    return np.asarray(out, dtype=np.float32)
+    return out
+
+
+def _sheet_names(spec: GameSpec, prefix: str) -> list[str]:
+    names: list[str] = []
+    for a, area in spec.areas.items():
+        if isinstance(area, Grid):
+            names += [f"{prefix}.{a}.r{c.row}c{c.col}" for c in area.cells]
+        else:
+            for i in range(1, len(area.boxes) + 1):
+                names += [f"{prefix}.{a}.box{i}.filled", f"{prefix}.{a}.box{i}.number"]
+    for track in spec.actions:
+        names += [f"{prefix}.{track.action}.circled", f"{prefix}.{track.action}.available"]
+    names.append(f"{prefix}.foxes")
+    names += [f"{prefix}.score.{a}" for a in spec.areas]
+    names.append(f"{prefix}.score.lowest")
+    return names
+
+
+@cache
+def observation_names(game_id: str, players: int) -> tuple[str, ...]:
+    """One name per index of :func:`encode`'s vector, e.g. ``die.w.face3``, ``turn.round``,
+    ``me.y.r2c3`` (the player's yellow cell row 2 column 3), ``left1.score.g`` (the green
+    score of the player on the left)."""
+    spec = get_spec(game_id)
+    names: list[str] = []
+    for die in spec.dice:
+        names += [f"die.{die}.face{v}" for v in range(1, 7)]
+        names += [f"die.{die}.in_{w}" for w in WHERE]
+        names += [f"die.{die}.swept", f"die.{die}.extra_taken"]
+    names += ["turn.round", "turn.rolls", "turn.picks", "turn.is_active"]
+    names += [f"turn.phase.{p.replace(' ', '_')}" for p in PHASES]
+    names += [f"turn.stage.{s}" for s in (Stage.PICK, Stage.EXTRA, Stage.DONE)]
+    names += [f"pending.{a}" for a in spec.areas] + ["pending.choice"]
+    names += _sheet_names(spec, "me")
+    for k in range(1, players):
+        names += _sheet_names(spec, f"left{k}")
+    assert len(names) == observation_size(spec, players)
+    return tuple(names)

@@ -7,11 +7,13 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ..rules import Game, IllegalMoveError, Phase, Sheet
 from ..rules.game import get_spec
 from .actions import action_map
-from .observation import encode, observation_size
+from .observation import encode, observation_names, observation_size
+from .render import render_text
 
 
 class TresFuteAEC(AECEnv):
@@ -32,6 +34,8 @@ class TresFuteAEC(AECEnv):
 
     def __init__(self, game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> None:
         super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
         if players not in (2, 3, 4):
             raise ValueError("the multi-player environment is for 2 to 4 players")
         self.game_id = get_spec(game).id
@@ -116,16 +120,30 @@ class TresFuteAEC(AECEnv):
         self._select()
         self._accumulate_rewards()
 
+    def observation_names(self) -> list[str]:
+        """One name per index of ``observe(agent)["observation"]``."""
+        return list(observation_names(self.game_id, self.n_players))
+
     def render(self) -> str | None:
+        """``ansi``: the sheet of the agent to move, drawn as ``tresfute play`` draws it."""
         if self.render_mode != "ansi":
             return None
-        totals = ", ".join(f"{a}: {s.total}" for a, s in zip(self.possible_agents, self.game.scores(), strict=True))
-        return f"round {self.game.round}, {self.game.phase}, to move {self.agent_selection}; {totals}"
+        seat = self.game.to_move
+        return render_text(self.game, seat if seat is not None and seat >= 0 else 0, self.possible_agents)
 
     def close(self) -> None:
         pass
 
 
-def env(game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> TresFuteAEC:
-    """The AEC environment (PettingZoo's usual constructor name)."""
+def raw_env(game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> TresFuteAEC:
+    """The AEC environment itself, without wrappers."""
     return TresFuteAEC(game, players, render_mode)
+
+
+def env(game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> AECEnv:
+    """The AEC environment with PettingZoo's usual wrappers: an action outside the action
+    space is an error (``AssertOutOfBoundsWrapper``), and so is a call out of order, such as
+    ``step`` before ``reset`` (``OrderEnforcingWrapper``). ``env.unwrapped`` is the
+    :class:`TresFuteAEC`."""
+    wrapped: AECEnv = wrappers.AssertOutOfBoundsWrapper(raw_env(game, players, render_mode))
+    return wrappers.OrderEnforcingWrapper(wrapped)

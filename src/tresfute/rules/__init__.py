@@ -5,7 +5,7 @@ from .game import CHANCE, Game, IllegalMoveError, Phase, Played, Where
 from .games import SPECS
 from .kinds import GameSpec
 from .moves import Move, MoveKind, MoveSyntaxError, parse_move
-from .sheet import Score, Sheet, score_sheet, winners
+from .sheet import Score, Sheet, fox_value, score_sheet, winners
 
 # Whether the engine runs compiled (a wheel built with mypyc, see setup.py) or as plain Python.
 COMPILED = not (_game.__file__ or "").endswith(".py")
@@ -25,6 +25,7 @@ __all__ = [
     "Score",
     "Sheet",
     "Where",
+    "fox_value",
     "parse_move",
     "score_sheet",
     "winners",

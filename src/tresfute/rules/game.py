@@ -24,7 +24,6 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .kinds import (
-    AREA_NAMES,
     ActionBonus,
     ActionKind,
     Bonus,
@@ -36,8 +35,10 @@ from .kinds import (
     Grid,
     Order,
     Track,
+    area_word,
 )
 from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
+from .reasons import Listing, Named, OneOf, Reason, ReasonError
 from .sheet import Score, Sheet, winners
 
 CHANCE = -1
@@ -53,8 +54,20 @@ DIE_NAMES = {
 }
 
 
-class IllegalMoveError(ValueError):
-    """A move that the rules do not allow now; the game is left exactly as it was."""
+class IllegalMoveError(ReasonError):
+    """A move that the rules do not allow now; the game is left exactly as it was. ``str()``
+    says why in English; ``reason`` holds the translatable :class:`~.reasons.Reason`."""
+
+
+_WHERE_WORDS = {"hand": "in hand", "platter": "on the platter", "field": "on a die field"}
+
+
+def _die_word(letter: str | None) -> Named:
+    return Named("die", letter, DIE_NAMES.get(letter or "", str(letter)))
+
+
+def _player(p: int) -> Reason:
+    return Reason("player {n}", n=p + 1)
 
 
 class Phase(StrEnum):
@@ -290,29 +303,33 @@ class Game:
     def _check(self, move: Move, player: int | None) -> int:
         """The player the move is for, once it is known to be legal."""
         if not isinstance(move, Move):
-            raise IllegalMoveError(f"not a move: {move!r}")
+            raise IllegalMoveError(Reason("not a move: {move}", move=repr(move)))
         if self.phase is Phase.OVER:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError(Reason("the game is over"))
         movers = self._movers
         if move.kind is MoveKind.DICE:
             if movers != (CHANCE,):
                 raise IllegalMoveError(
-                    "no roll is due now" if self.external_dice else "this game rolls its own dice from its seed"
+                    Reason("no roll is due now")
+                    if self.external_dice
+                    else Reason("this game rolls its own dice from its seed")
                 )
             self._check_dice(move)
             return CHANCE
         if player is None:
             player = movers[0]
         if player == CHANCE:
+            example = "dice " + " ".join(d + "1" for d in self.dice_to_roll())
             raise IllegalMoveError(
-                f"the dice must be rolled first: give them with a move such as "
-                f"'dice {' '.join(d + '1' for d in self.dice_to_roll())}'"
+                Reason("the dice must be rolled first: give them with a move such as '{example}'", example=example)
             )
         if player not in movers:
             if not 0 <= player < self.n_players:
-                raise IllegalMoveError(f"there is no player {player + 1} in this game")
-            waiting = ", ".join(f"player {q + 1}" if q != CHANCE else "the dice" for q in movers)
-            raise IllegalMoveError(f"it is not player {player + 1}'s decision now (waiting for {waiting})")
+                raise IllegalMoveError(Reason("there is no player {n} in this game", n=player + 1))
+            waiting = Listing(tuple(_player(q) if q != CHANCE else Reason("the dice") for q in movers))
+            raise IllegalMoveError(
+                Reason("it is not player {n}'s decision now (waiting for {waiting})", n=player + 1, waiting=waiting)
+            )
         if move not in self._moves_for(player):
             raise IllegalMoveError(self._why_illegal(player, move))
         return player
@@ -463,27 +480,34 @@ class Game:
         given = [d for d, _ in move.dice]
         if sorted(given) != sorted(expected):
             raise IllegalMoveError(
-                f"the dice to roll are {' '.join(expected)}, each once; got {' '.join(given) or 'none'}"
+                Reason(
+                    "the dice to roll are {expected}, each once; got {given}",
+                    expected=" ".join(expected),
+                    given=" ".join(given) or "-",
+                )
             )
         if self.phase is Phase.ROLL:
             if move.platter is not None:
-                raise IllegalMoveError("'platter=' is only for the solo game's passive roll")
+                raise IllegalMoveError(Reason("'platter=' is only for the solo game's passive roll"))
             return
         values = dict(move.dice)
         if move.platter is None:
             ranked = sorted(values.values())
             if ranked[2] == ranked[3]:
                 raise IllegalMoveError(
-                    f"two dice show {ranked[2]} at the boundary of the three lowest: say which three "
-                    "dice go to the platter (those closest to it), as in 'platter=bgo'"
+                    Reason(
+                        "two dice show {value} at the boundary of the three lowest: say which three "
+                        "dice go to the platter (those closest to it), as in 'platter=bgo'",
+                        value=ranked[2],
+                    )
                 )
             return
         if len(move.platter) != 3 or any(d not in values for d in move.platter):
-            raise IllegalMoveError("'platter=' names three of the dice rolled")
+            raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
         highest_on = max(values[d] for d in move.platter)
         lowest_off = min(v for d, v in values.items() if d not in move.platter)
         if highest_on > lowest_off:
-            raise IllegalMoveError("the platter takes the three lowest dice")
+            raise IllegalMoveError(Reason("the platter takes the three lowest dice"))
 
     def _apply_dice(self, move: Move) -> None:
         self.dice_rolled += 1
@@ -753,57 +777,78 @@ class Game:
 
     # --- explaining illegal moves -----------------------------------------------------
 
-    def _why_illegal(self, p: int, move: Move) -> str:
+    def _why_illegal(self, p: int, move: Move) -> Reason:
         legal = self._moves_for(p)
         kind = move.kind
-        who = f"player {p + 1}"
         if self.pending[p]:
-            wanted = ", ".join(f"{item.bonus} (from {item.source})" for item in self.pending[p])
+            wanted = Listing(
+                tuple(
+                    Reason(
+                        "{bonus} (from {source})",
+                        bonus=Named("bonus", item.bonus, str(item.bonus)),
+                        source=Named("source", item.source, item.source),
+                    )
+                    for item in self.pending[p]
+                )
+            )
             if kind is not MoveKind.BONUS:
-                return f"{who} must first resolve the bonus: {wanted}"
-            return self._why_entry(p, move, None) or f"{move} does not resolve the pending bonus: {wanted}"
+                return Reason("{player} must first resolve the bonus: {wanted}", player=_player(p), wanted=wanted)
+            return self._why_entry(p, move, None) or Reason(
+                "{move} does not resolve the pending bonus: {wanted}", move=str(move), wanted=wanted
+            )
         if kind is MoveKind.PASS and self._expects(p, MoveKind.PICK):
             return (
-                "a die can be entered, so one must be picked"
+                Reason("a die can be entered, so one must be picked")
                 if self.phase is Phase.CHOOSE
-                else "a die can be entered, so one must be taken (from the platter if possible)"
+                else Reason("a die can be entered, so one must be taken (from the platter if possible)")
             )
         if kind not in {m.kind for m in legal} and not self._expects(p, kind):
-            return f"'{move}' is not possible now: {self._situation(p)}"
+            return Reason("'{move}' is not possible now: {situation}", move=str(move), situation=self._situation(p))
         if kind in (MoveKind.PICK, MoveKind.EXTRA, MoveKind.SWEEP):
             d = self._die_index.get(move.die or "")
+            game = Named("game", self.spec.id, self.spec.name_en)
             if d is None:
-                return f"there is no {DIE_NAMES.get(move.die or '', move.die)} die in {self.spec.name_fr}"
-            die = DIE_NAMES[self.dice[d]]
+                return Reason("there is no {die} die in {game}", die=_die_word(move.die), game=game)
+            die = _die_word(self.dice[d])
             if kind is MoveKind.PICK and self.phase is Phase.CHOOSE and self.where[d] is not Where.HAND:
-                return f"the {die} die is not in the current roll (it is on the {self.where[d]})"
+                where = Named("where", self.where[d], _WHERE_WORDS[str(self.where[d])])
+                return Reason("the {die} die is not in the current roll (it is {where})", die=die, where=where)
             if kind is MoveKind.PICK and self.phase is Phase.PASSIVE:
                 if self.where[d] is Where.FIELD and d in self.field:
                     return (
-                        "a platter die can be used, so the active player's dice cannot"
+                        Reason("a platter die can be used, so the active player's dice cannot")
                         if any(
                             m.kind is MoveKind.PICK and self.where[self._die_index[m.die or ""]] is Where.PLATTER
                             for m in legal
                         )
-                        else f"the {die} die cannot be entered"
+                        else Reason("the {die} die cannot be entered", die=die)
                     )
                 if self.where[d] is not Where.PLATTER:
-                    return f"the {die} die is not on the platter"
+                    return Reason("the {die} die is not on the platter", die=die)
             if kind is MoveKind.EXTRA and d in self.extra_used[p]:
-                return f"the {die} die was already taken with +1 this turn"
+                return Reason("the {die} die was already taken with +1 this turn", die=die)
             if kind is MoveKind.SWEEP and d not in self.swept:
-                return f"the {die} die was not swept to the platter by this silver pick"
+                return Reason("the {die} die was not swept to the platter by this silver pick", die=die)
             if move.area not in self.spec.areas:
-                return f"there is no {AREA_NAMES.get(move.area or '', move.area)} area in {self.spec.name_fr}"
+                return Reason("there is no {area} area in {game}", area=area_word(move.area or ""), game=game)
             allowed = self.spec.areas_for_die(self.dice[d])
             if kind is not MoveKind.SWEEP and move.area not in allowed:
-                return (
-                    f"the {die} die goes in {' or '.join(AREA_NAMES[a] for a in allowed)}, not {AREA_NAMES[move.area]}"
+                return Reason(
+                    "the {die} die goes in {allowed}, not {area}",
+                    die=die,
+                    allowed=OneOf(tuple(area_word(a) for a in allowed)),
+                    area=area_word(move.area),
                 )
-            return self._why_entry(p, move, self._entry_value(d, move.area)) or f"'{move}' is not legal now"
+            return self._why_entry(p, move, self._entry_value(d, move.area)) or Reason(
+                "'{move}' is not legal now", move=str(move)
+            )
         if kind is MoveKind.REPRISE:
-            return "reprise takes back a die that is on the platter"
-        return f"'{move}' is not legal now; legal moves: {', '.join(map(str, legal[:12]))}"
+            return Reason("reprise takes back a die that is on the platter")
+        return Reason(
+            "'{move}' is not legal now; legal moves: {legal}",
+            move=str(move),
+            legal=", ".join(map(str, legal[:12])),
+        )
 
     def _expects(self, p: int, kind: MoveKind) -> bool:
         """Whether this kind of move belongs to the player's current step (legal or not)."""
@@ -820,42 +865,47 @@ class Game:
             or (kind is MoveKind.REPRISE and phase is Phase.BEFORE_ROLL)
         )
 
-    def _why_entry(self, p: int, move: Move, value: int | None) -> str | None:
+    def _why_entry(self, p: int, move: Move, value: int | None) -> Reason | None:
         a = move.area or ""
         area = self.spec.areas.get(a)
-        name = AREA_NAMES.get(a, a)
+        name = area_word(a)
         if area is None:
-            return f"there is no {name} area in {self.spec.name_fr}"
+            return Reason(
+                "there is no {area} area in {game}", area=name, game=Named("game", self.spec.id, self.spec.name_en)
+            )
         state = self.sheets[p].areas[a]
         if isinstance(area, Grid):
             if move.cell is None:
-                return f"name the {name} cell, as in {a}@r1c2"
+                return Reason("name the {area} cell, as in {example}", area=name, example=f"{a}@r1c2")
             c = area.cell_index.get(move.cell)
             if c is None:
-                return f"there is no markable cell r{move.cell[0]}c{move.cell[1]} in {name}"
+                return Reason(
+                    "there is no markable cell r{row}c{col} in {area}", row=move.cell[0], col=move.cell[1], area=name
+                )
             return area.why_not(state, value, c)
         if move.cell is not None:
-            return f"{name} has no cells to name: its boxes are filled left to right"
+            return Reason("{area} has no cells to name: its boxes are filled left to right", area=name)
         if isinstance(area, Track) and value is None:
             if move.value is None and not area.crosses:
-                return "say which number to write, as in !o=4"
+                return Reason("say which number to write, as in !o=4")
             value = move.value or 0
         return area.why_not(state, value if value is not None else 0, from_bonus=move.kind is MoveKind.BONUS)
 
-    def _situation(self, p: int) -> str:
+    def _situation(self, p: int) -> Reason:
         phase = self.phase
         if phase is Phase.PASSIVE:
             return (
-                "a passive player picks a die from the platter"
+                Reason("a passive player picks a die from the platter")
                 if self.stage[p] is Stage.PICK
-                else "the player may use +1 actions, or say 'done'"
+                else Reason("the player may use +1 actions, or say 'done'")
             )
-        return {
-            Phase.CHOOSE: "the active player picks a die from the roll",
-            Phase.ACTIVE_EXTRA: "the active player may use +1 actions, or say 'done'",
-            Phase.BEFORE_ROLL: "the active player may take dice back (reprise) before rolling",
-            Phase.SWEEP: "the active player may cross the swept dice in silver, or say 'done'",
-        }.get(phase, f"the game is at {phase}")
+        situations = {
+            Phase.CHOOSE: Reason("the active player picks a die from the roll"),
+            Phase.ACTIVE_EXTRA: Reason("the active player may use +1 actions, or say 'done'"),
+            Phase.BEFORE_ROLL: Reason("the active player may take dice back (reprise) before rolling"),
+            Phase.SWEEP: Reason("the active player may cross the swept dice in silver, or say 'done'"),
+        }
+        return situations.get(phase) or Reason("the game is at {phase}", phase=str(phase))
 
     # --- reading the game -------------------------------------------------------------
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .reasons import Named, Reason
+
 
 class ActionKind(StrEnum):
     """An action track on the sheet: circles are earned, then crossed when used."""
@@ -87,6 +89,12 @@ AREA_NAMES = {
     "p": "purple",
     "k": "pink",
 }
+
+
+def area_word(letter: str) -> Named:
+    """An area's name in a :class:`Reason`."""
+    return Named("area", letter, AREA_NAMES.get(letter, letter))
+
 
 # A fired bonus and where it came from ("yellow row 2", "green box 4"), for players to read.
 Fired = tuple[Bonus, str]
@@ -165,13 +173,23 @@ class Grid:
         marks = self.marks
         return [i for i in self.cells_by_value.get(value, ()) if state[i] < marks]
 
-    def why_not(self, state: Sequence[int], value: int | None, cell: int) -> str | None:
+    def why_not(self, state: Sequence[int], value: int | None, cell: int) -> Reason | None:
         """Why ``cell`` cannot take an entry of ``value`` (None: any value), or None."""
         c = self.cells[cell]
+        area = area_word(self.colour)
         if state[cell] >= self.marks:
-            return f"{self.cell_name(cell)} is already {'crossed' if self.marks == 1 else 'circled and crossed'}"
+            if self.marks == 1:
+                return Reason("{area} r{row}c{col} is already crossed", area=area, row=c.row, col=c.col)
+            return Reason("{area} r{row}c{col} is already circled and crossed", area=area, row=c.row, col=c.col)
         if value is not None and c.value != value:
-            return f"{self.cell_name(cell)} shows {c.value}, not {value}"
+            return Reason(
+                "{area} r{row}c{col} shows {shown}, not {value}",
+                area=area,
+                row=c.row,
+                col=c.col,
+                shown=c.value,
+                value=value,
+            )
         return None
 
     def cell_name(self, cell: int) -> str:
@@ -266,21 +284,34 @@ class Track:
             return previous == 6 or written > previous
         return True
 
-    def why_not(self, state: Sequence[int], value: int, from_bonus: bool = False) -> str | None:
+    def why_not(self, state: Sequence[int], value: int, from_bonus: bool = False) -> Reason | None:
         """Why the next box cannot take ``value`` (None if it can)."""
         if self.accepts(state, value, from_bonus):
             return None
         i = len(state)
-        name = AREA_NAMES[self.colour]
+        area = area_word(self.colour)
         if i >= len(self.boxes):
-            return f"the {name} area is full"
+            return Reason("the {area} area is full", area=area)
         box = self.boxes[i]
         if not from_bonus and value < box.minimum:
-            return f"{name} box {i + 1} needs at least {box.minimum}, not {value}"
+            return Reason(
+                "{area} box {box} needs at least {minimum}, not {value}",
+                area=area,
+                box=i + 1,
+                minimum=box.minimum,
+                value=value,
+            )
         written, previous = value * box.multiplier, state[-1]
         if self.order is Order.NON_INCREASING:
-            return f"{name} needs a number at most {previous}, not {written}"
-        return f"{name} needs a number higher than {previous} (or any number after a 6), not {written}"
+            return Reason(
+                "{area} needs a number at most {previous}, not {written}", area=area, previous=previous, written=written
+            )
+        return Reason(
+            "{area} needs a number higher than {previous} (or any number after a 6), not {written}",
+            area=area,
+            previous=previous,
+            written=written,
+        )
 
     def enter(self, state: list[int], value: int) -> list[Fired]:
         """Fill the next box with ``value``; returns the box's bonus if it fires."""

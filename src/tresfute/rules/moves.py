@@ -24,6 +24,8 @@ import re
 from enum import StrEnum
 from typing import NamedTuple
 
+from .reasons import Reason, ReasonError
+
 DIE_LETTERS = "wsybgopk"
 AREA_LETTERS = "sybgopk"
 
@@ -41,8 +43,8 @@ class MoveKind(StrEnum):
     DICE = "dice"
 
 
-class MoveSyntaxError(ValueError):
-    """The text is not a move in the notation."""
+class MoveSyntaxError(ReasonError):
+    """The text is not a move in the notation (``reason``: the translatable explanation)."""
 
 
 class Move(NamedTuple):
@@ -98,10 +100,10 @@ _DIE_VALUE = re.compile(r"^([wsybgopk])([1-6])$")
 def parse_move(text: object) -> Move:
     """Read a move written in the notation; raises :class:`MoveSyntaxError` with the reason."""
     if not isinstance(text, str):
-        raise MoveSyntaxError(f"a move is written as text, not {type(text).__name__}")
+        raise MoveSyntaxError(Reason("a move is written as text, not {kind}", kind=type(text).__name__))
     words = text.strip().split()
     if not words:
-        raise MoveSyntaxError("empty move")
+        raise MoveSyntaxError(Reason("empty move"))
     head = words[0].lower()
     if len(words) == 1:
         if head == "reroll":
@@ -116,10 +118,12 @@ def parse_move(text: object) -> Move:
         if m:
             prefix, die, area, row, col = m.groups()
             if die == "w" and area is None and prefix != "~":
-                raise MoveSyntaxError(f"{text!r}: say which area the white die goes to, as in 'w>o'")
+                raise MoveSyntaxError(
+                    Reason("{text}: say which area the white die goes to, as in 'w>o'", text=repr(text))
+                )
             kind = {"": MoveKind.PICK, "+": MoveKind.EXTRA, "~": MoveKind.SWEEP}[prefix]
             if kind is MoveKind.SWEEP and area not in (None, "s"):
-                raise MoveSyntaxError(f"{text!r}: a swept die is crossed in silver")
+                raise MoveSyntaxError(Reason("{text}: a swept die is crossed in silver", text=repr(text)))
             cell = (int(row), int(col)) if row else None
             return Move(kind, die=die, area=area or ("s" if kind is MoveKind.SWEEP else die), cell=cell)
         m = _BONUS.match(head)
@@ -129,13 +133,18 @@ def parse_move(text: object) -> Move:
             return Move(MoveKind.BONUS, area=area, cell=cell, value=int(value) if value else None)
     if head == "reprise":
         if len(words) != 2 or words[1].lower() not in DIE_LETTERS:
-            raise MoveSyntaxError(f"{text!r}: write 'reprise' and one die letter, as in 'reprise g'")
+            raise MoveSyntaxError(
+                Reason("{text}: write 'reprise' and one die letter, as in 'reprise g'", text=repr(text))
+            )
         return Move(MoveKind.REPRISE, die=words[1].lower())
     if head == "dice":
         return _parse_dice(text, words[1:])
     raise MoveSyntaxError(
-        f"cannot read {text!r} as a move: expected a pick such as 'y@r2c3' or 'w>o', "
-        "an extra die '+g', a bonus '!o=4', or one of reroll, reprise <die>, roll, pass, done, dice ..."
+        Reason(
+            "cannot read {text} as a move: expected a pick such as 'y@r2c3' or 'w>o', "
+            "an extra die '+g', a bonus '!o=4', or one of reroll, reprise <die>, roll, pass, done, dice ...",
+            text=repr(text),
+        )
     )
 
 
@@ -145,25 +154,31 @@ def _parse_dice(text: str, words: list[str]) -> Move:
     for word in words:
         word = word.lower()
         if word.startswith("platter="):
-            named = word.removeprefix("platter=")
-            if not named or any(ch not in DIE_LETTERS for ch in named):
-                raise MoveSyntaxError(f"{text!r}: 'platter=' takes die letters, as in 'platter=bgo'")
-            platter = tuple(named)
+            letters = word.removeprefix("platter=")
+            if not letters or any(ch not in DIE_LETTERS for ch in letters):
+                raise MoveSyntaxError(
+                    Reason("{text}: 'platter=' takes die letters, as in 'platter=bgo'", text=repr(text))
+                )
+            platter = tuple(letters)
             continue
         m = _DIE_VALUE.match(word)
         if not m:
-            raise MoveSyntaxError(f"{text!r}: {word!r} is not a die and a value 1-6, as in 'y5'")
+            raise MoveSyntaxError(
+                Reason("{text}: {word} is not a die and a value 1-6, as in 'y5'", text=repr(text), word=repr(word))
+            )
         dice.append((m.group(1), int(m.group(2))))
     if not dice:
-        raise MoveSyntaxError(f"{text!r}: give the value of each die rolled, as in 'dice w3 y5 b1'")
-    letters = [d for d, _ in dice]
-    if len(set(letters)) != len(letters):
-        raise MoveSyntaxError(f"{text!r}: each die is given once")
+        raise MoveSyntaxError(
+            Reason("{text}: give the value of each die rolled, as in 'dice w3 y5 b1'", text=repr(text))
+        )
+    named = [d for d, _ in dice]
+    if len(set(named)) != len(named):
+        raise MoveSyntaxError(Reason("{text}: each die is given once", text=repr(text)))
     dice.sort(key=lambda dv: DIE_LETTERS.index(dv[0]))
     if platter is not None:
         platter = tuple(sorted(platter, key=DIE_LETTERS.index))
         if len(set(platter)) != len(platter):
-            raise MoveSyntaxError(f"{text!r}: each platter die is given once")
+            raise MoveSyntaxError(Reason("{text}: each platter die is given once", text=repr(text)))
     return Move(MoveKind.DICE, dice=tuple(dice), platter=platter)
 
 

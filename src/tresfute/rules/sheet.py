@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .kinds import AREA_NAMES, ActionBonus, ActionKind, Fired, FoxBonus, GameSpec, Grid, Track
+
+N = TypeVar("N", int, float)
 
 
 class Sheet:
@@ -114,7 +117,7 @@ class Sheet:
 class Score:
     areas: dict[str, int]
     foxes: int
-    fox_value: int  # the lowest area score: what each fox is worth
+    fox_value: int  # what each fox is worth: see fox_value()
     total: int
 
     def __reduce__(self) -> tuple[type[Score], tuple[dict[str, int], int, int, int]]:
@@ -129,12 +132,29 @@ class Score:
         return {"areas": dict(self.areas), "foxes": self.foxes, "fox_value": self.fox_value, "total": self.total}
 
 
+def fox_value(area_scores: Iterable[N]) -> N:
+    """What each fox is worth: the lowest area score, but 0 as soon as any area scores 0.
+
+    « Si un joueur n'obtient aucun point dans une zone, les renards valent tous 0 point »:
+    this wins over a negative green (Vraiment très futé), which otherwise makes each fox
+    worth that negative number. Front ends and bots value foxes through this function only.
+    """
+    scores = list(area_scores)
+    return 0 if 0 in scores else min(scores)
+
+
+def fox_area(area_scores: dict[str, int]) -> str:
+    """The area the foxes are worth (the first area at 0 if there is one, else the lowest)."""
+    worth = fox_value(area_scores.values())
+    return next(a for a, v in area_scores.items() if v == worth)
+
+
 def score_sheet(sheet: Sheet) -> Score:
-    """Areas, then foxes times the lowest area (0 if any area scores 0, negative if it is)."""
+    """Areas, then foxes times :func:`fox_value` of the areas."""
     areas = {a: area.score(sheet.areas[a]) for a, area in sheet.spec.areas.items()}
-    fox_value = min(areas.values())
+    each = fox_value(areas.values())
     foxes = len(sheet.foxes)
-    return Score(areas, foxes, fox_value, sum(areas.values()) + foxes * fox_value)
+    return Score(areas, foxes, each, sum(areas.values()) + foxes * each)
 
 
 def winners(scores: list[Score]) -> list[int]:

@@ -20,14 +20,12 @@ from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, 
 from textual.widgets.option_list import Option
 
 from .. import records
-from ..bots import BOTS, analyse
+from ..bots import BOTS, BotError, analyse
 from ..i18n import N_, _, language
-from ..rules import Game, Move, MoveKind, parse_move
-from ..text import area_name, bot_name, describe_move, situation
+from ..rules import SPECS, Game, Move, MoveKind, parse_move
+from ..text import area_name, bot_name, describe_move, explain, game_name, situation
 from .render import render_dice, render_sheet, targets_of
 from .session import Seat, Session
-
-GAMES = {"tres-fute": "Très futé", "vraiment-tres-fute": "Vraiment très futé"}
 
 
 def bind_keys(screen: Screen, keys: list[tuple[str, str, str]]) -> None:
@@ -39,20 +37,26 @@ def bind_keys(screen: Screen, keys: list[tuple[str, str, str]]) -> None:
         screen._bindings.bind(key, action, _(label))
 
 
-def seat_kinds() -> list[tuple[str, str]]:
-    return [(_("Person"), "person")] + [(_("Computer: {name}").format(name=bot_name(name)), name) for name in BOTS]
+def seat_kinds(extra: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """Who may sit: a person, a computer player, or one given by ``tresfute play --bot``."""
+    bots = [*BOTS, *(b for b in extra if b not in BOTS)]
+    return [(_("Person"), "person")] + [(_("Computer: {name}").format(name=bot_name(name)), name) for name in bots]
 
 
 class SetupScreen(Screen[None]):
     """Game, seats (a person's name or a computer player), seed; or resume a saved game."""
+
+    def __init__(self, error: str = "") -> None:
+        super().__init__()
+        self.error = error  # why a game given on the command line could not be resumed
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup"):
             yield Label(_("New game"), id="setup-title")
             yield Label(_("Game"))
             with RadioSet(id="game"):
-                yield RadioButton("Très futé", value=True, id="tres-fute")
-                yield RadioButton("Vraiment très futé", id="vraiment-tres-fute")
+                yield RadioButton(game_name(SPECS["tres-fute"]), value=True, id="tres-fute")
+                yield RadioButton(game_name(SPECS["vraiment-tres-fute"]), id="vraiment-tres-fute")
             yield Label(_("Players"))
             yield Select(
                 [(_("1 (solo game)"), 1), ("2", 2), ("3", 3), ("4", 4)], value=1, allow_blank=False, id="players"
@@ -60,7 +64,8 @@ class SetupScreen(Screen[None]):
             for i in range(4):
                 with Horizontal(classes="seat", id=f"seat{i}"):
                     yield Input(value=_("Player {n}").format(n=i + 1), id=f"name{i}")
-                    yield Select(seat_kinds(), value="person" if i == 0 else "greedy", allow_blank=False, id=f"kind{i}")
+                    kinds = seat_kinds(self.app.extra_bots)  # type: ignore[attr-defined]
+                    yield Select(kinds, value="person" if i == 0 else "greedy", allow_blank=False, id=f"kind{i}")
             yield Label(_("Seed (empty: random)"))
             yield Input(placeholder="", id="seed")
             with Horizontal(classes="buttons"):
@@ -71,7 +76,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="buttons"):
                 yield Input(placeholder=_("file.json"), id="resume-path")
                 yield Button(_("Resume"), id="resume")
-            yield Static("", id="setup-error")
+            yield Static(self.error, id="setup-error")
 
     def on_mount(self) -> None:
         self._show_seats(1)
@@ -99,7 +104,11 @@ class SetupScreen(Screen[None]):
         if seed_text and not seed_text.isdigit():
             self.query_one("#setup-error", Static).update(_("The seed is a whole number."))
             return
-        session = Session.new(game_id, seats, int(seed_text) if seed_text else None)
+        try:
+            session = Session.new(game_id, seats, int(seed_text) if seed_text else None)
+        except BotError as exc:
+            self.query_one("#setup-error", Static).update(str(exc))
+            return
         self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
 
     @on(Button.Pressed, "#resume")
@@ -108,8 +117,8 @@ class SetupScreen(Screen[None]):
         path = Path(self.query_one("#resume-path", Input).value.strip())
         try:
             session = Session.load(path)
-        except records.RecordError as exc:
-            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=exc))
+        except (records.RecordError, BotError) as exc:
+            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=explain(exc)))
             return
         self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
 
@@ -222,7 +231,7 @@ class GameScreen(Screen[None]):
         player = self.viewed if self.viewed is not None else (decider if decider is not None else game.active)
         seat = self.session.seats[player]
         status = Text()
-        status.append(f" {GAMES[game.spec.id]} ", style="bold reverse")
+        status.append(f" {game_name(game.spec)} ", style="bold reverse")
         status.append("  " + _("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
         active = self.session.seats[game.active].name
         if game.n_players == 1:
@@ -449,18 +458,18 @@ class TresFuteApp(App[None]):
     TITLE = "tresfute"
     CSS_PATH = "app.tcss"
 
-    def __init__(self, resume: Path | None = None, bot_delay: float = 0.6) -> None:
+    def __init__(self, resume: Path | None = None, bot_delay: float = 0.6, extra_bots: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.resume = resume
         self.bot_delay = bot_delay
+        self.extra_bots = extra_bots  # offered in the seats, e.g. a trained agent "ppo:agent.zip"
 
     def on_mount(self) -> None:
         if self.resume is not None:
             try:
                 session = Session.load(self.resume)
-            except records.RecordError as exc:
-                self.push_screen(SetupScreen())
-                self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=exc))
+            except (records.RecordError, BotError) as exc:
+                self.push_screen(SetupScreen(_("Cannot resume: {reason}").format(reason=explain(exc))))
                 return
             self.push_screen(GameScreen(session))
         else:

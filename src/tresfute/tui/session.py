@@ -34,6 +34,10 @@ class Session:
         self.bots: dict[int, Bot] = {
             i: make_bot(seat.bot, bot_seed + i) for i, seat in enumerate(seats) if seat.bot is not None
         }
+        for bot in self.bots.values():  # a trained agent made for the other game says so now
+            check = getattr(bot, "check", None)
+            if check is not None:
+                check(game)
         self._undo: list[Snapshot] = []
         self.last_person: int | None = None
 

@@ -8,13 +8,17 @@ never in a URL the server logs: the page reads it from the link's ``#`` part.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from anyio import CapacityLimiter, to_thread
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -25,8 +29,9 @@ from .. import records
 from ..bots import BOTS
 from ..i18n import LANGUAGES, _, use_language
 from ..rules import SPECS
+from .challenge import DailyChallenge, entry_view
 from .layout import sheet_layout
-from .store import SQLiteStore, Store
+from .store import Store, open_store
 from .strings import ui_strings
 from .tables import Host, SeatRequest, Table, TableError
 
@@ -71,6 +76,11 @@ class NewGame(Strict):
     seats: Annotated[list[SeatIn], Field(min_length=1, max_length=4)]
     real_dice: bool = False
     language: Language = "fr"
+    listed: bool = False  # an open table: the other people's seats are free for anyone to take
+
+
+class JoinIn(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class Act(Strict):
@@ -80,6 +90,10 @@ class Act(Strict):
 
 class Undo(Strict):
     seq: Annotated[int, Field(ge=0)]
+
+
+class ChallengeIn(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class Hello(Strict):
@@ -125,6 +139,28 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class HeadAsGet:
+    """Answer HEAD wherever GET is served (uptime checkers, link previews ask HEAD): the GET's
+    status and headers, without its body. FastAPI's routes, unlike Starlette's, serve GET only."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, without_body)
+
+
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     response = JSONResponse({"error": _("the request is too large")}, status_code=413)
     await response(scope, receive, send)
@@ -135,17 +171,30 @@ class Listeners:
 
     def __init__(self) -> None:
         self._by_table: dict[str, dict[WebSocket, tuple[int | None, str]]] = {}
+        self._sent: dict[str, int] = {}  # the revision each table's listeners last got
 
     def add(self, table_id: str, socket: WebSocket, seat: int | None, language: str) -> None:
         self._by_table.setdefault(table_id, {})[socket] = (seat, language)
 
     def remove(self, table_id: str, socket: WebSocket) -> None:
-        self._by_table.get(table_id, {}).pop(socket, None)
+        listening = self._by_table.get(table_id)
+        if listening is not None:
+            listening.pop(socket, None)
+            if not listening:
+                del self._by_table[table_id]
+                self._sent.pop(table_id, None)
+
+    def watched(self, table_id: str) -> bool:
+        return bool(self._by_table.get(table_id))
 
     async def publish(self, host: Host, table: Table) -> None:
         listening = list(self._by_table.get(table.id, {}).items())
         if not listening:
             return
+        revision = table.stored.revision
+        if self._sent.get(table.id, -1) >= revision:
+            return  # already sent (a change made here comes back from the database's notice)
+        self._sent[table.id] = revision
 
         def views() -> list[dict[str, Any]]:  # in a thread: the table may be locked by a thinking bot
             return [host.view(table, seat, language) for _socket, (seat, language) in listening]
@@ -157,13 +206,55 @@ class Listeners:
                 self.remove(table.id, socket)
 
 
-def create_app(store: Store | None = None, database: str | Path = "tresfute.sqlite3") -> FastAPI:
-    """The application; ``store`` defaults to an SQLite file at ``database``."""
-    host = Host(store if store is not None else SQLiteStore(database))
+Changes = Callable[[], AsyncIterator[tuple[str, int]]]
+
+
+async def forward_changes(host: Host, listeners: Listeners, changes: Changes) -> None:
+    """Tell this server's pages of the changes made through any server (PostgreSQL's
+    ``LISTEN/NOTIFY``); listen again after a lost connection."""
+    while True:
+        try:
+            async for game_id, _revision in changes():
+                if listeners.watched(game_id):
+                    table = await run_in_threadpool(host.table, game_id)  # reloads it if behind
+                    await listeners.publish(host, table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logging.getLogger(__name__).exception("lost the database's notices; listening again")
+            await asyncio.sleep(1)
+
+
+def create_app(
+    store: Store | None = None,
+    database: str | Path = "tresfute.sqlite3",
+    clock: Callable[[], float] | None = None,
+    challenge_bot: str = "strong",
+) -> FastAPI:
+    """The application; ``store`` defaults to the one ``database`` names (an SQLite file's path
+    or a ``postgresql://`` URL). ``clock`` (seconds since 1970) decides the challenge's days;
+    ``challenge_bot`` is the computer player measured on each day's dice."""
+    host = Host(store if store is not None else open_store(database), wall_clock=clock or time.time)
+    daily = DailyChallenge(host, bot=challenge_bot)
     listeners = Listeners()
-    app = FastAPI(title="tresfute", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        changes = getattr(host.store, "changes", None)
+        task = asyncio.create_task(forward_changes(host, listeners, changes)) if changes is not None else None
+        yield
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    app = FastAPI(
+        title="tresfute", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json", lifespan=lifespan
+    )
     app.state.host = host
+    app.state.daily = daily
     app.add_middleware(BodyLimit)
+    app.add_middleware(HeadAsGet)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(TableError)
@@ -203,7 +294,7 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/strings")
-    async def strings(lang: str | None = None) -> dict[str, str]:
+    async def strings(lang: str | None = None) -> dict[str, str | list[str]]:
         return ui_strings(language_of(lang))
 
     @app.get("/api/layout/{game_id}")
@@ -217,7 +308,9 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
     @app.post("/api/games", status_code=201)
     async def new_game(body: NewGame, lang: str | None = None) -> dict[str, Any]:
         seats = [SeatRequest(s.name, s.bot) for s in body.seats]
-        table, tokens = await guarded(lang, lambda: host.create(body.game, seats, body.real_dice, body.language))
+        table, tokens = await guarded(
+            lang, lambda: host.create(body.game, seats, body.real_dice, body.language, listed=body.listed)
+        )
         return {
             "id": table.id,
             "watch": f"/g/{table.id}",
@@ -227,13 +320,48 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
             ],
         }
 
+    def watched(game_id: str, player: str | None) -> Table:
+        """A table a spectator may see (a challenge entry of a day not over: only by a player who
+        has finished their own)."""
+        table = host.table(game_id)
+        if not daily.may_watch(table, player):
+            raise TableError(
+                403, _("this challenge entry can be watched when the day is over, or once you have finished yours")
+            )
+        return table
+
+    @app.get("/api/open")
+    async def open_tables() -> dict[str, Any]:
+        """The open tables that still have a free seat, newest first."""
+        return {"games": await guarded(None, host.open_tables)}
+
+    @app.post("/api/games/{game_id}/join", status_code=201)
+    async def join(game_id: str, body: JoinIn, lang: str | None = None) -> dict[str, Any]:
+        """Take a free seat of an open table: its token, kept by the page as any seat's."""
+        name = " ".join(body.name.split())
+        if not name:
+            with use_language(language_of(lang)):
+                raise TableError(422, _("choose a name"))
+        table, seat, token = await guarded(lang, lambda: host.join(game_id, name))
+        await listeners.publish(host, table)
+        return {"id": table.id, "seat": seat, "token": token, "link": f"/g/{table.id}#seat={token}"}
+
     @app.get("/api/games/{game_id}")
     async def game_state(
-        game_id: str, lang: str | None = None, x_seat_token: Annotated[Token | None, Header()] = None
+        game_id: str,
+        lang: str | None = None,
+        at: Annotated[int | None, Query(ge=0)] = None,
+        x_seat_token: Annotated[Token | None, Header()] = None,
+        x_player_token: Annotated[Token | None, Header()] = None,
     ) -> dict[str, Any]:
+        """The seat's view (or a spectator's); ``at``: a finished game after that many entries."""
+
         def work() -> dict[str, Any]:
             if x_seat_token is None:
-                return host.view(host.table(game_id), None, language_of(lang))
+                table = watched(game_id, x_player_token)
+                if at is not None:
+                    return host.view_at(table, at, language_of(lang))
+                return host.view(table, None, language_of(lang))
             table, seat = host.seat_of(game_id, x_seat_token)
             return host.view(table, seat, language_of(lang))
 
@@ -271,14 +399,60 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
         return {"moves": await guarded(lang, lambda: host.hint(game_id, needed(x_seat_token)))}
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> Response:
-        table = await guarded(None, lambda: host.table(game_id))
+    async def record(
+        game_id: str,
+        lang: str | None = None,
+        x_seat_token: Annotated[Token | None, Header()] = None,
+        x_player_token: Annotated[Token | None, Header()] = None,
+    ) -> Response:
+        """The game record; a seat's own game's even while it is a challenge entry of today."""
+
+        def work() -> Table:
+            if x_seat_token is not None:
+                return host.seat_of(game_id, x_seat_token)[0]
+            return watched(game_id, x_player_token)
+
+        table = await guarded(lang, work)
         text = records.dumps(host.record(table))
         return Response(
             text,
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="tresfute-{game_id}.json"'},
         )
+
+    # --- the daily challenge ------------------------------------------------------------
+
+    @app.get("/api/challenge/history")
+    async def challenge_history(x_player_token: Annotated[Token | None, Header()] = None) -> dict[str, Any]:
+        """The asking player's entries, every day, newest first."""
+        entries = await guarded(None, lambda: daily.history(x_player_token))
+        return {"entries": [entry_view(e) for e in entries]}
+
+    @app.post("/api/challenge/{game}", status_code=201)
+    async def challenge_start(
+        game: str, body: ChallengeIn, lang: str | None = None, x_player_token: Annotated[Token | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Today's entry in ``game``'s challenge under ``name``; ``player`` is the player's token
+        (a new one if none was sent): the page keeps it, it holds the name for the day."""
+        table, token, player = await guarded(
+            lang, lambda: daily.start(game, body.name, x_player_token, language_of(lang))
+        )
+        return {
+            "id": table.id,
+            "day": table.stored.challenge,
+            "token": token,
+            "player": player,
+            "link": f"/g/{table.id}#seat={token}",
+        }
+
+    @app.get("/api/challenge/{game}")
+    async def challenge_board(
+        game: str,
+        day: str | None = None,
+        lang: str | None = None,
+        x_player_token: Annotated[Token | None, Header()] = None,
+    ) -> dict[str, Any]:
+        return await guarded(lang, lambda: daily.board(game, day, x_player_token))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def live(socket: WebSocket, game_id: str) -> None:
@@ -293,7 +467,7 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
             language = hello.lang
             with use_language(language):
                 if hello.token is None:
-                    table, seat = await run_in_threadpool(host.table, game_id), None
+                    table, seat = await run_in_threadpool(watched, game_id, None), None
                 else:
                     table, seat = await run_in_threadpool(host.seat_of, game_id, hello.token)
         except (TableError, ValidationError, ValueError, TimeoutError) as exc:
@@ -323,6 +497,12 @@ def create_app(store: Store | None = None, database: str | Path = "tresfute.sqli
             listeners.remove(table.id, socket)
 
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The application for ``uvicorn --factory`` and ``tresfute serve --workers N``: the database
+    is named by ``TRESFUTE_DB`` (each worker process opens its own store)."""
+    return create_app(database=os.environ.get("TRESFUTE_DB", "tresfute.sqlite3"))
 
 
 def _request_language(request: Request) -> str:

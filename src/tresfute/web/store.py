@@ -1,8 +1,12 @@
 """Where the web server keeps its games: each game's description and its record's moves.
 
-:class:`Store` is the small interface the server needs; :class:`SQLiteStore` implements it on an
-embedded SQLite file. Every call commits before it returns, so a move the server has
+:class:`Store` is the small interface the server needs. :class:`SQLiteStore` implements it on an
+embedded SQLite file (the default); :class:`PostgresStore` on a PostgreSQL database, which several
+server processes can share. Every call commits before it returns, so a move the server has
 acknowledged survives a stop at any moment. Seat tokens are kept only as their SHA-256.
+
+Both stores keep a ``schema_version`` table and bring an older database up to date when they
+open it (:data:`MIGRATIONS`, applied in order, each in one transaction).
 """
 
 from __future__ import annotations
@@ -11,9 +15,15 @@ import hashlib
 import sqlite3
 import threading
 import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+# The channel PostgreSQL notifies at every change of a game ("<game id> <revision>").
+CHANNEL = "tresfute_games"
 
 
 def token_hash(token: str) -> str:
@@ -26,6 +36,7 @@ class StoredSeat:
     bot: str | None  # a computer player's name, or None for a person
     token_hash: str | None  # people only
     acted: int = 0  # how many times the seat has acted (moves, rolls, undos): its requests' "seq"
+    free: bool = False  # a person's seat of an open table that nobody has taken yet
 
 
 @dataclass
@@ -39,10 +50,32 @@ class StoredGame:
     created: float = field(default_factory=time.time)
     moves: list[str] = field(default_factory=list)  # record entries: "1:y@r1c1", "dice w3 …"
     revision: int = 0  # grows at every change (a move, an undo): the newest state wins
+    challenge: str | None = None  # the day ("2026-11-23") of a daily challenge's entry
+    listed: bool = False  # an open table: listed on the home page while it has free seats
 
 
 class MoveConflictError(RuntimeError):
-    """The game's record no longer has the length the write expected (a concurrent write)."""
+    """The game's record no longer is what the write expected (another server wrote first)."""
+
+
+class EntryRefusedError(RuntimeError):
+    """A daily challenge entry that cannot be made (``reason``: "name" taken by someone else,
+    or "played" already by this name); nothing was written."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Entry:
+    """One daily challenge entry: who played which day's game, and their score once finished."""
+
+    day: str
+    game: str
+    name: str
+    game_id: str
+    score: int | None
 
 
 class Store(Protocol):
@@ -50,91 +83,226 @@ class Store(Protocol):
 
     def load(self, game_id: str) -> StoredGame | None: ...
 
-    def append_moves(self, game_id: str, start: int, entries: list[str], seat: int | None) -> None:
-        """Write ``entries`` as moves ``start``, ``start + 1``, … (``seat`` acted, if any); raises
-        :class:`MoveConflictError` if the record does not have exactly ``start`` moves."""
+    def revision(self, game_id: str) -> int | None:
+        """The game's stored revision (None if there is no such game): a server whose copy is
+        older reloads it."""
         ...
 
-    def truncate(self, game_id: str, length: int, seat: int) -> None:
-        """Keep the first ``length`` moves (``seat``'s undo)."""
+    def append_moves(
+        self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
+    ) -> None:
+        """Write ``entries`` as moves ``start``, ``start + 1``, … (``seat`` acted, if any); raises
+        :class:`MoveConflictError` if the record does not have exactly ``start`` moves (or, when
+        ``revision`` is given, if the game is no longer at that revision)."""
+        ...
+
+    def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
+        """Keep the first ``length`` moves (``seat``'s undo); the same guard on ``revision``."""
         ...
 
     def seat_of(self, token: str) -> tuple[str, int] | None:
         """The game and seat (0-based) a seat token plays, if any."""
         ...
 
+    def seat_and_revision(self, token: str) -> tuple[str, int, int] | None:
+        """The game, seat and the game's revision, in one read (every request of a seat)."""
+        ...
+
+    def take_seat(self, game_id: str, name: str, token_hash: str) -> int | None:
+        """Give the open table's first free seat to ``name`` (None if none is left): one write,
+        so two people taking the last seat at once cannot both get it."""
+        ...
+
+    def open_games(self, limit: int) -> list[StoredGame]:
+        """The open tables that still have a free seat, newest first (without their moves)."""
+        ...
+
+    # --- the daily challenge ---
+
+    def challenge_secret(self, day: str, game: str, secret: str) -> tuple[str, int | None]:
+        """The day's secret for ``game`` (``secret`` if it had none yet) and the strong
+        computer player's score on it, once computed."""
+        ...
+
+    def set_strong_score(self, day: str, game: str, score: int) -> None: ...
+
+    def enter(self, game: StoredGame, name: str, player_hash: str) -> None:
+        """Create ``game`` as ``name``'s entry of the day's challenge, in one transaction:
+        the name is taken for the day by ``player_hash`` (or already was); raises
+        :class:`EntryRefusedError` if another player holds it or it has an entry already."""
+        ...
+
+    def finish_entry(self, game_id: str, score: int) -> None: ...
+
+    def ranking(self, day: str, game: str) -> list[Entry]:
+        """The day's finished entries, best score first."""
+        ...
+
+    def history(self, player_hash: str) -> list[Entry]:
+        """Every entry made under the names this player took, newest day first."""
+        ...
+
     def close(self) -> None: ...
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    real_dice INTEGER NOT NULL,
-    secret TEXT,
-    language TEXT NOT NULL,
-    created REAL NOT NULL,
-    revision INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    bot TEXT,
-    token_hash TEXT UNIQUE,
-    acted INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    number INTEGER NOT NULL,
-    entry TEXT NOT NULL,
-    PRIMARY KEY (game_id, number)
-);
-"""
+def name_key(name: str) -> str:
+    """Names that differ only in case or spaces are the same name."""
+    return " ".join(name.split()).casefold()
 
 
-class SQLiteStore:
-    """Games in one SQLite file (``":memory:"`` for tests); safe across threads."""
+# --- schema ---------------------------------------------------------------------------------
 
-    def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
-        self._lock = threading.Lock()
+# Each migration takes the schema from version i to i + 1; ``{real}`` is the dialect's float.
+MIGRATIONS: list[str] = [
+    # 1: games, seats, moves (the layout of the first release, which had no schema_version)
+    """
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        real_dice INTEGER NOT NULL,
+        secret TEXT,
+        language TEXT NOT NULL,
+        created {real} NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE seats (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        bot TEXT,
+        token_hash TEXT UNIQUE,
+        acted INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE moves (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        number INTEGER NOT NULL,
+        entry TEXT NOT NULL,
+        PRIMARY KEY (game_id, number)
+    );
+    """,
+    # 2: the daily challenge
+    """
+    ALTER TABLE games ADD COLUMN challenge TEXT;
+    CREATE TABLE challenges (
+        day TEXT NOT NULL,
+        game TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        strong_score INTEGER,
+        PRIMARY KEY (day, game)
+    );
+    CREATE TABLE challenge_names (
+        day TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        player_hash TEXT NOT NULL,
+        PRIMARY KEY (day, name_key)
+    );
+    CREATE TABLE challenge_entries (
+        day TEXT NOT NULL,
+        game TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        game_id TEXT NOT NULL UNIQUE REFERENCES games(id),
+        score INTEGER,
+        PRIMARY KEY (day, game, name_key)
+    );
+    CREATE INDEX challenge_names_player ON challenge_names (player_hash);
+    """,
+    # 3: open tables
+    """
+    ALTER TABLE games ADD COLUMN listed INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN free INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX seats_free ON seats (free, game_id);
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaError(RuntimeError):
+    """The database was written by a newer tresfute (a schema this one does not know)."""
+
+
+def _statements(script: str, real: str) -> list[str]:
+    return [s.strip() for s in script.format(real=real).split(";") if s.strip()]
+
+
+# --- the SQL shared by both stores ----------------------------------------------------------
+
+
+class _SQLStore:
+    """The store's calls in SQL written once with ``?`` placeholders; each dialect gives its
+    transactions (:meth:`_transaction`) and how a game's row is locked for a write."""
+
+    _real = "REAL"
+    _for_update = ""
+
+    @contextmanager
+    def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
+        """A write transaction; or, with ``write=False``, reads (all from one snapshot of the
+        database if ``snapshot``: a game read while another server writes it)."""
+        raise NotImplementedError
+        yield
+
+    def _migrate(self, cursor: Any, found: int) -> None:
+        if found > SCHEMA_VERSION:
+            raise SchemaError(
+                f"the database has schema version {found}; this tresfute knows up to {SCHEMA_VERSION}: upgrade it"
+            )
+        for version in range(found, SCHEMA_VERSION):
+            for statement in _statements(MIGRATIONS[version], self._real):
+                cursor.execute(statement)
+        if found == 0:
+            cursor.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+        elif found < SCHEMA_VERSION:
+            cursor.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def schema_version(self) -> int:
+        with self._transaction(write=False) as cursor:
+            return cursor.execute("SELECT version FROM schema_version").fetchone()[0]
 
     def create(self, game: StoredGame) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN")
-            self._db.execute(
-                "INSERT INTO games (id, game, real_dice, secret, language, created) VALUES (?, ?, ?, ?, ?, ?)",
-                (game.id, game.game, int(game.real_dice), game.secret, game.language, game.created),
-            )
-            self._db.executemany(
-                "INSERT INTO seats (game_id, seat, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)",
-                [(game.id, i, s.name, s.bot, s.token_hash) for i, s in enumerate(game.seats)],
-            )
-            self._db.executemany(
+        with self._transaction() as cursor:
+            self._insert(cursor, game)
+
+    def _insert(self, cursor: Any, game: StoredGame) -> None:
+        cursor.execute(
+            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game.id,
+                game.game,
+                int(game.real_dice),
+                game.secret,
+                game.language,
+                game.created,
+                game.challenge,
+                int(game.listed),
+            ),
+        )
+        cursor.executemany(
+            "INSERT INTO seats (game_id, seat, name, bot, token_hash, free) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game.id, i, s.name, s.bot, s.token_hash, int(s.free)) for i, s in enumerate(game.seats)],
+        )
+        if game.moves:
+            cursor.executemany(
                 "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
                 [(game.id, n, e) for n, e in enumerate(game.moves)],
             )
 
     def load(self, game_id: str) -> StoredGame | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT game, real_dice, secret, language, created, revision FROM games WHERE id = ?",
+        with self._transaction(write=False, snapshot=True) as cursor:
+            row = cursor.execute(
+                "SELECT game, real_dice, secret, language, created, revision, challenge, listed"
+                " FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
             if row is None:
                 return None
-            seats = self._db.execute(
-                "SELECT name, bot, token_hash, acted FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            seats = cursor.execute(
+                "SELECT name, bot, token_hash, acted, free FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
-            moves = self._db.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
-        game, real_dice, secret, language, created, revision = row
+            moves = cursor.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
+        game, real_dice, secret, language, created, revision, challenge, listed = row
         return StoredGame(
             id=game_id,
             game=game,
@@ -143,41 +311,352 @@ class SQLiteStore:
             language=language,
             created=created,
             revision=revision,
-            seats=[StoredSeat(name, bot, th, acted) for name, bot, th, acted in seats],
+            seats=[StoredSeat(name, bot, th, acted, bool(free)) for name, bot, th, acted, free in seats],
             moves=[m for (m,) in moves],
+            challenge=challenge,
+            listed=bool(listed),
         )
 
-    def append_moves(self, game_id: str, start: int, entries: list[str], seat: int | None) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            (count,) = self._db.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
+    def revision(self, game_id: str) -> int | None:
+        with self._transaction(write=False) as cursor:
+            row = cursor.execute("SELECT revision FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def _guard(self, cursor: Any, game_id: str, revision: int | None) -> int:
+        """Lock the game's row for this transaction; refuse a write made on an older revision."""
+        row = cursor.execute(f"SELECT revision FROM games WHERE id = ?{self._for_update}", (game_id,)).fetchone()
+        if row is None:
+            raise MoveConflictError(f"no game {game_id}")
+        if revision is not None and row[0] != revision:
+            raise MoveConflictError(f"the game is at revision {row[0]}, not {revision}")
+        return row[0]
+
+    def append_moves(
+        self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
+    ) -> None:
+        with self._transaction() as cursor:
+            now = self._guard(cursor, game_id, revision)
+            (count,) = cursor.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
             if count != start:
                 raise MoveConflictError(f"the game has {count} moves, not {start}")
-            self._db.executemany(
+            cursor.executemany(
                 "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
                 [(game_id, start + i, e) for i, e in enumerate(entries)],
             )
-            self._db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
-            if seat is not None:
-                self._acted(game_id, seat)
+            self._changed(cursor, game_id, now + 1, seat)
 
-    def truncate(self, game_id: str, length: int, seat: int) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, length))
-            self._db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
-            self._acted(game_id, seat)
+    def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
+        with self._transaction() as cursor:
+            now = self._guard(cursor, game_id, revision)
+            cursor.execute("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, length))
+            self._changed(cursor, game_id, now + 1, seat)
 
-    def _acted(self, game_id: str, seat: int) -> None:
-        self._db.execute("UPDATE seats SET acted = acted + 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
+    def _changed(self, cursor: Any, game_id: str, revision: int, seat: int | None) -> None:
+        cursor.execute("UPDATE games SET revision = ? WHERE id = ?", (revision, game_id))
+        if seat is not None:
+            cursor.execute("UPDATE seats SET acted = acted + 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     def seat_of(self, token: str) -> tuple[str, int] | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT game_id, seat FROM seats WHERE token_hash = ?", (token_hash(token),)
+        found = self.seat_and_revision(token)
+        return (found[0], found[1]) if found else None
+
+    def seat_and_revision(self, token: str) -> tuple[str, int, int] | None:
+        with self._transaction(write=False) as cursor:
+            row = cursor.execute(
+                "SELECT s.game_id, s.seat, g.revision FROM seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.token_hash = ?",
+                (token_hash(token),),
             ).fetchone()
-        return (row[0], row[1]) if row else None
+        return (row[0], row[1], row[2]) if row else None
+
+    def take_seat(self, game_id: str, name: str, token_hash: str) -> int | None:
+        with self._transaction() as cursor:
+            now = self._guard(cursor, game_id, None)
+            row = cursor.execute("SELECT MIN(seat) FROM seats WHERE game_id = ? AND free = 1", (game_id,)).fetchone()
+            if row is None or row[0] is None:
+                return None
+            seat = row[0]
+            cursor.execute(
+                "UPDATE seats SET name = ?, token_hash = ?, free = 0 WHERE game_id = ? AND seat = ?",
+                (name, token_hash, game_id, seat),
+            )
+            self._changed(cursor, game_id, now + 1, None)
+        return seat
+
+    def open_games(self, limit: int) -> list[StoredGame]:
+        with self._transaction(write=False) as cursor:
+            games = cursor.execute(
+                "SELECT id, game, real_dice, language, created, revision FROM games WHERE listed = 1"
+                " AND id IN (SELECT game_id FROM seats WHERE free = 1) ORDER BY created DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            found = []
+            for game_id, game, real_dice, language, created, revision in games:
+                seats = cursor.execute(
+                    "SELECT name, bot, free FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+                ).fetchall()
+                found.append(
+                    StoredGame(
+                        game_id,
+                        game,
+                        bool(real_dice),
+                        None,
+                        [StoredSeat(name, bot, None, 0, bool(free)) for name, bot, free in seats],
+                        language,
+                        created,
+                        revision=revision,
+                        listed=True,
+                    )
+                )
+        return found
+
+    # --- the daily challenge ---
+
+    def challenge_secret(self, day: str, game: str, secret: str) -> tuple[str, int | None]:
+        with self._transaction() as cursor:
+            cursor.execute(
+                "INSERT INTO challenges (day, game, secret) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (day, game, secret),
+            )
+            row = cursor.execute(
+                "SELECT secret, strong_score FROM challenges WHERE day = ? AND game = ?", (day, game)
+            ).fetchone()
+        return row[0], row[1]
+
+    def set_strong_score(self, day: str, game: str, score: int) -> None:
+        with self._transaction() as cursor:
+            cursor.execute("UPDATE challenges SET strong_score = ? WHERE day = ? AND game = ?", (score, day, game))
+
+    def enter(self, game: StoredGame, name: str, player_hash: str) -> None:
+        day, key = game.challenge, name_key(name)
+        assert day is not None
+        with self._transaction() as cursor:
+            cursor.execute(
+                "INSERT INTO challenge_names (day, name_key, name, player_hash) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (day, key, name, player_hash),
+            )
+            (holder,) = cursor.execute(
+                "SELECT player_hash FROM challenge_names WHERE day = ? AND name_key = ?", (day, key)
+            ).fetchone()
+            if holder != player_hash:
+                raise EntryRefusedError("name")
+            self._insert(cursor, game)
+            inserted = cursor.execute(
+                "INSERT INTO challenge_entries (day, game, name_key, game_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (day, game.game, key, game.id),
+            )
+            if inserted.rowcount != 1:
+                raise EntryRefusedError("played")  # the transaction is rolled back: no game either
+
+    def finish_entry(self, game_id: str, score: int) -> None:
+        with self._transaction() as cursor:
+            cursor.execute("UPDATE challenge_entries SET score = ? WHERE game_id = ?", (score, game_id))
+
+    _ENTRIES = (
+        "SELECT e.day, e.game, n.name, e.game_id, e.score FROM challenge_entries e"
+        " JOIN challenge_names n ON n.day = e.day AND n.name_key = e.name_key"
+    )
+
+    def ranking(self, day: str, game: str) -> list[Entry]:
+        with self._transaction(write=False) as cursor:
+            rows = cursor.execute(
+                f"{self._ENTRIES} WHERE e.day = ? AND e.game = ? AND e.score IS NOT NULL"
+                " ORDER BY e.score DESC, n.name_key",
+                (day, game),
+            ).fetchall()
+        return [Entry(*row) for row in rows]
+
+    def history(self, player_hash: str) -> list[Entry]:
+        with self._transaction(write=False) as cursor:
+            rows = cursor.execute(
+                f"{self._ENTRIES} WHERE n.player_hash = ? ORDER BY e.day DESC, e.game", (player_hash,)
+            ).fetchall()
+        return [Entry(*row) for row in rows]
+
+
+class SQLiteStore(_SQLStore):
+    """Games in one SQLite file (``":memory:"`` for tests); safe across threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA busy_timeout=10000")
+        self._lock = threading.Lock()
+        with self._transaction() as cursor:
+            cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = cursor.execute("SELECT version FROM schema_version").fetchone()
+            found = row[0] if row else 0
+            if found == 0 and cursor.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+                found = 1  # a database of the first release: version 1, without the table
+                cursor.execute("INSERT INTO schema_version (version) VALUES (1)")
+            self._migrate(cursor, found)
+
+    @contextmanager
+    def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
+        with self._lock:
+            if not write and not snapshot:
+                yield self._db
+                return
+            self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------
+
+
+class _PgCursor:
+    """A psycopg cursor that takes the ``?`` placeholders of the shared SQL."""
+
+    def __init__(self, cursor: Any) -> None:
+        self._cursor = cursor
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        self._cursor.execute(sql.replace("?", "%s"), params)
+        return self
+
+    def executemany(self, sql: str, params: list[tuple[Any, ...]]) -> None:
+        self._cursor.executemany(sql.replace("?", "%s"), params)
+
+    def fetchone(self) -> Any:
+        return self._cursor.fetchone()
+
+    def fetchall(self) -> Any:
+        return self._cursor.fetchall()
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
+
+
+class PostgresStore(_SQLStore):
+    """Games in a PostgreSQL database (``postgresql://user@host/db``), shared by any number of
+    server processes: a write locks the game's row and checks the record's length (and the
+    revision the server saw), so two servers never both append move N; every change is
+    announced on the :data:`CHANNEL` (``LISTEN/NOTIFY``) so that each server can tell its pages."""
+
+    _real = "DOUBLE PRECISION"
+    _for_update = " FOR UPDATE"
+
+    def __init__(self, url: str, min_size: int = 1, max_size: int = 8) -> None:
+        try:
+            from psycopg_pool import ConnectionPool
+        except ImportError:
+            raise RuntimeError('a postgresql:// database needs psycopg: pip install "tresfute[postgres]"') from None
+
+        self.url = url
+        self._pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=False, kwargs={"autocommit": True})
+        self._pool.open(wait=True, timeout=30)
+        with self._transaction() as cursor:
+            # several servers may start together: one migrates, the others wait for it
+            cursor.execute("SELECT pg_advisory_xact_lock(7307)")
+            cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = cursor.execute("SELECT version FROM schema_version").fetchone()
+            self._migrate(cursor, row[0] if row else 0)
+
+    @contextmanager
+    def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
+        with self._pool.connection() as connection:
+            if not write and not snapshot:
+                with connection.cursor() as cursor:
+                    yield _PgCursor(cursor)
+                return
+            with connection.transaction(), connection.cursor() as cursor:
+                if not write:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                yield _PgCursor(cursor)
+
+    def _changed(self, cursor: Any, game_id: str, revision: int, seat: int | None) -> None:
+        super()._changed(cursor, game_id, revision, seat)
+        cursor.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {revision}"))
+
+    # A move is one statement, so one round trip: the game's row is updated only if it is at
+    # the revision the server saw and has ``start`` moves (the row lock makes a concurrent
+    # writer wait, then find the revision changed); the moves' key refuses a second move N.
+    _APPEND = """
+        WITH g AS (
+            UPDATE games SET revision = revision + 1
+            WHERE id = %(game)s AND (%(revision)s::integer IS NULL OR revision = %(revision)s)
+              AND (SELECT COUNT(*) FROM moves WHERE game_id = %(game)s) = %(start)s
+            RETURNING revision
+        ), m AS (
+            INSERT INTO moves (game_id, number, entry)
+            SELECT %(game)s, %(start)s + t.n - 1, t.entry
+            FROM g, unnest(%(entries)s::text[]) WITH ORDINALITY AS t(entry, n)
+            RETURNING 1
+        ), s AS (
+            UPDATE seats SET acted = acted + 1
+            WHERE game_id = %(game)s AND seat = %(seat)s AND EXISTS (SELECT 1 FROM g)
+        )
+        SELECT revision, pg_notify(%(channel)s, %(game)s || ' ' || revision), (SELECT COUNT(*) FROM m) FROM g
+    """
+
+    def append_moves(
+        self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
+    ) -> None:
+        import psycopg
+
+        values = {
+            "game": game_id,
+            "revision": revision,
+            "start": start,
+            "entries": entries,
+            "seat": seat,
+            "channel": CHANNEL,
+        }
+        try:
+            with self._pool.connection() as connection:
+                row = connection.execute(self._APPEND, values).fetchone()
+        except psycopg.errors.UniqueViolation:
+            raise MoveConflictError(f"move {start} of {game_id} is already written") from None
+        if row is None:
+            raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {start} moves")
+
+    async def changes(self) -> AsyncIterator[tuple[str, int]]:
+        """Every change of any game, by any server: ``(game id, revision)``, as it is committed."""
+        import psycopg
+
+        connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        try:
+            await connection.execute(f"LISTEN {CHANNEL}")
+            async for notice in connection.notifies():
+                game_id, _, revision = notice.payload.partition(" ")
+                yield game_id, int(revision)
+        finally:
+            await connection.close()
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+class UnknownDatabaseError(ValueError):
+    """A ``--db`` value that is a URL, but not a ``postgresql://`` one."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(f"{url}: not a postgresql:// URL nor the path of an SQLite file")
+        self.url = url
+
+
+def open_store(database: str | Path) -> Store:
+    """The store a ``--db`` value names: a ``postgresql://`` URL, or an SQLite file's path. A value
+    that looks like a URL of another kind is refused rather than taken for a folder."""
+    text = str(database)
+    scheme = urlsplit(text).scheme if "://" in text else ""
+    if scheme in ("postgresql", "postgres"):
+        return PostgresStore(text)
+    if scheme:
+        raise UnknownDatabaseError(text)
+    return SQLiteStore(database)

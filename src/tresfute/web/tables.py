@@ -4,6 +4,14 @@ A :class:`Host` keeps the tables in memory and their records in a :class:`~.stor
 Every request names a seat by its secret token and carries the seat's ``seq`` (how many times
 the seat has acted, undos included): a replayed or stale request does not match and changes
 nothing. The engine decides what is legal; this module decides only who may ask.
+
+Several server processes may share one store (PostgreSQL): a process keeps a copy of the
+tables it serves and, before it acts on one, compares the stored revision with its copy's and
+replays the record if it is behind. Every write names the record's length and the revision it
+was made on: of two processes writing move N, the store refuses the second, which answers 409
+and reloads. Computer players' moves and the server's rolls go through the same guard, so they
+land exactly once whichever process plays them. Finished tables leave memory at once, idle ones
+after :attr:`Host.idle_seconds`; a table that left is replayed from its record when asked for.
 """
 
 from __future__ import annotations
@@ -11,6 +19,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,8 +29,8 @@ from .. import fair_dice, records
 from ..bots import Bot, analyse, make_bot
 from ..i18n import _, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
-from ..text import bonus_name, bot_name, describe_move, die_name, situation, source_name
-from .store import MoveConflictError, Store, StoredGame, StoredSeat, token_hash
+from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
+from .store import EntryRefusedError, MoveConflictError, Store, StoredGame, StoredSeat, token_hash
 
 ROLL = Move(MoveKind.ROLL)
 
@@ -31,6 +42,13 @@ class TableError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class ConflictError(TableError):
+    """Another server wrote to the game first: this one has reloaded it; nothing was changed."""
+
+    def __init__(self) -> None:
+        super().__init__(409, _("the game has moved on meanwhile: here it is as it stands now"))
 
 
 @dataclass(frozen=True)
@@ -99,62 +117,185 @@ class Table:
 
 
 class Host:
-    """Every table of one server."""
+    """Every table of one server: those it has in memory, the others in the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(
+        self,
+        store: Store,
+        idle_seconds: float = 1800.0,
+        max_tables: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
-        self._tables: dict[str, Table] = {}
+        self.wall_clock = wall_clock  # when the daily challenges' days close
+        self.idle_seconds = idle_seconds
+        self.max_tables = max_tables
+        self.clock = clock
+        self._tables: OrderedDict[str, tuple[Table, float]] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
+
+    def in_memory(self) -> int:
+        """How many tables this server holds in memory now."""
+        with self._lock:
+            return len(self._tables)
 
     # --- tables ------------------------------------------------------------------------
 
     def create(
-        self, game_id: str, seats: list[SeatRequest], real_dice: bool = False, language: str = "fr"
+        self,
+        game_id: str,
+        seats: list[SeatRequest],
+        real_dice: bool = False,
+        language: str = "fr",
+        challenge: tuple[str, str, str] | None = None,
+        listed: bool = False,
     ) -> tuple[Table, list[str | None]]:
-        """A new table; returns it and each seat's secret token (None for computer players)."""
+        """A new table; returns it and each seat's secret token (None for computer players).
+        ``challenge`` (day, its secret, the player's hash) makes it a daily challenge entry.
+        ``listed`` makes it an open table: the people's seats after the first are free, listed
+        on the home page for anyone to take (they get no token now)."""
         if not seats or not any(s.bot is None for s in seats):
             raise TableError(422, _("a game needs at least one person"))
-        tokens = [secrets.token_urlsafe(24) if s.bot is None else None for s in seats]
+        free = [listed and i > 0 and s.bot is None for i, s in enumerate(seats)]
+        if listed and not any(free):
+            raise TableError(422, _("an open table needs a free seat for another person"))
+        tokens = [
+            secrets.token_urlsafe(24) if s.bot is None and not f else None for s, f in zip(seats, free, strict=True)
+        ]
         stored = StoredGame(
             id=secrets.token_urlsafe(9),
             game=game_id,
             real_dice=real_dice,
-            secret=None if real_dice else fair_dice.new_secret(),
-            seats=[StoredSeat(s.name, s.bot, token_hash(t) if t else None) for s, t in zip(seats, tokens, strict=True)],
+            secret=challenge[1] if challenge else None if real_dice else fair_dice.new_secret(),
+            seats=[
+                StoredSeat(s.name, s.bot, token_hash(t) if t else None, free=f)
+                for s, t, f in zip(seats, tokens, free, strict=True)
+            ],
             language=language,
+            challenge=challenge[0] if challenge else None,
+            listed=listed,
         )
         try:
             table = _table_of(stored)  # an unknown game, bot or number of players stops here
         except ValueError as exc:
             raise TableError(422, str(exc)) from None
-        self.store.create(stored)
+        if challenge is None:
+            self.store.create(stored)
+        else:
+            try:
+                self.store.enter(stored, seats[0].name, challenge[2])
+            except EntryRefusedError as exc:
+                if exc.reason == "name":
+                    raise TableError(409, _("this name is taken today by another player: choose another")) from None
+                raise TableError(409, _("you have already played today's challenge of this game")) from None
         return self._register(table), tokens
 
-    def table(self, table_id: str) -> Table:
+    def join(self, table_id: str, name: str) -> tuple[Table, int, str]:
+        """Take the first free seat of an open table; returns it and the seat's new token."""
+        table = self.table(table_id)
+        token = secrets.token_urlsafe(24)
+        with table.lock:
+            seat = self.store.take_seat(table_id, name, token_hash(token)) if table.stored.listed else None
+            if seat is None:
+                raise TableError(409, _("this table has no free seat left"))
+            self._reload(table)
+        return table, seat, token
+
+    def open_tables(self, limit: int = 30) -> list[dict[str, Any]]:
+        """The open tables with a free seat, newest first, as the home page lists them."""
+        return [
+            {
+                "id": g.id,
+                "game": g.game,
+                "real_dice": g.real_dice,
+                "seats": [{"name": s.name, "bot": s.bot, "free": s.free} for s in g.seats],
+            }
+            for g in self.store.open_games(limit)
+        ]
+
+    def secret_shown(self, stored: StoredGame) -> bool:
+        """A finished game shows its secret, but a daily challenge's only once its day is over:
+        everyone plays the same dice that day."""
+        if stored.challenge is None:
+            return True
+        from .challenge import closes  # the challenge builds on the host
+
+        return self.wall_clock() >= closes(stored.challenge)
+
+    def table(self, table_id: str, revision: int | None = None) -> Table:
+        """The table, as the store has it now (reloaded if another server changed it);
+        ``revision``: the stored one, if the caller has just read it."""
         with self._lock:
-            table = self._tables.get(table_id)
-        if table is not None:
+            kept = self._tables.get(table_id)
+            if kept is not None:
+                self._tables[table_id] = (kept[0], self.clock())
+                self._tables.move_to_end(table_id)
+        if kept is not None:
+            table = kept[0]
+            with table.lock:
+                if revision is None:
+                    revision = self.store.revision(table_id)
+                if revision is None:
+                    raise TableError(404, _("no such game"))
+                if revision != table.stored.revision:
+                    self._reload(table)
             return table
         stored = self.store.load(table_id)
         if stored is None:
             raise TableError(404, _("no such game"))
         return self._register(_table_of(stored))
 
+    def _reload(self, table: Table, automatic: bool = True) -> None:
+        """Bring the table to what the store holds (another server wrote), and play on what comes
+        by itself: the server that wrote may have stopped before its computer players moved."""
+        with table.lock:
+            stored = self.store.load(table.id)
+            if stored is None:
+                return
+            table.stored = stored
+            table.game = _replay(stored, stored.moves)
+            if automatic:
+                self._automatic(table)
+
     def seat_of(self, table_id: str, token: str) -> tuple[Table, int]:
         """The table and seat a token plays; refused unless it is a seat of that very game."""
-        found = self.store.seat_of(token)
+        found = self.store.seat_and_revision(token)
         if found is None or found[0] != table_id:
             raise TableError(403, _("this seat link is not valid"))
-        return self.table(table_id), found[1]
+        return self.table(table_id, found[2]), found[1]
 
     def _register(self, table: Table) -> Table:
         """Keep the table, and play what comes by itself (computer players, their dice): a new
         game may start with them, and a server stopped while they were thinking goes on."""
+        now = self.clock()
         with self._lock:
-            table = self._tables.setdefault(table.id, table)
+            kept = self._tables.get(table.id)
+            table = kept[0] if kept is not None else table
+            self._tables[table.id] = (table, now)
+            self._tables.move_to_end(table.id)
+            self._sweep(now)
         with table.lock:
             self._automatic(table)
+        self._release_if_over(table)
         return table
+
+    def _sweep(self, now: float) -> None:
+        """Let go of the tables idle for too long, and of the least recently used beyond
+        ``max_tables`` (called with ``_lock`` held)."""
+        while self._tables:
+            table_id, (_table, used) = next(iter(self._tables.items()))
+            if now - used < self.idle_seconds and len(self._tables) <= self.max_tables:
+                return
+            del self._tables[table_id]
+
+    def _release_if_over(self, table: Table) -> None:
+        """A finished game leaves memory (it is replayed from its record if asked for again)."""
+        if table.game.is_over:
+            with self._lock:
+                kept = self._tables.get(table.id)
+                if kept is not None and kept[0] is table:
+                    del self._tables[table.id]
 
     # --- acting ------------------------------------------------------------------------
 
@@ -167,7 +308,7 @@ class Host:
             try:
                 move = parse_move(move_text)
             except MoveSyntaxError as exc:
-                raise TableError(422, _("not a move: {reason}").format(reason=exc)) from None
+                raise TableError(422, _("not a move: {reason}").format(reason=explain(exc))) from None
             if move.kind is MoveKind.DICE:
                 entry = self._dice_entry(table, seat, move)
             elif move == ROLL and table.roller() is not None:
@@ -182,6 +323,7 @@ class Host:
                 entry = f"{seat + 1}:{move}"
             self._commit(table, [entry], seat)
             self._automatic(table, after=move)
+        self._release_if_over(table)
         return table, seat
 
     def undo(self, table_id: str, token: str, seq: int) -> tuple[Table, int]:
@@ -196,7 +338,11 @@ class Host:
             assert index is not None
             kept = table.stored.moves[:index]
             game = _replay(table.stored, kept)
-            self.store.truncate(table.id, index, seat)
+            try:
+                self.store.truncate(table.id, index, seat, revision=table.stored.revision)
+            except MoveConflictError:
+                self._reload(table)
+                raise ConflictError() from None
             table.stored.moves = kept
             table.stored.revision += 1
             table.stored.seats[seat].acted += 1
@@ -208,6 +354,8 @@ class Host:
         """The strong player's estimates for the seat's legal moves, best first."""
         table, seat = self.seat_of(table_id, token)
         with table.lock:
+            if table.stored.challenge is not None:
+                raise TableError(409, _("no hints in the daily challenge"))
             if seat not in table.game.players_to_move:
                 raise TableError(409, _("it is not your turn"))
             game = table.game.copy()
@@ -248,20 +396,30 @@ class Host:
             try:
                 trial.play(text, player)
             except IllegalMoveError as exc:
-                raise TableError(409, _("illegal move: {reason}").format(reason=exc)) from None
+                raise TableError(409, _("illegal move: {reason}").format(reason=explain(exc))) from None
         try:
-            self.store.append_moves(table.id, len(table.stored.moves), entries, seat)
-        except MoveConflictError as exc:
-            raise TableError(409, str(exc)) from None
+            self.store.append_moves(table.id, len(table.stored.moves), entries, seat, revision=table.stored.revision)
+        except MoveConflictError:
+            self._reload(table, automatic=False)  # whoever won plays on (or the next request does)
+            raise ConflictError() from None
         table.stored.moves.extend(entries)
         table.game = trial
         table.stored.revision += 1
         if seat is not None:
             table.stored.seats[seat].acted += 1
+        if trial.is_over and table.stored.challenge is not None:
+            self.store.finish_entry(table.id, trial.scores()[0].total)
 
     def _automatic(self, table: Table, after: Move | None = None) -> None:
         """Computer players' moves, and the rolls nobody needs to ask for: a computer player's
-        dice and the roll right after a reroll (or a ``roll`` after reprises)."""
+        dice and the roll right after a reroll (or a ``roll`` after reprises). If another server
+        plays them first, this one has reloaded the table and leaves them to it."""
+        try:
+            self._play_automatic(table, after)
+        except ConflictError:
+            return
+
+    def _play_automatic(self, table: Table, after: Move | None) -> None:
         while not table.game.is_over:
             game = table.game
             movers = game.players_to_move
@@ -292,7 +450,33 @@ class Host:
     def view(self, table: Table, seat: int | None, language: str) -> dict[str, Any]:
         """Everything the page shows, for one seat (or a spectator), in its language."""
         with table.lock, use_language(language):
-            return _view(table, seat)
+            return _view(table, seat, self.secret_shown(table.stored))
+
+    def view_at(self, table: Table, step: int, language: str) -> dict[str, Any]:
+        """A finished game as it stood after its first ``step`` record entries (a spectator's
+        view, to replay it move by move); ``steps`` is how many entries it has."""
+        with table.lock:
+            if not table.game.is_over:
+                raise TableError(409, _("a game is replayed move by move once it is over"))
+            stored = table.stored
+            step = max(0, min(step, len(stored.moves)))
+            past = StoredGame(
+                stored.id,
+                stored.game,
+                stored.real_dice,
+                stored.secret,
+                stored.seats,
+                stored.language,
+                stored.created,
+                stored.moves[:step],
+                stored.revision,
+                stored.challenge,
+            )
+            shown = self.secret_shown(stored)
+        with use_language(language):
+            view = _view(Table(past, _replay(past, past.moves), {}), None, shown)
+        view["step"], view["steps"] = step, len(stored.moves)
+        return view
 
 
 def _replay(stored: StoredGame, entries: list[str]) -> Game:
@@ -322,7 +506,7 @@ def _move_view(game: Game, move: Move) -> dict[str, Any]:
     }
 
 
-def _view(table: Table, seat: int | None) -> dict[str, Any]:
+def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str, Any]:
     game, stored = table.game, table.stored
     state = game.view()
     movers = [p for p in game.players_to_move if p != CHANCE]
@@ -333,6 +517,7 @@ def _view(table: Table, seat: int | None) -> dict[str, Any]:
             "bot": s.bot,
             "bot_label": bot_name(s.bot) if s.bot else None,
             "deciding": i in movers or roller == i,
+            "free": s.free,
         }
         for i, s in enumerate(stored.seats)
     ]
@@ -346,7 +531,8 @@ def _view(table: Table, seat: int | None) -> dict[str, Any]:
         "state": state,
         "over": game.is_over,
         "commitment": fair_dice.commitment(stored.secret) if stored.secret else None,
-        "secret": stored.secret if game.is_over else None,
+        "secret": stored.secret if game.is_over and secret_shown else None,
+        "challenge": stored.challenge,
         "pending": [
             [{"bonus": bonus_name(p.bonus), "source": source_name(p.source)} for p in pending]
             for pending in game.pending

@@ -6,8 +6,17 @@ const STORE_KEY = "tresfute.games";
 let lang = localStorage.getItem("tresfute.lang") || "fr";
 let strings = {};
 
-const t = (text, values = {}) =>
-  (strings[text] || text).replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
+const t = (text, values = {}) => fill(strings[text] || text, values);
+// A message with a number: the server sends its two forms; French takes the singular for 0 and 1
+// (its catalogue's rule, n > 1), English for 1 only; a negative score reads like its size.
+const tn = (singular, plural, n, values = {}) => {
+  const many = lang === "fr" ? Math.abs(n) > 1 : Math.abs(n) !== 1;
+  const forms = Array.isArray(strings[singular]) ? strings[singular] : [singular, plural];
+  return fill(forms[many ? 1 : 0], values);
+};
+// The server's instructions are phrases ("choose a die of the roll"): shown alone, each line is a sentence.
+const sentences = (text) => text.split("\n").flatMap((line, i) => [i ? el("br") : null, line.charAt(0).toUpperCase() + line.slice(1)]);
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -31,7 +40,7 @@ async function api(path, options = {}) {
     headers: { "Content-Type": "application/json", ...(options.headers || {}) },
   });
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error || `${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(body.error || `${response.status}`), { status: response.status });
   return body;
 }
 
@@ -87,6 +96,8 @@ function renderHome() {
     seats,
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "real-dice" }),
       " ", t("Real dice: we roll our own dice at the table and type them")),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "listed" }),
+      " ", t("Open table: list it on the home page, the other people's seats free for anyone to take")),
     el("button", { type: "submit", id: "start" }, t("Start the game")),
     error);
   form.addEventListener("submit", async (event) => {
@@ -99,7 +110,7 @@ function renderHome() {
       const created = await api("/api/games", {
         method: "POST",
         body: JSON.stringify({ game: $("#game-choice").value, seats: seatsIn,
-          real_dice: $("#real-dice").checked, language: lang }),
+          real_dice: $("#real-dice").checked, language: lang, listed: $("#listed").checked }),
       });
       const mine = created.seats.find((s) => s.token);
       const invitations = created.seats.filter((s) => s.token && s !== mine)
@@ -129,7 +140,7 @@ function renderHome() {
 
   const running = el("ul", { id: "my-games" });
   const finished = el("ul", { id: "finished-games" });
-  app.append(form, join, el("section", { class: "panel" }, el("h2", {}, t("My games in progress")), running),
+  app.append(challengePanel(), openTablesPanel(), form, join, el("section", { class: "panel" }, el("h2", {}, t("My games in progress")), running),
     el("section", { class: "panel" }, el("h2", {}, t("Finished games")), finished));
   for (const g of remembered()) {
     const link = `/g/${g.id}${g.token ? `#seat=${g.token}` : ""}`;
@@ -148,6 +159,132 @@ function renderHome() {
   }
 }
 
+// --- open tables -----------------------------------------------------------------------------
+
+function openTablesPanel() {
+  const name = el("input", { id: "open-name", "aria-label": t("Your name at the table"), maxlength: 40,
+    value: player().name || t("Me") });
+  const list = el("ul", { id: "open-tables" });
+  const error = el("p", { class: "error", role: "alert" });
+  const panel = el("section", { class: "panel", id: "open" }, el("h2", {}, t("Open tables")),
+    el("label", {}, t("Name"), " ", name), list, error);
+  api("/api/open").then(({ games }) => {
+    if (!games.length) list.replaceChildren(el("li", {}, t("No open table right now.")));
+    else list.replaceChildren(...games.map((g) => el("li", { "data-game": g.id }, `${GAME_NAMES[g.game]} — `,
+      g.seats.map((s) => (s.free ? t("free seat") : s.name)).join(", "), " ",
+      el("button", { type: "button", class: "take-seat", onclick: () => takeSeat(g, name, error) }, t("Take a seat")))));
+  }).catch(() => {});
+  return panel;
+}
+
+async function takeSeat(g, nameInput, error) {
+  try {
+    const name = nameInput.value.trim();
+    const joined = await api(`/api/games/${g.id}/join`, { method: "POST", body: JSON.stringify({ name }) });
+    remember({ id: g.id, token: joined.token, name, game: g.game, created: Date.now() });
+    location.assign(joined.link);
+  } catch (e) {
+    error.textContent = e.message;
+  }
+}
+
+// --- the daily challenge ---------------------------------------------------------------------
+
+const PLAYER_KEY = "tresfute.player"; // {token, name}: the token holds the player's name for the day
+const GAME_NAMES = { "tres-fute": "Très futé", "vraiment-tres-fute": "Vraiment très futé" };
+
+function player() {
+  try {
+    return JSON.parse(localStorage.getItem(PLAYER_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function playerHeaders() {
+  const me = player();
+  return me.token ? { "X-Player-Token": me.token } : {};
+}
+
+function challengePanel() {
+  const name = el("input", { id: "challenge-name", "aria-label": t("Your name in the challenge"), maxlength: 40,
+    value: player().name || "" });
+  const error = el("p", { class: "error", role: "alert" });
+  const boards = el("div", { id: "challenge-boards" });
+  const history = el("ul", { id: "challenge-history" });
+  const buttons = Object.entries(GAME_NAMES).map(([g, label]) => el("button",
+    { type: "button", class: "challenge-start", "data-game": g, onclick: () => startChallenge(g, name, error) },
+    t("Play today's {game}", { game: label })));
+  const panel = el("section", { class: "panel", id: "challenge" }, el("h2", {}, t("Daily challenge")),
+    el("p", {}, t("Every day, one solo game of each kind on the same dice for everyone: play it once, then compare.")),
+    el("label", {}, t("Name"), " ", name), el("p", { class: "challenge-buttons" }, buttons), error, boards,
+    el("h3", {}, t("My challenges")), history);
+  for (const g of Object.keys(GAME_NAMES)) {
+    const box = el("div", { class: "challenge-board", "data-game": g });
+    boards.append(box);
+    api(`/api/challenge/${g}`, { headers: playerHeaders() }).then((board) => {
+      box.replaceChildren(...boardView(board));
+      const yesterday = new Date(Date.parse(`${board.today}T00:00:00Z`) - 86400000).toISOString().slice(0, 10);
+      return api(`/api/challenge/${g}?day=${yesterday}`).then((past) => box.append(el("p", {}, el("small", {},
+        t("Yesterday's seed ({day}): {secret}", { day: past.day, secret: past.secret })))));
+    }).catch(() => {});
+  }
+  if (player().token) {
+    api("/api/challenge/history", { headers: playerHeaders() })
+      .then(({ entries }) => history.replaceChildren(...entries.map(historyItem))).catch(() => {});
+  }
+  return panel;
+}
+
+async function startChallenge(g, nameInput, error) {
+  const name = nameInput.value.trim();
+  try {
+    const created = await api(`/api/challenge/${g}`, { method: "POST", headers: playerHeaders(),
+      body: JSON.stringify({ name }) });
+    localStorage.setItem(PLAYER_KEY, JSON.stringify({ token: created.player, name }));
+    remember({ id: created.id, token: created.token, name, game: g, created: Date.now() });
+    location.assign(created.link);
+  } catch (e) {
+    error.textContent = e.message;
+  }
+}
+
+function boardView(board) {
+  const items = board.entries.map((e) => el("li", {}, `${e.rank}. ${e.name} — ${e.score} `,
+    el("a", { href: `/g/${e.id}?replay`, class: "replay-link" }, t("replay"))));
+  return [
+    el("h3", {}, `${GAME_NAMES[board.game]} — ${board.day}`),
+    el("p", {}, el("small", {}, t("Published hash of the day's seed: {hash}", { hash: board.commitment }))),
+    items.length ? el("ul", { class: "ranking" }, items) : el("p", {}, t("No finished game yet today.")),
+    board.strong ? el("p", { class: "strong-player" },
+      t("The strong computer player on the same dice: {score} (rank {rank})", board.strong)) : null,
+  ];
+}
+
+function historyItem(e) {
+  return el("li", {}, `${e.day} — ${GAME_NAMES[e.game]} — ${e.name} — ${e.score ?? t("in progress")} `,
+    e.score !== null ? el("a", { href: `/g/${e.id}?replay` }, t("replay")) : null);
+}
+
+/* A finished game, move by move: the server replays its record up to the step asked for. */
+async function renderReplay(id) {
+  game.id = id;
+  const load = async (step) => {
+    const view = await api(`/api/games/${id}?at=${step}`, { headers: playerHeaders() });
+    if (!game.layout) game.layout = await api(`/api/layout/${view.game}`);
+    game.view = view;
+    const button = (key, label, to) => el("button", { type: "button", id: `replay-${key}`, "aria-label": label,
+      title: label, disabled: to === view.step, onclick: () => load(to).catch((e) => flash(e.message)) },
+    { first: "⏮", previous: "◀", next: "▶", last: "⏭" }[key]);
+    const nav = el("nav", { class: "replay", id: "replay" },
+      button("first", t("First move"), 0), button("previous", t("Previous move"), Math.max(0, view.step - 1)),
+      el("span", { id: "replay-step" }, t("Move {n} of {total}", { n: view.step, total: view.steps })),
+      button("next", t("Next move"), Math.min(view.steps, view.step + 1)), button("last", t("Last move"), view.steps));
+    $("#app").replaceChildren(nav, gameScreen(view));
+  };
+  await load(0).catch((e) => $("#app").replaceChildren(el("p", { class: "error", role: "alert" }, e.message)));
+}
+
 // --- the game page ---------------------------------------------------------------------------
 
 const game = { id: null, token: null, layout: null, view: null, socket: null, selectedDie: null, message: "", busy: false };
@@ -161,6 +298,9 @@ async function oneAtATime(request) {
   try {
     await request();
   } catch (e) {
+    if (e.status === 409) { // the game moved on (another page, another server): show it as it is now
+      show(await api(`/api/games/${game.id}`, { headers: game.token ? { "X-Seat-Token": game.token } : {} }).catch(() => game.view));
+    }
     flash(e.message);
   } finally {
     game.busy = false;
@@ -237,6 +377,22 @@ async function hint() {
   }
 }
 
+/* A daily challenge's record is kept from spectators until the day is over: the page asks for
+   it with the seat's (or the player's) token, which a plain link cannot carry. */
+async function downloadRecord(event, view) {
+  event.preventDefault();
+  try {
+    const response = await fetch(`/api/games/${view.id}/record?lang=${lang}`,
+      { headers: { ...playerHeaders(), ...(game.token ? { "X-Seat-Token": game.token } : {}) } });
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || `${response.status}`);
+    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: `tresfute-${view.id}.json` });
+    link.click();
+    URL.revokeObjectURL(link.href);
+  } catch (e) {
+    flash(e.message);
+  }
+}
+
 function show(view) {
   if (game.view && view.revision < game.view.revision) return; // an update older than the one shown
   game.view = view;
@@ -256,7 +412,7 @@ function gameScreen(view) {
   const status = el("div", { class: "status", id: "status" },
     el("strong", {}, `${game.layout.name} — ${t("Round {n} of {total}", { n: state.round, total: state.rounds })}`),
     " ", el("span", { id: "status-text" }, view.status),
-    view.prompt ? el("p", { id: "prompt" }, view.prompt) : null,
+    view.prompt ? el("p", { id: "prompt" }, sentences(view.prompt)) : null,
     pendingList(view));
   const screen = el("div", { class: "game", "data-revision": view.revision, "data-over": view.over, "aria-busy": game.busy ? "true" : null }, status, el("p", { id: "message", role: "status" }, game.message));
   screen.append(diceView(view));
@@ -380,7 +536,7 @@ function sheetView(view, player, legal, size) {
     const points = sheet.score.areas[area.letter];
     const part = el("div", { class: `area area-${area.letter}` },
       el("h3", {}, el("span", { class: "swatch", "aria-hidden": "true" }, DIE_SYMBOL[area.letter]), ` ${area.name} `,
-        el("span", { class: "points" }, t("{n} points", { n: points }))));
+        el("span", { class: "points" }, tn("{n} point", "{n} points", points, { n: points }))));
     part.append(area.kind === "grid" ? gridView(area, values, targets) : trackView(area, values, targets));
     box.append(part);
   }
@@ -486,7 +642,8 @@ function endOfGame(view) {
   return el("section", { class: "panel end", id: "end" }, el("h2", {}, t("End of the game")),
     el("table", { class: "breakdown" }, el("tr", {}, el("th", {}, ""), game.layout.areas.map((a) => el("th", {}, a.name)), el("th", {}, t("Foxes")), el("th", {}, t("Total"))), rows),
     rating,
-    el("p", {}, el("a", { href: `/api/games/${view.id}/record`, download: `tresfute-${view.id}.json`, id: "record-link" }, t("Download the game record"))),
+    el("p", {}, el("a", { href: `/api/games/${view.id}/record`, download: `tresfute-${view.id}.json`, id: "record-link",
+      onclick: view.challenge ? (event) => downloadRecord(event, view) : null }, t("Download the game record"))),
     view.secret ? el("p", {}, el("button", { type: "button", id: "verify", onclick: () => verify(view, verdict) }, t("Check the dice")),
       " ", el("small", {}, t("Published hash: {hash}", { hash: view.commitment }))) : null,
     verdict);
@@ -541,7 +698,8 @@ async function start() {
     location.reload();
   };
   const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
-  if (match) await renderGamePage(match[1]);
+  if (match && new URLSearchParams(location.search).has("replay")) await renderReplay(match[1]);
+  else if (match) await renderGamePage(match[1]);
   else renderHome();
 }
 

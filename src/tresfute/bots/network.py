@@ -1,0 +1,327 @@
+"""The strong player's evaluation: a small neural network that values a position after a move.
+
+The network reads a fixed vector of hand-made inputs, all derived from the sheet description
+(``rules/tres_fute.py``, ``rules/vraiment_tres_fute.py``), so both games share this code:
+
+- each grid: every cell's marks, each line (row, column, diagonal) that is one cell short of its
+  bonus or points, the count tables, which die values still have an open cell;
+- each track: how many boxes are filled, the last number where the order makes it matter, the
+  first half of an open pair, which die values the next box still takes;
+- the actions in hand and earned, the foxes, the lowest area (what each fox is worth), the
+  score so far, the bonuses waiting to be placed;
+- where the game stands: rounds left, the phase, picks and rolls made, where each die lies and
+  what it shows, and for each die still to roll how open its own area is (what a pick gives up
+  is what the dice sent to the platter could have done).
+
+Its output is the expected number of points still to come, so the value of a position is its
+score now plus that forecast; a finished game is worth its score. Inference is numpy only; the
+weights are trained by self-play with TD(lambda) (``tresfute.bots.training``) and shipped as
+``bots/data/network-<game>.npz``.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from importlib import resources
+from io import BytesIO
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..rules import Game
+from ..rules.game import Phase, Stage, Where, get_spec
+from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid, Order, TrackScoring
+from ..rules.sheet import Score
+
+FORMAT = "tresfute-network/1"
+SCALE = 100.0  # the network's output is in hundreds of points
+PHASES = tuple(Phase)
+WHERE = (Where.HAND, Where.PLATTER, Where.FIELD)
+STAGES = (Stage.PICK, Stage.EXTRA, Stage.DONE)
+
+
+def _entry_values(spec: GameSpec, colour: str) -> tuple[int, ...]:
+    """The values a die (or the blue + white sum) can bring to an area."""
+    area = spec.areas[colour]
+    if isinstance(area, Grid):
+        return tuple(sorted(area.cells_by_value))
+    if colour == spec.sum_area:
+        return tuple(range(2, 13))
+    return tuple(range(1, 7))
+
+
+class Encoder:
+    """The network's input vector for one player's view of a position."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.entry_values = {colour: _entry_values(spec, colour) for colour in spec.areas}
+        self.names = self._names()
+        self.size = len(self.names)
+
+    def _names(self) -> list[str]:
+        """One name per input, in order (what :meth:`encode` writes must follow this list)."""
+        spec = self.spec
+        names: list[str] = []
+        for colour, area in spec.areas.items():
+            if isinstance(area, Grid):
+                for cell in area.cells:
+                    names += [f"{colour} r{cell.row}c{cell.col} marked {level}" for level in range(1, area.marks + 1)]
+                for line in area.lines:
+                    if line.bonus is not None or line.points:
+                        names.append(f"{colour} {line.name} one short")
+                for k, _ in enumerate(area.count_scores):
+                    names += [f"{colour} count {k} share", f"{colour} count {k} next points"]
+            else:
+                names += [f"{colour} boxes {n}" for n in range(len(area.boxes) + 1)]
+                if area.order is not Order.FREE and not area.crosses:
+                    names += [f"{colour} last {v}" for v in (0, *area.choice_values)]
+                if area.scoring is TrackScoring.PAIRS:
+                    names += [f"{colour} open pair {v}" for v in (0, 1, 2, 3, 4, 5, 6)]
+            names += [f"{colour} takes {v}" for v in self.entry_values[colour]]
+            names += [f"{colour} openness", f"{colour} score"]
+        for track in spec.actions:
+            names += [f"{track.action} available {n}" for n in range(track.circles + 1)]
+            names.append(f"{track.action} earned")
+        names += ["foxes", "fox value", "foxes x fox value", "score", "fox value is zero"]
+        names += [f"rounds left {n}" for n in range(1, max(spec.rounds_by_players.values()) + 1)]
+        names += [f"phase {p}" for p in PHASES]
+        names += ["active turn", "solo passive turn"]
+        names += [f"own stage {s}" for s in STAGES]
+        names += [f"picks {n}" for n in range(4)] + [f"rolls {n}" for n in range(4)]
+        for die in spec.dice:
+            names += [f"die {die} {w}" for w in WHERE]
+            names += [f"die {die} shows {v}" for v in range(1, 7)]
+            if die in spec.areas:
+                names.append(f"die {die} in hand x openness")
+        names += [f"pending {colour}" for colour in spec.areas] + ["pending choice", "pending other"]
+        return names
+
+    @lru_cache(maxsize=200_000)  # noqa: B019 - one encoder per game, kept for the process's life
+    def _area(self, colour: str, state: tuple[int, ...]) -> tuple[list[float], float]:
+        """An area's inputs and the share of entry values it still takes (the same state, the same inputs)."""
+        area = self.spec.areas[colour]
+        values = self.entry_values[colour]
+        x: list[float] = []
+        if isinstance(area, Grid):
+            marks = area.marks
+            if marks == 1:
+                x += [1.0 if level else 0.0 for level in state]
+            else:
+                for level in state:
+                    x += [1.0 if level >= 1 else 0.0, 1.0 if level >= 2 else 0.0]
+            for line in area.lines:
+                if line.bonus is not None or line.points:
+                    x.append(1.0 if sum(1 for c in line.cells if not state[c]) == 1 else 0.0)
+            for group in area.count_scores:
+                full = sum(1 for c in group.cells if state[c] >= marks)
+                x.append(full / len(group.cells))
+                nxt = group.points[full + 1] - group.points[full] if full < len(group.cells) else 0
+                x.append(nxt / 20.0)
+            takes = [1.0 if area.die_targets(state, v) else 0.0 for v in values]
+        else:
+            n = len(state)
+            onehot = [0.0] * (len(area.boxes) + 1)
+            onehot[n] = 1.0
+            x += onehot
+            if area.order is not Order.FREE and not area.crosses:
+                last = [0.0] * (len(area.choice_values) + 1)
+                if n:
+                    last[area.choice_values.index(state[-1] // area.boxes[n - 1].multiplier) + 1] = 1.0
+                else:
+                    last[0] = 1.0
+                x += last
+            if area.scoring is TrackScoring.PAIRS:
+                pair = [0.0] * 7
+                pair[state[-1] // area.boxes[n - 1].multiplier if n % 2 else 0] = 1.0
+                x += pair
+            takes = [1.0 if area.accepts(state, v) else 0.0 for v in values]
+        x += takes
+        open_share = sum(takes) / len(takes)
+        x += [open_share, area.score(state) / 50.0]
+        return x, open_share
+
+    def encode(self, game: Game, player: int, score: Score | None = None) -> list[float]:
+        """The inputs for ``player`` in ``game`` (a position after a move, or any position)."""
+        spec = self.spec
+        sheet = game.sheets[player]
+        score = score or game.score(player)
+        x: list[float] = []
+        openness: dict[str, float] = {}
+        for colour in spec.areas:
+            segment, openness[colour] = self._area(colour, tuple(sheet.areas[colour]))
+            x += segment
+        for track in spec.actions:
+            onehot = [0.0] * (track.circles + 1)
+            onehot[min(sheet.available(track.action), track.circles)] = 1.0
+            x += onehot
+            x.append(sheet.earned[track.action] / track.circles)
+        foxes = len(sheet.foxes)
+        lowest = score.fox_value  # what each fox is worth, by the rules' one count (sheet.py)
+        x += [foxes / 6.0, lowest / 50.0, foxes * lowest / 200.0, score.total / 200.0, 1.0 if lowest == 0 else 0.0]
+        rounds = [0.0] * max(spec.rounds_by_players.values())
+        rounds_left = game.rounds - game.round
+        if rounds_left >= 1:
+            rounds[rounds_left - 1] = 1.0
+        x += rounds
+        phase = game.phase
+        x += [1.0 if phase is p else 0.0 for p in PHASES]
+        active = game.active == player and not game.solo_passive
+        x += [1.0 if active else 0.0, 1.0 if game.solo_passive else 0.0]
+        own = game.stage[player]
+        x += [1.0 if own is s else 0.0 for s in STAGES]
+        picks = [0.0] * 4
+        picks[min(game.picks, 3)] = 1.0
+        rolls = [0.0] * 4
+        rolls[min(game.rolls, 3)] = 1.0
+        x += picks + rolls
+        in_hand_counts = active and phase is not Phase.PASSIVE
+        for i, die in enumerate(spec.dice):
+            where = game.where[i]
+            x += [1.0 if where is w else 0.0 for w in WHERE]
+            shows = [0.0] * 6
+            if where is not Where.HAND and game.values[i]:
+                shows[game.values[i] - 1] = 1.0
+            x += shows
+            if die in spec.areas:
+                x.append(openness[die] if in_hand_counts and where is Where.HAND else 0.0)
+        pending = dict.fromkeys(spec.areas, 0.0)
+        choice = other = 0.0
+        for waiting in game.pending[player]:
+            bonus = waiting.bonus
+            if isinstance(bonus, EntryBonus):
+                pending[bonus.area] += 1.0
+            elif isinstance(bonus, ChoiceBonus):
+                choice += 1.0
+            else:
+                other += 1.0
+        x += [*pending.values(), choice, other]
+        return x
+
+
+class ValueNetwork:
+    """Expected final score of a player: the score now plus a learned forecast of what is to come.
+
+    Two hidden layers with ReLU; ``layers`` holds (weights, biases) pairs, the last one with a
+    single output, in hundreds of points.
+    """
+
+    def __init__(self, spec_id: str, layers: list[tuple[np.ndarray, np.ndarray]], info: dict | None = None) -> None:
+        self.spec = get_spec(spec_id)
+        self.spec_id = spec_id
+        self.encoder = _encoder(spec_id)
+        if not layers or layers[0][0].shape[0] != self.encoder.size or layers[-1][0].shape[1] != 1:
+            raise ValueError(f"a {spec_id} network takes {self.encoder.size} inputs and gives one output")
+        for (w, b), (w_next, _) in pairwise(layers):
+            if b.shape != (w.shape[1],) or w_next.shape[0] != w.shape[1]:
+                raise ValueError("the network's layers do not fit together")
+        self.layers = [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in layers]
+        self.info = dict(info or {})
+
+    @classmethod
+    def initial(cls, spec_id: str, hidden: tuple[int, ...] = (128, 128), seed: int = 0) -> ValueNetwork:
+        """A new network with small random weights (He initialisation), the last layer at zero."""
+        rng = np.random.default_rng(seed)
+        sizes = [_encoder(spec_id).size, *hidden, 1]
+        layers = []
+        for k, (n_in, n_out) in enumerate(pairwise(sizes)):
+            last = k == len(sizes) - 2
+            w = np.zeros((n_in, n_out)) if last else rng.normal(0.0, np.sqrt(2.0 / n_in), (n_in, n_out))
+            layers.append((w, np.zeros(n_out)))
+        return cls(spec_id, layers)
+
+    def forward(self, inputs: np.ndarray) -> np.ndarray:
+        """The raw outputs (points to come, in hundreds) for a batch of input rows."""
+        h = inputs
+        last = len(self.layers) - 1
+        for k, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if k < last:
+                np.maximum(h, 0.0, out=h)
+        return h[:, 0]
+
+    def values(self, games: list[Game], player: int) -> list[float]:
+        """Each position's expected final score for ``player`` (exact once the game is over)."""
+        return self.evaluate(games, player)[0]
+
+    def evaluate(self, games: list[Game], player: int) -> tuple[list[float], list[list[float] | None]]:
+        """Each position's expected final score and its inputs (None for a finished game)."""
+        out = [0.0] * len(games)
+        inputs: list[list[float] | None] = [None] * len(games)
+        where, now = [], []
+        for k, g in enumerate(games):
+            score = g.score(player)
+            if g.is_over:
+                out[k] = float(score.total)
+            else:
+                inputs[k] = self.encoder.encode(g, player, score)
+                where.append(k)
+                now.append(score.total)
+        if where:
+            learned = self.forward(np.array([inputs[k] for k in where], dtype=np.float32))
+            for k, total, y in zip(where, now, learned, strict=True):
+                out[k] = total + SCALE * float(y)
+        return out, inputs
+
+    def value(self, game: Game, player: int) -> float:
+        return self.values([game], player)[0]
+
+    # --- files --------------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        arrays: dict[str, Any] = {"format": np.array(FORMAT), "game": np.array(self.spec_id)}
+        arrays["info"] = np.array(_json_dumps(self.info))
+        for k, (w, b) in enumerate(self.layers):
+            arrays[f"w{k}"] = w.astype(np.float32)
+            arrays[f"b{k}"] = b.astype(np.float32)
+        buffer = BytesIO()
+        np.savez_compressed(buffer, **arrays)
+        return buffer.getvalue()
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_bytes(self.to_bytes())
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> ValueNetwork:
+        try:
+            with np.load(BytesIO(data), allow_pickle=False) as arrays:
+                if "format" not in arrays or str(arrays["format"]) != FORMAT:
+                    raise ValueError("no format mark")
+                layers: list[tuple[np.ndarray, np.ndarray]] = []
+                while f"w{len(layers)}" in arrays:
+                    k = len(layers)
+                    layers.append((arrays[f"w{k}"], arrays[f"b{k}"]))
+                return cls(str(arrays["game"]), layers, _json_loads(str(arrays["info"])))
+        except (OSError, KeyError, EOFError, ValueError) as error:  # not an archive of arrays, one missing
+            raise ValueError(f"not a {FORMAT} file: {error}") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> ValueNetwork:
+        return cls.from_bytes(Path(path).read_bytes())
+
+
+def _json_dumps(data: dict) -> str:
+    import json
+
+    return json.dumps(data, sort_keys=True)
+
+
+def _json_loads(text: str) -> dict:
+    import json
+
+    loaded = json.loads(text)
+    return loaded if isinstance(loaded, dict) else {}
+
+
+@cache
+def _encoder(spec_id: str) -> Encoder:
+    return Encoder(get_spec(spec_id))
+
+
+@cache
+def shipped_network(game_id: str) -> ValueNetwork:
+    """The network shipped with the package for this game, loaded once per process."""
+    path = resources.files("tresfute.bots") / "data" / f"network-{game_id}.npz"
+    return ValueNetwork.from_bytes(path.read_bytes())

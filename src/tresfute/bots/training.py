@@ -1,0 +1,387 @@
+"""Self-play training of the value network (``bots/network.py``) by TD(lambda).
+
+One iteration:
+
+1. workers play solo games with the current network: at each decision every legal move's
+   afterstate (the position right after it, before the next dice) is valued, and the best is
+   played, or a random one with probability ``explore``;
+2. each chosen afterstate gets its lambda-return as target: the value of the next chosen
+   afterstate mixed with the target after it, ending on the final score (TD(lambda) computed
+   backwards once the game is over, which is the same as eligibility traces without their
+   bookkeeping);
+3. the network is fitted to those targets by minibatch Adam on the squared error.
+
+Exploration and the learning rate anneal towards zero along the run (runs that kept them up
+peaked and then decayed). Every ``eval_every`` iterations the network plays games without
+exploration on evaluation seeds (never the held-out benchmark's), and the best so far is kept.
+A checkpoint after each iteration holds everything needed to resume.
+
+Seeds: training games use ``derived_seed(seed, n, "train")`` and evaluation games
+``derived_seed(seed, n, "eval")``; the held-out benchmark (``tresfute bench --seed 1000``) uses
+purpose "game", so no training or tuning game is ever a benchmark game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import asdict, dataclass, field
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..rules import Game
+from ..simulate import derived_seed
+from .network import SCALE, ValueNetwork
+
+
+@dataclass
+class Settings:
+    """Everything a run depends on: the same settings and seed give the same network."""
+
+    game: str
+    iterations: int = 40
+    games: int = 2000  # self-play games per iteration
+    hidden: tuple[int, ...] = (128, 128)
+    lam: float = 0.7
+    explore: tuple[float, float] = (0.1, 0.005)  # at the first and the last iteration
+    learning_rate: tuple[float, float] = (1e-3, 5e-5)
+    batch: int = 128
+    epochs: int = 2  # passes over each iteration's positions
+    teacher: int = 0  # first iterations learned from the linear evaluation's values (see teacher_games)
+    eval_every: int = 4
+    eval_games: int = 300
+    seed: int = 1
+    workers: int = 2
+
+    def at(self, pair: tuple[float, float], iteration: int) -> float:
+        """A setting annealed from its first to its last value, geometrically."""
+        first, last = pair
+        if self.iterations <= 1:
+            return first
+        t = iteration / (self.iterations - 1)
+        return float(first * (last / first) ** t) if first > 0 and last > 0 else first + (last - first) * t
+
+
+@dataclass
+class State:
+    """Where a run stands: the network, the optimiser's moments, what was measured."""
+
+    settings: Settings
+    network: ValueNetwork
+    iteration: int = 0
+    adam: list[np.ndarray] = field(default_factory=list)
+    steps: int = 0
+    curve: list[dict[str, Any]] = field(default_factory=list)
+    best: ValueNetwork | None = None
+    best_mean: float = float("-inf")
+
+
+# --- self-play --------------------------------------------------------------------------
+
+
+def choose(network: ValueNetwork, game: Game, player: int, rng: random.Random, explore: float):
+    """The move to play, its afterstate's value and inputs (None when the game ends with it)."""
+    moves = game.legal_moves(player)
+    afters = []
+    for move in moves:
+        after = game.copy(dice="external")
+        after.play(move, player)
+        afters.append(after)
+    values, inputs = network.evaluate(afters, player)
+    if len(moves) > 1 and explore and rng.random() < explore:
+        k = rng.randrange(len(moves))
+    else:
+        k = max(range(len(moves)), key=values.__getitem__)
+    return moves[k], values[k], inputs[k], afters[k]
+
+
+def teacher_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Games of the linear evaluation (``bots/value.py``): every afterstate it valued, with its value.
+
+    The first iterations of a run start the network from that evaluation's judgement of every
+    legal move (it learned from earlier self-play); self-play by TD(lambda) takes over after.
+    """
+    from .value import shipped_model
+
+    network_bytes, _, seed, numbers, explore, _ = job
+    network = ValueNetwork.from_bytes(network_bytes)
+    teacher = shipped_model(network.spec_id)
+    rows: list[list[float]] = []
+    targets: list[float] = []
+    finals = []
+    for number in numbers:
+        game = Game(network.spec_id, players=1, seed=derived_seed(seed, number, "teacher"))
+        rng = random.Random(derived_seed(seed, number, "teacher-explore"))
+        while not game.is_over:
+            moves = game.legal_moves(0)
+            best, best_value = moves[0], float("-inf")
+            for move in moves:
+                after = game.copy(dice="external")
+                after.play(move, 0)
+                value = teacher.value(after, 0)
+                if value > best_value:
+                    best, best_value = move, value
+                if not after.is_over and len(moves) > 1:
+                    score = after.score(0)
+                    rows.append(network.encoder.encode(after, 0, score))
+                    targets.append((value - score.total) / SCALE)
+            if len(moves) > 1 and explore and rng.random() < explore:
+                best = moves[rng.randrange(len(moves))]
+            game.play(best, 0)
+        finals.append(game.score(0).total)
+    x = np.array(rows, dtype=np.float32).reshape(len(rows), network.encoder.size)
+    return x, np.array(targets, dtype=np.float32), finals
+
+
+def play_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Self-play games: the inputs of every chosen afterstate, their targets, the final scores."""
+    network_bytes, purpose, seed, numbers, explore, lam = job
+    network = ValueNetwork.from_bytes(network_bytes)
+    rows: list[list[float]] = []
+    targets: list[float] = []
+    finals = []
+    for number in numbers:
+        game = Game(network.spec_id, players=1, seed=derived_seed(seed, number, purpose))
+        rng = random.Random(derived_seed(seed, number, f"{purpose}-explore"))
+        values, now, inputs = [], [], []
+        while not game.is_over:
+            move, value, x, after = choose(network, game, 0, rng, explore)
+            if x is not None:
+                values.append(value)
+                now.append(after.score(0).total)
+                inputs.append(x)
+            game.play(move, 0)
+        final = game.score(0).total
+        finals.append(final)
+        if purpose == "eval":
+            continue
+        target = float(final)
+        next_value = float(final)
+        game_targets = [0.0] * len(values)
+        for t in range(len(values) - 1, -1, -1):
+            target = (1 - lam) * next_value + lam * target
+            game_targets[t] = (target - now[t]) / SCALE
+            next_value = values[t]
+        rows += inputs
+        targets += game_targets
+    x = np.array(rows, dtype=np.float32).reshape(len(rows), network.encoder.size)
+    return x, np.array(targets, dtype=np.float32), finals
+
+
+def _jobs(network: ValueNetwork, purpose: str, seed: int, numbers: range, explore: float, lam: float, chunk: int):
+    data = network.to_bytes()
+    return [(data, purpose, seed, list(numbers[i : i + chunk]), explore, lam) for i in range(0, len(numbers), chunk)]
+
+
+# --- fitting ----------------------------------------------------------------------------
+
+
+def fit(state: State, x: np.ndarray, y: np.ndarray, learning_rate: float, rng: np.random.Generator) -> float:
+    """Minibatch Adam on the squared error; returns the mean squared error before the update."""
+    settings = state.settings
+    layers = state.network.layers
+    params = [p for w, b in layers for p in (w, b)]
+    if not state.adam:
+        state.adam = [np.zeros_like(p) for p in params] + [np.zeros_like(p) for p in params]
+    first, second = state.adam[: len(params)], state.adam[len(params) :]
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    losses = []
+    for _ in range(settings.epochs):
+        order = rng.permutation(len(y))
+        for start in range(0, len(y), settings.batch):
+            batch = order[start : start + settings.batch]
+            grads, loss = _gradients(layers, x[batch], y[batch])
+            losses.append(loss)
+            state.steps += 1
+            correction1 = 1 - beta1**state.steps
+            correction2 = 1 - beta2**state.steps
+            for p, g, m, v in zip(params, grads, first, second, strict=True):
+                m *= beta1
+                m += (1 - beta1) * g
+                v *= beta2
+                v += (1 - beta2) * g * g
+                p -= learning_rate * (m / correction1) / (np.sqrt(v / correction2) + eps)
+    return float(np.mean(losses)) if losses else 0.0
+
+
+def _gradients(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray, y: np.ndarray):
+    """Gradients of the mean squared error for every weight and bias, in layer order."""
+    activations = [x]
+    h = x
+    last = len(layers) - 1
+    for k, (w, b) in enumerate(layers):
+        h = h @ w + b
+        if k < last:
+            h = np.maximum(h, 0.0)
+        activations.append(h)
+    error = activations[-1][:, 0] - y
+    delta = (2.0 / len(y)) * error[:, None]
+    grads: list[np.ndarray] = []
+    for k in range(last, -1, -1):
+        w, _ = layers[k]
+        grads = [activations[k].T @ delta, delta.sum(axis=0), *grads]
+        if k:
+            delta = (delta @ w.T) * (activations[k] > 0)
+    return grads, float(np.mean(error * error))
+
+
+# --- the run ----------------------------------------------------------------------------
+
+
+def evaluate(network: ValueNetwork, games: int, seed: int, pool: Any, chunk: int = 25) -> float:
+    """Mean score of the network's own play (no exploration) on evaluation seeds."""
+    jobs = _jobs(network, "eval", seed, range(games), 0.0, 0.0, chunk)
+    finals = [s for _, _, scores in _map(pool, play_games, jobs) for s in scores]
+    return float(np.mean(finals))
+
+
+def _map(pool: Any, function: Callable, jobs: list) -> Iterable:
+    return pool.imap(function, jobs) if pool is not None else map(function, jobs)
+
+
+def run(
+    state: State,
+    checkpoint: Path | None,
+    report: Callable[[str], None] = print,
+    bar: Callable[[int, str], AbstractContextManager[Callable[[int], None] | None]] | None = None,
+    until: int | None = None,
+) -> State:
+    """Train until the last iteration (or iteration ``until``), saving a checkpoint after each one.
+
+    ``report`` gets one line per iteration; ``bar(total, label)``, if given, a progress bar
+    (``tresfute.progress.progress_bar``) told of every batch of games played. A run stopped
+    at ``until`` and resumed gives the same network as the same stops did before.
+    """
+    settings = state.settings
+    rng = np.random.default_rng(settings.seed * 7919 + state.iteration)
+    pool = Pool(settings.workers) if settings.workers > 1 else None
+    try:
+        while state.iteration < min(settings.iterations, until or settings.iterations):
+            i = state.iteration
+            explore = settings.at(settings.explore, i)
+            learning_rate = settings.at(settings.learning_rate, i)
+            start = time.perf_counter()
+            numbers = range(i * settings.games, (i + 1) * settings.games)
+            chunk = max(1, min(50, settings.games // (4 * max(settings.workers, 1)) or 1))
+            taught = i < settings.teacher
+            play = teacher_games if taught else play_games
+            jobs = _jobs(state.network, "train", settings.seed, numbers, explore, settings.lam, chunk)
+            parts = []
+            with bar(len(numbers), f"iteration {i + 1}") if bar else nullcontext() as progress:
+                for part in _map(pool, play, jobs):
+                    parts.append(part)
+                    if progress is not None:
+                        progress(len(part[2]))
+            x = np.concatenate([p[0] for p in parts])
+            y = np.concatenate([p[1] for p in parts])
+            scores = [s for p in parts for s in p[2]]
+            played = time.perf_counter() - start
+            loss = fit(state, x, y, learning_rate, rng)
+            point: dict[str, Any] = {
+                "iteration": i + 1,
+                "games": (i + 1) * settings.games,
+                "self_play_mean": round(float(np.mean(scores)), 2),
+                "teacher": taught,
+                "explore": round(explore, 4),
+                "learning_rate": learning_rate,
+                "loss": round(loss, 5),
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+            state.iteration += 1
+            if state.iteration % settings.eval_every == 0 or state.iteration == settings.iterations:
+                mean = evaluate(state.network, settings.eval_games, settings.seed, pool)
+                point["eval_mean"] = round(mean, 2)
+                if mean > state.best_mean:
+                    state.best_mean = mean
+                    state.best = ValueNetwork.from_bytes(state.network.to_bytes())
+            state.curve.append(point)
+            report(
+                f"iteration {point['iteration']}/{settings.iterations}: self-play {point['self_play_mean']}"
+                + (f", evaluation {point['eval_mean']}" if "eval_mean" in point else "")
+                + f", loss {loss:.4f}, {len(y)} positions, {played:.0f} s of play"
+            )
+            if checkpoint is not None:
+                save_checkpoint(state, checkpoint)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return state
+
+
+def final_network(state: State) -> ValueNetwork:
+    """The best network by evaluation, with how it was made."""
+    network = ValueNetwork.from_bytes((state.best or state.network).to_bytes())
+    network.info = {
+        "settings": _settings_json(state.settings),
+        "eval_mean": state.best_mean,
+        "curve": state.curve,
+    }
+    return network
+
+
+def new_state(settings: Settings, start: ValueNetwork | None = None) -> State:
+    network = start or ValueNetwork.initial(settings.game, settings.hidden, settings.seed)
+    if network.spec_id != settings.game:
+        raise ValueError(f"the starting network is for {network.spec_id}, not {settings.game}")
+    return State(settings, network)
+
+
+def _settings_json(settings: Settings) -> dict[str, Any]:
+    return json.loads(json.dumps(asdict(settings)))
+
+
+def save_checkpoint(state: State, path: Path) -> None:
+    """Everything to resume: settings, network, optimiser, best network, curve (one .npz)."""
+    arrays: dict[str, Any] = {
+        "meta": np.array(
+            json.dumps(
+                {
+                    "settings": _settings_json(state.settings),
+                    "iteration": state.iteration,
+                    "steps": state.steps,
+                    "curve": state.curve,
+                    "best_mean": state.best_mean,
+                }
+            )
+        ),
+        "network": np.frombuffer(state.network.to_bytes(), dtype=np.uint8),
+    }
+    if state.best is not None:
+        arrays["best"] = np.frombuffer(state.best.to_bytes(), dtype=np.uint8)
+    for k, a in enumerate(state.adam):
+        arrays[f"adam{k}"] = a
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+
+
+def load_checkpoint(path: Path) -> State:
+    with np.load(path, allow_pickle=False) as arrays:
+        meta = json.loads(str(arrays["meta"]))
+        raw = meta["settings"]
+        raw["hidden"] = tuple(raw["hidden"])
+        raw["explore"] = tuple(raw["explore"])
+        raw["learning_rate"] = tuple(raw["learning_rate"])
+        settings = Settings(**raw)
+        network = ValueNetwork.from_bytes(arrays["network"].tobytes())
+        best = ValueNetwork.from_bytes(arrays["best"].tobytes()) if "best" in arrays else None
+        adam: list[np.ndarray] = []
+        while f"adam{len(adam)}" in arrays:
+            adam.append(arrays[f"adam{len(adam)}"].astype(np.float32))
+    return State(
+        settings,
+        network,
+        iteration=meta["iteration"],
+        adam=adam,
+        steps=meta["steps"],
+        curve=meta["curve"],
+        best=best,
+        best_mean=meta["best_mean"],
+    )

@@ -1,0 +1,29 @@
+"""The ``ansi`` render mode: the terminal game's own drawing of the sheets, as plain text."""
+
+from __future__ import annotations
+
+from ..i18n import _
+from ..rules import Game
+from ..text import situation
+from ..tui.render import render_dice, render_sheet, targets_of
+
+
+def render_text(game: Game, seat: int, names: list[str] | None = None) -> str:
+    """What ``tresfute play`` shows ``seat`` (in the current language, French by default):
+    the round and what to do, the dice, the sheet ([5]: a cell the player may take now);
+    then the other players' totals and the legal moves in the notation."""
+    names = names or [f"player_{i}" for i in range(game.n_players)]
+    moves = game.legal_moves(seat) if seat in game.players_to_move else []
+    head = _("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds)
+    todo = situation(game, seat) if moves else ""
+    lines = [
+        f"{head} · {names[seat]}" + (f": {todo}" if todo else ""),
+        render_dice(game).plain.rstrip(),
+        render_sheet(game, seat, targets_of(moves), None).plain.rstrip("\n"),
+    ]
+    others = [f"{names[p]}: {game.score(p).total}" for p in range(game.n_players) if p != seat]
+    if others:
+        lines.append(" · ".join(others))
+    if moves:
+        lines.append("→ " + " ".join(str(m) for m in moves))
+    return "\n".join(lines) + "\n"

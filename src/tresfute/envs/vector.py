@@ -1,0 +1,187 @@
+"""A native batched environment: N games stepped in one call, in one process.
+
+Process-based vector environments cost more than they bring here (a step is a few
+microseconds of Python), and Gymnasium's ``SyncVectorEnv`` pays a wrapper stack, an info
+dict and an array per game and step. This one keeps every game's observation and mask in
+one preallocated array and checks every action at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..rules import Game, Score, Sheet
+from ..rules.game import get_spec
+from .actions import action_map
+from .gym_env import frozen_sheets, play_opponents
+from .observation import encode_list, observation_names, observation_size
+
+
+class BatchedTresFuteEnv(VectorEnv):
+    """``num_envs`` games of :class:`~tresfute.envs.gym_env.TresFuteEnv`, stepped together.
+
+    - ``reset(seed=S)`` gives ``(obs, info)``: ``obs`` is one float32 array (num_envs × size);
+      game ``i`` draws its games from its own stream of ``SeedSequence(S)``, so a seed
+      reproduces every game whatever the order in which they end;
+    - ``step(actions)`` takes one action per game (an array of num_envs numbers); a game that
+      ends is started anew in the same step (``metadata["autoreset_mode"]`` is SAME_STEP):
+      its reward is the final score, ``terminations[i]`` is True, the observation returned is
+      the new game's first and ``info["final_score"]`` (with ``info["_final_score"]``) holds
+      the ended game's score;
+    - ``action_masks()``: one bool array (num_envs × actions), also in ``info["action_mask"]``;
+    - an illegal action in any game raises ``ValueError`` naming the game, and no game moves;
+    - ``opponents``, ``seat`` and ``reward`` as in ``TresFuteEnv``.
+
+    ``gym.make_vec("tresfute/TresFute-v0", num_envs=N, vectorization_mode="vector_entry_point")``
+    builds one.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 (Gymnasium's own attribute)
+
+    def __init__(
+        self,
+        num_envs: int = 16,
+        game: str = "tres-fute",
+        reward: str = "final",
+        opponents: Sequence[str] = (),
+        seat: int = 0,
+    ) -> None:
+        from ..bots import make_bot
+
+        if num_envs < 1:
+            raise ValueError("num_envs is at least 1")
+        if reward not in ("final", "delta"):
+            raise ValueError("reward is 'final' or 'delta'")
+        if isinstance(opponents, str) or len(opponents) > 3:
+            raise ValueError("opponents is a list of at most 3 computer players, e.g. ['greedy', 'strong']")
+        self.game_id = get_spec(game).id
+        self.num_envs = num_envs
+        self.reward_mode = reward
+        self.opponents = list(opponents)
+        self.n_players = 1 + len(self.opponents)
+        if not 0 <= seat < self.n_players:
+            raise ValueError(f"seat is 0..{self.n_players - 1} in a {self.n_players}-player game")
+        self.seat = seat
+        for spec in self.opponents:
+            make_bot(spec, 0)
+        self.actions = action_map(self.game_id)
+        size = observation_size(get_spec(self.game_id), self.n_players)
+        self.single_observation_space = spaces.Box(-1.0, 1.0, shape=(size,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(len(self.actions))
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._obs = np.zeros((num_envs, size), dtype=np.float32)
+        self._masks = np.zeros((num_envs, len(self.actions)), dtype=bool)
+        self._totals = np.zeros(num_envs, dtype=np.int64)
+        self._rngs = [np.random.default_rng(s) for s in np.random.SeedSequence().spawn(num_envs)]
+        self.games: list[Game] = []
+        self._bots: list[dict[int, Any]] = []
+        self._frozen: list[tuple[tuple[int, int], list[Sheet]] | None] = []
+
+    def observation_names(self) -> list[str]:
+        return list(observation_names(self.game_id, self.n_players))
+
+    def action_masks(self) -> np.ndarray:
+        """True for each legal action of each game (num_envs × actions)."""
+        return self._masks.copy()
+
+    def _new_game(self, i: int) -> None:
+        from ..bots import make_bot
+
+        rng = self._rngs[i]
+        game = Game(self.game_id, players=self.n_players, seed=int(rng.integers(0, 2**63 - 1)))
+        others = [p for p in range(self.n_players) if p != self.seat]
+        bots = {p: make_bot(self.opponents[k], int(rng.integers(0, 2**31 - 1))) for k, p in enumerate(others)}
+        play_opponents(game, self.seat, bots)
+        self.games[i], self._bots[i], self._frozen[i] = game, bots, None
+        self._totals[i] = game.score(self.seat).total
+
+    def _observe(self, i: int, score: Score | None = None) -> tuple[list[float], list[int]]:
+        """Game ``i``'s observation as a list, and its legal action numbers."""
+        game, seat = self.games[i], self.seat
+        others = None
+        if self.n_players > 1:
+            self._frozen[i], others = frozen_sheets(game, self._frozen[i])
+        legal = self.actions.legal_actions(game, seat) if seat in game.players_to_move else []
+        return encode_list(game, seat, others, score), legal
+
+    def _store(self, rows: list[list[float]], legal: list[list[int]]) -> None:
+        """Every game's observation and mask, each written as one array at once."""
+        self._obs = np.array(rows, dtype=np.float32)
+        masks = np.zeros(self._masks.shape, dtype=bool)
+        columns = np.fromiter(chain.from_iterable(legal), dtype=np.intp)
+        masks[np.repeat(np.arange(self.num_envs), [len(a) for a in legal]), columns] = True
+        self._masks = masks
+
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        if options:
+            raise ValueError("the batched environment takes no reset options")
+        if seed is not None:
+            sequences = (
+                np.random.SeedSequence(seed).spawn(self.num_envs)
+                if isinstance(seed, int)
+                else [np.random.SeedSequence(s) for s in seed]
+            )
+            if len(sequences) != self.num_envs:
+                raise ValueError(f"give one seed per game ({self.num_envs}), or one int")
+            self._rngs = [np.random.default_rng(s) for s in sequences]
+        n = self.num_envs
+        self.games, self._bots, self._frozen = [None] * n, [{}] * n, [None] * n  # type: ignore[list-item]
+        rows, legal = [], []
+        for i in range(n):
+            self._new_game(i)
+            row, actions = self._observe(i)
+            rows.append(row)
+            legal.append(actions)
+        self._store(rows, legal)
+        return self._obs, {"action_mask": self._masks.copy()}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self.games:
+            raise RuntimeError("call reset() first")
+        actions = np.asarray(actions, dtype=np.int64).reshape(-1)
+        n = self.num_envs
+        if actions.shape != (n,):
+            raise ValueError(f"give one action per game: {n}, not {actions.shape[0]}")
+        inside = (actions >= 0) & (actions < self._masks.shape[1])
+        legal = inside & self._masks[np.arange(n), np.where(inside, actions, 0)]
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise ValueError(f"action {actions[i]} is not legal in game {i} (nothing was played)")
+        rewards = np.zeros(n, dtype=np.float32)
+        terminated = np.zeros(n, dtype=bool)
+        final = np.zeros(n, dtype=np.int64)
+        moves, seat, delta = self.actions.moves, self.seat, self.reward_mode == "delta"
+        rows, legal = [], []
+        for i, game in enumerate(self.games):
+            game.play(moves[actions[i]], seat)
+            if self.n_players > 1:
+                play_opponents(game, seat, self._bots[i])
+            score = game.score(seat)
+            total = score.total
+            if delta:
+                rewards[i] = total - self._totals[i]
+            self._totals[i] = total
+            if game.is_over:
+                terminated[i] = True
+                final[i] = total
+                if not delta:
+                    rewards[i] = total
+                self._new_game(i)
+            row, actions_now = self._observe(i, None if terminated[i] else score)
+            rows.append(row)
+            legal.append(actions_now)
+        self._store(rows, legal)
+        info: dict[str, Any] = {"action_mask": self._masks.copy()}
+        if terminated.any():
+            info["final_score"], info["_final_score"] = final, terminated.copy()
+        return self._obs, rewards, terminated, np.zeros(n, dtype=bool), info

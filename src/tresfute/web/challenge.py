@@ -1,0 +1,184 @@
+"""The daily challenge: every day, one solo game per game type on the same dice for everyone.
+
+A day (UTC) has one secret per game type, drawn when it is first asked for; its SHA-256 is
+published from then on (every entry's view carries it as its commitment) and the secret itself
+only once the day is over, so that anyone can then check every entry's dice with the usual
+fair-dice check (``fair_dice.check_record``), and nobody can know them before. Each entry is
+an ordinary hosted game whose secret is the day's: its rolls come from ``fair_dice`` as every
+game's do.
+
+A player is a random token the page keeps (no account): it takes a name for the day, which no
+other token can take that day, and plays each game type once a day under it. Finished entries
+rank by score; beside them stands the strong computer player's score on the same dice.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from .. import fair_dice, records
+from ..bots import make_bot
+from ..i18n import _
+from ..rules import CHANCE, SPECS, Game
+from .store import Entry, token_hash
+from .tables import Host, SeatRequest, Table, TableError
+
+DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def day_of(moment: float) -> str:
+    """The (UTC) day of a moment, as ``YYYY-MM-DD``."""
+    return datetime.fromtimestamp(moment, UTC).date().isoformat()
+
+
+def closes(day: str) -> float:
+    """When the day is over (its next midnight, UTC)."""
+    start = datetime.combine(date.fromisoformat(day), datetime.min.time(), UTC)
+    return (start + timedelta(days=1)).timestamp()
+
+
+def play_alone(game_id: str, bot_name: str, secret: str) -> Game:
+    """A computer player's solo game on the dice ``secret`` gives, derived as every game's are."""
+    game = records.replay(records.Record(game=game_id, players=["bot"], dice="external", moves=[]))
+    bot = make_bot(bot_name, 0)
+    while not game.is_over:
+        if game.to_move == CHANCE:
+            game.play(fair_dice.next_roll(game, secret))
+        else:
+            player = game.players_to_move[0]
+            game.play(bot.choose(game, player), player)
+    return game
+
+
+class DailyChallenge:
+    """The challenges of every day, over a :class:`Host` (and its store)."""
+
+    def __init__(self, host: Host, bot: str = "strong", clock: Callable[[], float] | None = None) -> None:
+        self.host = host
+        self.bot = bot
+        self.clock = clock or host.wall_clock
+        self._computing: set[tuple[str, str]] = set()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    def today(self) -> str:
+        return day_of(self.clock())
+
+    def _day(self, day: str | None) -> str:
+        today = self.today()
+        if day is None:
+            return today
+        if not DAY.match(day):
+            raise TableError(422, _("not a day: {day}").format(day=day))
+        if day > today:
+            raise TableError(404, _("this day's challenge has not begun"))
+        return day
+
+    def _game(self, game: str) -> str:
+        if game not in SPECS:
+            raise TableError(404, _("no such game"))
+        return game
+
+    def start(self, game: str, name: str, player: str | None, language: str) -> tuple[Table, str, str]:
+        """``name``'s entry in today's challenge of ``game``; returns the table, its seat token and
+        the player's token (a new one when ``player`` is None)."""
+        game = self._game(game)
+        name = " ".join(name.split())
+        if not name:
+            raise TableError(422, _("choose a name"))
+        player = player or secrets.token_urlsafe(24)
+        day = self.today()
+        secret, _strong = self.host.store.challenge_secret(day, game, fair_dice.new_secret())
+        table, tokens = self.host.create(
+            game, [SeatRequest(name)], language=language, challenge=(day, secret, token_hash(player))
+        )
+        assert tokens[0] is not None
+        return table, tokens[0], player
+
+    def board(self, game: str, day: str | None, player: str | None) -> dict[str, Any]:
+        """The day's challenge of ``game``: its published hash (the secret once the day is over),
+        the ranking, the strong computer player's place, and the asking player's entry."""
+        game, day = self._game(game), self._day(day)
+        secret, strong = self.host.store.challenge_secret(day, game, fair_dice.new_secret())
+        closed = self.clock() >= closes(day)
+        ranking = self.host.store.ranking(day, game)
+        if strong is None:
+            self._compute_strong(day, game, secret)
+        mine = [e for e in self.history(player) if e.day == day and e.game == game] if player else []
+        return {
+            "day": day,
+            "today": self.today(),
+            "game": game,
+            "commitment": fair_dice.commitment(secret),
+            "secret": secret if closed else None,
+            "closed": closed,
+            "closes": closes(day),
+            "entries": [
+                {"rank": _rank(ranking, e.score), "name": e.name, "score": e.score, "id": e.game_id} for e in ranking
+            ],
+            "strong": None if strong is None else {"score": strong, "rank": _rank(ranking, strong)},
+            "you": entry_view(mine[0]) if mine else None,
+        }
+
+    def history(self, player: str | None) -> list[Entry]:
+        return self.host.store.history(token_hash(player)) if player else []
+
+    def may_watch(self, table: Table, player: str | None) -> bool:
+        """Before its day is over, a challenge entry may be watched (its dice seen) only by a
+        player who has finished their own entry of that day's game."""
+        stored = table.stored
+        if stored.challenge is None or self.clock() >= closes(stored.challenge):
+            return True
+        return any(
+            e.day == stored.challenge and e.game == stored.game and e.score is not None for e in self.history(player)
+        )
+
+    def _compute_strong(self, day: str, game: str, secret: str) -> None:
+        """The computer player's game takes seconds: played once, in the background."""
+        with self._lock:
+            if (day, game) in self._computing:
+                return
+            self._computing.add((day, game))
+
+        def work() -> None:
+            try:
+                self.host.store.set_strong_score(day, game, play_alone(game, self.bot, secret).scores()[0].total)
+            finally:
+                with self._lock:
+                    self._computing.discard((day, game))
+
+        thread = threading.Thread(target=work, daemon=True, name=f"challenge-{day}-{game}")
+        self._threads.append(thread)
+        thread.start()
+
+    def wait_idle(self, timeout: float = 60.0) -> None:
+        """Until the computer players' games under way are done (before closing the store)."""
+        for thread in list(self._threads):
+            thread.join(timeout)
+        self._threads = [t for t in self._threads if t.is_alive()]
+
+    def wait_for_strong(self, day: str, game: str, timeout: float = 60.0) -> None:
+        """Until the computer player's score of that day is known (for tests and scripts)."""
+        deadline = time.monotonic() + timeout
+        secret, strong = self.host.store.challenge_secret(day, game, fair_dice.new_secret())
+        if strong is None:
+            self._compute_strong(day, game, secret)
+        while self.host.store.challenge_secret(day, game, secret)[1] is None:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no computer player's score for {day} {game}")
+            time.sleep(0.05)
+
+
+def _rank(ranking: list[Entry], score: int | None) -> int:
+    """1 + how many entries scored more (ties share a rank)."""
+    return 1 + sum(1 for e in ranking if e.score is not None and score is not None and e.score > score)
+
+
+def entry_view(entry: Entry) -> dict[str, Any]:
+    return {"day": entry.day, "game": entry.game, "name": entry.name, "score": entry.score, "id": entry.game_id}

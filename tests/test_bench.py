@@ -1,0 +1,120 @@
+"""tresfute bench and simulate: a bot against others, per-game scores, histogram, progress."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tresfute import progress as progress_module
+from tresfute.cli import main
+from tresfute.simulate import bench, play_game, win_share
+
+ROOT = Path(__file__).parent.parent
+BENCH = ["bench", "--game", "tres-fute", "--bot", "greedy", "--games", "4", "--seed", "1000"]
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_tie_is_shared_in_the_win_rate() -> None:
+    assert win_share([1], 1) == 1 and win_share([0, 1], 1) == 0.5 and win_share([0, 2, 3], 2) == 1 / 3
+    assert win_share([0], 1) == 0
+
+
+def test_the_bot_against_opponents_reports_its_win_rate_its_mean_and_theirs() -> None:
+    """The bot moves round the table; its figures are from its own sheet only."""
+    code, out, _ = invoke(*BENCH, "--players", "2", "--opponents", "random", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    games = [play_game("tres-fute", 2, "greedy", 1000, n, opponents="random") for n in range(4)]
+    assert data["bot_seats"] == [1, 2, 1, 2]
+    assert data["scores"] == [[s.total for s in g.scores()] for g in games]
+    own = [g.scores()[n % 2].total for n, g in enumerate(games)]
+    others = [g.scores()[1 - n % 2].total for n, g in enumerate(games)]
+    assert data["mean"] == statistics.fmean(own) and data["opponents_mean"] == statistics.fmean(others)
+    assert data["win_rate"] == statistics.fmean(win_share(g.winners(), n % 2) for n, g in enumerate(games))
+    assert data["opponents"] == "random" and data["games"] == 4
+    on_two = bench("tres-fute", 2, "greedy", 4, 1000, workers=2, opponents="random")
+    assert {k: on_two[k] for k in ("scores", "win_rate", "mean")} == {
+        k: data[k] for k in ("scores", "win_rate", "mean")
+    }, "the same games on two processes"
+
+
+def test_the_text_report_against_opponents() -> None:
+    code, out, _ = invoke(*BENCH, "--players", "3", "--opponents", "random", "--lang", "en")
+    assert code == 0, out
+    assert "That's Pretty Clever, greedy against 2 × random, seed 1000: 4 games" in out
+    assert "greedy wins " in out and "(a tie shared); mean " in out and "the opponents' " in out
+
+
+@pytest.mark.parametrize("players", ["1", None])
+def test_opponents_need_other_seats(players: str | None) -> None:
+    args = [*BENCH, "--opponents", "random"] + (["--players", players] if players else [])
+    code, out, err = invoke(*args)
+    assert code == 2 and "--opponents demande --players 2 à 4" in err and out == ""
+    with pytest.raises(ValueError, match="opponents need a game of 2 to 4 players"):
+        bench("tres-fute", 1, "greedy", 1, 1000, opponents="random")
+
+
+def test_the_json_has_every_games_scores_and_the_text_a_histogram_of_them() -> None:
+    code, out, _ = invoke(*BENCH, "--games", "12", "--bot", "random", "--json")
+    data = json.loads(out)
+    assert len(data["scores"]) == 12 and all(len(g) == 1 for g in data["scores"])
+    assert statistics.fmean(g[0] for g in data["scores"]) == data["mean"]
+    code, out, _ = invoke(*BENCH, "--games", "12", "--bot", "random", "--lang", "en")
+    assert code == 0, out
+    lines = out.split("  scores:\n")[1].split("  solo rating bands:")[0].splitlines()
+    counts = [int(line.split()[-1]) for line in lines]
+    assert sum(counts) == 12 and len(lines) >= 2
+    low, high = (int(x) for x in lines[0].split()[0].split("–"))
+    assert low <= min(g[0] for g in data["scores"]) <= high
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (*BENCH, "--json"),
+        (*BENCH, "--json", "--workers", "2"),
+        ("simulate", "--games", "3", "--json"),
+    ],
+)
+def test_progress_goes_to_a_terminal_on_stderr_never_into_the_json(
+    args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = invoke(*args)
+    assert code == 0 and err == "", "no terminal: no progress"
+    json.loads(out)
+    monkeypatch.setattr(progress_module, "stderr_is_terminal", lambda: True)
+    code, out, err = invoke(*args)
+    assert code == 0 and "Parties jouées" in err
+    json.loads(out)
+
+
+def test_the_progress_is_told_of_every_game() -> None:
+    told: list[int] = []
+    bench("tres-fute", 1, "random", 5, 1000, workers=2, progress=told.append)
+    assert sum(told) == 5
+
+
+def test_the_training_script_shows_its_self_play_progress_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("numpy")
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import train_strong
+
+    monkeypatch.setattr(progress_module, "stderr_is_terminal", lambda: True)
+    out = tmp_path / "value.json"
+    args = ["--games", "2", "--iterations", "1", "--workers", "1", "--seed", "3", "--out", str(out)]
+    monkeypatch.setattr(sys, "argv", ["train_strong.py", *args])
+    train_strong.main()
+    captured = capsys.readouterr()
+    assert "iteration 0: self-play" in captured.err and "iteration 0: greedy played 2 games" in captured.out
+    assert "self-play" not in captured.out and json.loads(out.read_text())["format"]

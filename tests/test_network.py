@@ -1,0 +1,157 @@
+"""The strong player's value network: its inputs, its value, its files, and its training.
+(Strength is measured by `tresfute bench`, not by tests.)"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tresfute.bots.network import ValueNetwork, _encoder, shipped_network
+from tresfute.bots.strong import StrongBot, afterstates
+from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, run
+from tresfute.rules import SPECS, Game
+
+from helpers import position
+
+GAMES = ["tres-fute", "vraiment-tres-fute"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_position_gives_one_named_input_per_place(game_id: str) -> None:
+    """Random games of 1 to 4 players: every player's inputs have the encoder's length, are
+    finite, and an afterstate's inputs differ from the position's only where the move acts."""
+    encoder = _encoder(game_id)
+    assert len(encoder.names) == len(set(encoder.names)) == encoder.size
+    rng = random.Random(4)
+    for seed in range(6):
+        game = Game(game_id, players=1 + seed % 4, seed=seed)
+        while not game.is_over:
+            for player in range(game.n_players):
+                x = encoder.encode(game, player)
+                assert len(x) == encoder.size and all(np.isfinite(x))
+            game.play(rng.choice(game.legal_moves()))
+
+
+def test_the_inputs_name_what_the_sheet_holds() -> None:
+    """Every yellow 6 crossed: a yellow die can no longer use a 6; two purple numbers ending on 5:
+    the next purple number must be a 6 (or anything after a 6)."""
+    game = Game("tres-fute", seed=3)
+    yellow = game.spec.areas["y"]
+    sixes = {f"r{yellow.cells[c].row}c{yellow.cells[c].col}": 1 for c in yellow.cells_by_value[6]}
+    game = position(game, y=sixes, p=[3, 5])
+    inputs = dict(zip(_encoder("tres-fute").names, _encoder("tres-fute").encode(game, 0), strict=True))
+    assert inputs["y takes 6"] == 0 and inputs["y takes 5"] == 1
+    assert inputs["p boxes 2"] == 1 and inputs["p last 5"] == 1
+    assert inputs["p takes 6"] == 1 and inputs["p takes 5"] == 0
+    assert inputs["rounds left 5"] == 1, "round 1 of 6"
+    assert inputs["die y in hand x openness"] == pytest.approx(5 / 6), "a yellow die still to roll"
+
+
+def test_a_finished_game_is_worth_its_score_and_a_running_one_its_score_plus_the_forecast() -> None:
+    network = ValueNetwork.initial("tres-fute", seed=1)  # the last layer starts at zero
+    game = Game("tres-fute", seed=5)
+    rng = random.Random(5)
+    while game.round < 3:
+        game.play(rng.choice(game.legal_moves()))
+    assert network.value(game, 0) == game.score(0).total, "no forecast yet: the score now"
+    w, b = network.layers[-1]
+    network.layers[-1] = (w, b + 0.5)  # forecast: 50 more points
+    assert network.value(game, 0) == pytest.approx(game.score(0).total + 50)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+    assert network.value(game, 0) == game.score(0).total
+
+
+def test_a_network_file_round_trips_and_a_bad_one_is_refused(tmp_path: Path) -> None:
+    network = ValueNetwork.initial("vraiment-tres-fute", hidden=(16, 8), seed=2)
+    network.info = {"made by": "test"}
+    path = tmp_path / "n.npz"
+    network.save(path)
+    again = ValueNetwork.load(path)
+    assert again.info == {"made by": "test"} and again.spec_id == "vraiment-tres-fute"
+    for (w, b), (w2, b2) in zip(network.layers, again.layers, strict=True):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+    (tmp_path / "bad.npz").write_bytes(b"not a network")
+    with pytest.raises(ValueError, match="not a tresfute-network/1 file"):
+        ValueNetwork.load(tmp_path / "bad.npz")
+    with pytest.raises(ValueError, match="inputs"):  # a Très futé network's shapes, named otherwise
+        ValueNetwork("vraiment-tres-fute", ValueNetwork.initial("tres-fute").layers)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_shipped_network_is_packaged_and_loads(game_id: str) -> None:
+    network = shipped_network(game_id)
+    assert network.spec_id == game_id and network.layers[0][0].shape[0] == _encoder(game_id).size
+    assert network.info.get("settings", {}).get("game") == game_id, "the file says how it was trained"
+
+
+def test_the_shipped_weights_load_from_a_built_wheel(tmp_path: Path) -> None:
+    """A wheel built from the checkout holds both networks, and they load from its bytes."""
+    root = Path(__file__).resolve().parent.parent
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(tmp_path), str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    (name,) = [p for p in tmp_path.iterdir() if p.suffix == ".whl"]
+    with zipfile.ZipFile(name) as wheel:
+        for game_id in GAMES:
+            data = wheel.read(f"tresfute/bots/data/network-{game_id}.npz")
+            assert ValueNetwork.from_bytes(data).spec_id == game_id
+
+
+def test_the_strong_player_plays_the_network_s_best_afterstate() -> None:
+    game = Game("vraiment-tres-fute", players=1, seed=8)
+    network = shipped_network(game.spec.id)
+    moves, afters = afterstates(game, 0)
+    values = network.values(afters, 0)
+    best = moves[max(range(len(moves)), key=values.__getitem__)]
+    assert StrongBot(0).choose(game, 0) == best
+    assert StrongBot(0).analyse(game, 0)[0].move == best
+
+
+def test_training_runs_end_to_end_checkpoints_and_resumes(tmp_path: Path) -> None:
+    """A tiny run: self-play, TD(lambda) fit, evaluation, checkpoint; resumed, it goes on from
+    where it stopped, and its best network says how it was made."""
+    settings = Settings(
+        game="tres-fute", iterations=1, games=2, hidden=(8, 8), eval_every=1, eval_games=2, workers=1, seed=3
+    )
+    state = new_state(settings)
+    before = state.network.layers[0][0].copy()
+    lines: list[str] = []
+    checkpoint = tmp_path / "run.npz"
+    run(state, checkpoint, report=lines.append)
+    assert state.iteration == 1 and len(state.curve) == 1 and "eval_mean" in state.curve[0]
+    assert not np.array_equal(before, state.network.layers[0][0]), "the fit changed the weights"
+    assert lines and lines[0].startswith("iteration 1/1")
+    resumed = load_checkpoint(checkpoint)
+    assert resumed.iteration == 1 and resumed.steps == state.steps
+    resumed.settings.iterations = 2
+    run(resumed, checkpoint, report=lines.append)
+    assert resumed.iteration == 2 and [p["iteration"] for p in resumed.curve] == [1, 2]
+    final = final_network(resumed)
+    assert final.info["settings"]["game"] == "tres-fute" and len(final.info["curve"]) == 2
+    game = Game("tres-fute", seed=1)
+    assert isinstance(StrongBot(0, network=final).choose(game, 0), type(game.legal_moves()[0]))
+
+
+def test_training_is_reproducible_for_a_seed() -> None:
+    def once() -> np.ndarray:
+        settings = Settings(game="vraiment-tres-fute", iterations=1, games=2, hidden=(8,), eval_every=5, workers=1)
+        state = run(new_state(settings), None, report=lambda _line: None)
+        return state.network.layers[0][0]
+
+    assert np.array_equal(once(), once())
+
+
+def test_every_game_has_a_network_with_the_right_inputs() -> None:
+    for game_id, spec in SPECS.items():
+        assert _encoder(game_id).spec is spec

@@ -1,0 +1,69 @@
+"""Open tables: a game listed on the home page with free seats that anyone may take."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tresfute.web.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(database=tmp_path / "games.sqlite3"))
+
+
+def open_table(client: TestClient) -> dict[str, Any]:
+    seats = [{"name": "Ana"}, {"name": "Player 2"}, {"name": "Robot", "bot": "greedy"}]
+    response = client.post("/api/games", json={"game": "tres-fute", "seats": seats, "listed": True})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_a_free_seat_of_an_open_table_is_taken_by_whoever_comes_first(client: TestClient) -> None:
+    created = open_table(client)
+    assert [s["token"] is not None for s in created["seats"]] == [True, False, False]
+    listed = client.get("/api/open").json()["games"]
+    assert [g["id"] for g in listed] == [created["id"]]
+    assert [s["free"] for s in listed[0]["seats"]] == [False, True, False]
+    joined = client.post(f"/api/games/{created['id']}/join", json={"name": "  Zed "})
+    assert joined.status_code == 201, joined.text
+    zed = joined.json()
+    assert zed["seat"] == 1 and zed["link"].endswith(zed["token"])
+    view = client.get(f"/api/games/{created['id']}", headers={"X-Seat-Token": zed["token"]}).json()
+    assert view["you"] == 1 and [s["name"] for s in view["seats"]] == ["Ana", "Zed", "Robot"]
+    assert not any(s["free"] for s in view["seats"])
+    assert client.get("/api/open").json()["games"] == [], "no free seat left: no longer listed"
+    again = client.post(f"/api/games/{created['id']}/join?lang=en", json={"name": "Eve"})
+    assert again.status_code == 409 and again.json()["error"] == "this table has no free seat left"
+    assert client.get(f"/api/games/{created['id']}").json()["seats"][1]["name"] == "Zed"
+
+
+def test_only_open_tables_take_newcomers_and_an_open_table_needs_a_free_seat(client: TestClient) -> None:
+    private = client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": "Ana"}, {"name": "Bob"}]})
+    assert client.post(f"/api/games/{private.json()['id']}/join", json={"name": "Eve"}).status_code == 409
+    alone = client.post(
+        "/api/games",
+        json={"game": "tres-fute", "seats": [{"name": "Ana"}, {"name": "R", "bot": "greedy"}], "listed": True},
+    )
+    assert alone.status_code == 422 and alone.json()["error"]
+    assert client.post("/api/games/nope/join", json={"name": "Eve"}).status_code == 404
+    assert client.post(f"/api/games/{private.json()['id']}/join", json={"name": " "}).status_code == 422
+    assert client.get("/api/open").json()["games"] == []
+
+
+def test_a_free_seat_waits_for_its_person_and_then_plays(client: TestClient) -> None:
+    created = open_table(client)
+    ana = created["seats"][0]["token"]
+    view = client.get(f"/api/games/{created['id']}", headers={"X-Seat-Token": ana}).json()
+    assert view["legal"] and view["legal"][0]["move"] == "roll"
+    zed = client.post(f"/api/games/{created['id']}/join", json={"name": "Zed"}).json()
+    moved = client.post(
+        f"/api/games/{created['id']}/act", json={"move": "roll", "seq": 0}, headers={"X-Seat-Token": ana}
+    )
+    assert moved.status_code == 200
+    passive = client.get(f"/api/games/{created['id']}", headers={"X-Seat-Token": zed["token"]}).json()
+    assert passive["seq"] == 0 and passive["you"] == 1

@@ -1,0 +1,226 @@
+"""Several ``tresfute serve`` processes on one PostgreSQL database, as a deployment runs them.
+
+Any request may reach any process: a game created on one is played on another, two moves
+sent at the same instant to two processes land once, a process killed mid-game loses nothing,
+and a page connected to one process sees the moves made through another (``LISTEN/NOTIFY``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from tresfute import fair_dice, records
+
+
+class Server:
+    """One ``tresfute serve`` process."""
+
+    def __init__(self, database: str) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "from tresfute.cli import main; main()",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                database,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.http = httpx.Client(base_url=self.url, timeout=30)
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.process.poll() is None, self.process.stderr.read().decode()  # type: ignore[union-attr]
+            try:
+                if self.http.get("/api/strings").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+    def state(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        response = self.http.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token} if token else {})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def act(self, game_id: str, token: str, move: str, seq: int) -> httpx.Response:
+        return self.http.post(
+            f"/api/games/{game_id}/act", json={"move": move, "seq": seq}, headers={"X-Seat-Token": token}
+        )
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=20)
+        self.http.close()
+
+
+@pytest.fixture
+def servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
+    first, second = Server(postgres_url), Server(postgres_url)
+    yield first, second
+    first.stop()
+    second.stop()
+
+
+def new_game(server: Server, seats: list[dict[str, Any]] | None = None) -> tuple[str, str]:
+    response = server.http.post("/api/games", json={"game": "tres-fute", "seats": seats or [{"name": "Ana"}]})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    return created["id"], created["seats"][0]["token"]
+
+
+def test_a_game_created_on_one_server_is_played_to_its_end_through_both(servers: tuple[Server, Server]) -> None:
+    a, b = servers
+    game_id, token = new_game(a)
+    moves = 0
+    view = b.state(game_id, token)
+    while not view["over"]:
+        server = (a, b)[moves % 2]  # each move through the other server
+        response = server.act(game_id, token, view["legal"][0]["move"], view["seq"])
+        assert response.status_code == 200, response.text
+        view = response.json()
+        moves += 1
+    assert view["secret"] and moves > 30
+    record = records.loads(a.http.get(f"/api/games/{game_id}/record").text)
+    assert record.moves == records.loads(b.http.get(f"/api/games/{game_id}/record").text).moves
+    assert fair_dice.check_record(view["secret"], view["commitment"], record.moves) == []
+    assert records.replay(record).is_over
+
+
+def test_two_conflicting_moves_sent_at_once_to_two_servers_exactly_one_lands(servers: tuple[Server, Server]) -> None:
+    a, b = servers
+    game_id, token = new_game(a)
+    view = a.state(game_id, token)
+    view = a.act(game_id, token, "roll", view["seq"]).json()
+    b.state(game_id, token)  # both servers hold the game in memory
+    before = len(records.loads(a.http.get(f"/api/games/{game_id}/record").text).moves)
+    first, second = view["legal"][0]["move"], view["legal"][-1]["move"]
+    assert first != second
+    answers: dict[str, httpx.Response] = {}
+    barrier = threading.Barrier(2)
+
+    def send(server: Server, move: str) -> None:
+        barrier.wait()
+        answers[move] = server.act(game_id, token, move, view["seq"])
+
+    threads = [threading.Thread(target=send, args=pair) for pair in ((a, first), (b, second))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    statuses = sorted(r.status_code for r in answers.values())
+    assert statuses == [200, 409], [r.text for r in answers.values()]
+    landed = next(m for m, r in answers.items() if r.status_code == 200)
+    refused = next(r for r in answers.values() if r.status_code == 409)
+    assert refused.json()["error"]
+    for server in (a, b):  # both agree: one more action, the move that landed
+        now = server.state(game_id, token)
+        assert now["seq"] == view["seq"] + 1 and now["revision"] > view["revision"]
+        entries = records.loads(server.http.get(f"/api/games/{game_id}/record").text).moves
+        assert entries[before] == f"1:{landed}" and f"1:{first if landed == second else second}" not in entries
+
+
+def test_a_server_killed_mid_game_loses_no_move_and_the_other_carries_on(servers: tuple[Server, Server]) -> None:
+    a, b = servers
+    game_id, token = new_game(a, [{"name": "Ana"}, {"name": "Robot", "bot": "greedy"}])
+    view = a.state(game_id, token)
+    for _ in range(15):
+        response = a.act(game_id, token, view["legal"][0]["move"], view["seq"])
+        assert response.status_code == 200, response.text
+        view = response.json()
+    seen_on_a = records.loads(a.http.get(f"/api/games/{game_id}/record").text).moves
+    a.stop(signal.SIGKILL)
+    after = b.state(game_id, token)
+    assert after["seq"] == view["seq"] == 15, "every acknowledged action is kept"
+    entries = records.loads(b.http.get(f"/api/games/{game_id}/record").text).moves
+    assert entries[: len(seen_on_a)] == seen_on_a
+    while not after["over"]:
+        response = b.act(game_id, token, after["legal"][0]["move"], after["seq"])
+        assert response.status_code == 200, response.text
+        after = response.json()
+    record = records.loads(b.http.get(f"/api/games/{game_id}/record").text)
+    assert records.replay(record).is_over and record.moves[: len(entries)] == entries
+
+
+def test_a_page_connected_to_one_server_sees_a_move_made_through_the_other(servers: tuple[Server, Server]) -> None:
+    a, b = servers
+    game_id, token = new_game(a)
+    view = b.state(game_id, token)
+
+    async def watch() -> dict[str, Any]:
+        async with websockets.connect(f"ws://127.0.0.1:{a.port}/api/games/{game_id}/ws") as socket:
+            await socket.send(json.dumps({"type": "hello"}))
+            first = json.loads(await socket.recv())["state"]
+            assert first["revision"] == view["revision"]
+            moved = await asyncio.to_thread(b.act, game_id, token, "roll", view["seq"])
+            assert moved.status_code == 200, moved.text
+            return json.loads(await asyncio.wait_for(socket.recv(), timeout=20))["state"]
+
+    update = asyncio.run(watch())
+    assert update["revision"] == view["revision"] + 1 and update["state"]["dice"][0]["value"]
+
+
+def test_a_computer_players_moves_land_once_when_two_servers_find_it_to_play(postgres_url: str) -> None:
+    from tresfute.web.store import PostgresStore, StoredGame, StoredSeat, token_hash
+
+    token = "t" * 32
+    store = PostgresStore(postgres_url)
+    # the record stops where the computer player (seat 1, the first to roll) must act
+    store.create(
+        StoredGame(
+            "stopped",
+            "tres-fute",
+            False,
+            fair_dice.new_secret(),
+            [StoredSeat("Robot", "greedy", None), StoredSeat("Ana", None, token_hash(token))],
+        )
+    )
+    store.close()
+    a, b = Server(postgres_url), Server(postgres_url)
+    try:
+        views: list[dict[str, Any]] = []
+        barrier = threading.Barrier(2)
+
+        def ask(server: Server) -> None:
+            barrier.wait()
+            views.append(server.state("stopped", token))
+
+        threads = [threading.Thread(target=ask, args=(s,)) for s in (a, b)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        entries = records.loads(a.http.get("/api/games/stopped/record").text).moves
+        assert entries == records.loads(b.http.get("/api/games/stopped/record").text).moves
+        assert records.replay(records.loads(a.http.get("/api/games/stopped/record").text)).round == 1
+        assert any(e.startswith("1:") for e in entries), "the computer player has played"
+        now = [s.state("stopped", token) for s in (a, b)]
+        # one write per entry, none refused and retried into a second copy: played once
+        assert now[0]["revision"] == now[1]["revision"] == len(entries) and now[0]["legal"]
+    finally:
+        a.stop()
+        b.stop()

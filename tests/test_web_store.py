@@ -1,0 +1,222 @@
+"""The stores that keep the web server's games, SQLite and PostgreSQL, held to the same rules.
+
+Every test runs on both: an SQLite file and a real PostgreSQL database (a throwaway cluster,
+see ``tests/postgres.py``; skipped with the reason where PostgreSQL is not installed, required
+in CI).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tresfute.web.store import (
+    SCHEMA_VERSION,
+    MoveConflictError,
+    PostgresStore,
+    SchemaError,
+    SQLiteStore,
+    Store,
+    StoredGame,
+    StoredSeat,
+    UnknownDatabaseError,
+    open_store,
+    token_hash,
+)
+
+DICE = "dice w1 y2 b3 g4 o5 p6"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        opened: Store = SQLiteStore(tmp_path / "games.sqlite3")
+    else:
+        opened = PostgresStore(request.getfixturevalue("postgres_url"))
+    yield opened
+    opened.close()
+
+
+def a_game(game_id: str = "g1", token: str = "t" * 32) -> StoredGame:
+    return StoredGame(
+        game_id,
+        "tres-fute",
+        True,
+        None,
+        [StoredSeat("Ana", None, token_hash(token)), StoredSeat("Bot", "greedy", None)],
+    )
+
+
+def test_a_game_is_kept_with_its_seats_and_moves(store: Store) -> None:
+    game = a_game()
+    game.created = 1234.5
+    store.create(game)
+    store.append_moves("g1", 0, [DICE, "1:y@r1c1"], 0)
+    loaded = store.load("g1")
+    assert loaded is not None
+    assert loaded.moves == [DICE, "1:y@r1c1"] and loaded.revision == 1 and loaded.created == 1234.5
+    assert [(s.name, s.bot, s.acted) for s in loaded.seats] == [("Ana", None, 1), ("Bot", "greedy", 0)]
+    assert store.revision("g1") == 1 and store.revision("nope") is None and store.load("nope") is None
+    assert store.seat_of("t" * 32) == ("g1", 0) and store.seat_of("u" * 32) is None
+
+
+def test_a_second_move_n_is_refused_and_changes_nothing(store: Store) -> None:
+    store.create(a_game())
+    store.append_moves("g1", 0, [DICE], None)
+    with pytest.raises(MoveConflictError):
+        store.append_moves("g1", 0, [DICE], None)
+    with pytest.raises(MoveConflictError):
+        store.append_moves("g1", 1, ["1:y@r1c1"], 0, revision=0)  # written on a stale copy
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.moves == [DICE] and loaded.revision == 1 and loaded.seats[0].acted == 0
+
+
+def test_an_undo_truncates_the_record_and_counts_as_an_action(store: Store) -> None:
+    store.create(a_game())
+    store.append_moves("g1", 0, [DICE, "1:y@r1c1"], 0)
+    store.truncate("g1", 1, 0, revision=1)
+    with pytest.raises(MoveConflictError):
+        store.truncate("g1", 0, 0, revision=1)
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.moves == [DICE] and loaded.revision == 2 and loaded.seats[0].acted == 2
+
+
+def test_concurrent_writers_of_the_same_move_exactly_one_wins(store: Store) -> None:
+    store.create(a_game())
+    results: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def write(i: int) -> None:
+        barrier.wait()
+        try:
+            store.append_moves("g1", 0, [f"dice w{i % 6 + 1} y1 b1 g1 o1 p1"], None, revision=0)
+            results.append("won")
+        except MoveConflictError:
+            results.append("refused")
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == ["refused"] * 7 + ["won"]
+    loaded = store.load("g1")
+    assert loaded is not None and len(loaded.moves) == 1 and loaded.revision == 1
+
+
+def test_the_schema_is_versioned(store: Store) -> None:
+    assert store.schema_version() == SCHEMA_VERSION  # type: ignore[attr-defined]
+
+
+def test_an_sqlite_file_of_the_first_release_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        """
+        CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT NOT NULL, real_dice INTEGER NOT NULL, secret TEXT,
+            language TEXT NOT NULL, created REAL NOT NULL, revision INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, name TEXT NOT NULL,
+            bot TEXT, token_hash TEXT UNIQUE, acted INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seat));
+        CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id), number INTEGER NOT NULL,
+            entry TEXT NOT NULL, PRIMARY KEY (game_id, number));
+        INSERT INTO games VALUES ('old', 'tres-fute', 1, NULL, 'fr', 1.0, 3);
+        INSERT INTO seats VALUES ('old', 0, 'Ana', NULL, 'h', 2);
+        INSERT INTO moves VALUES ('old', 0, 'dice w1 y2 b3 g4 o5 p6');
+        """
+    )
+    old.commit()
+    old.close()
+    store = SQLiteStore(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    loaded = store.load("old")
+    assert loaded is not None and loaded.moves == [DICE] and loaded.revision == 3 and loaded.seats[0].acted == 2
+    store.close()
+    reopened = SQLiteStore(path)  # opening again migrates nothing
+    assert reopened.schema_version() == SCHEMA_VERSION
+    reopened.close()
+
+
+def test_a_database_from_a_newer_release_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    SQLiteStore(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    with pytest.raises(SchemaError, match="upgrade"):
+        SQLiteStore(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchone() == (SCHEMA_VERSION + 1,)
+
+
+def test_a_database_url_of_an_unknown_kind_is_refused_not_taken_for_a_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UnknownDatabaseError, match="mysql://"):
+        open_store("mysql://user@host/db")
+    assert list(tmp_path.iterdir()) == []
+    store = open_store(tmp_path / "here.sqlite3")
+    assert isinstance(store, SQLiteStore)
+    store.close()
+
+
+def test_servers_starting_together_on_a_new_postgresql_database_migrate_it_once(postgres_url: str) -> None:
+    stores: list[PostgresStore] = []
+    barrier = threading.Barrier(4)
+
+    def open_one() -> None:
+        barrier.wait()
+        stores.append(PostgresStore(postgres_url))
+
+    threads = [threading.Thread(target=open_one) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [s.schema_version() for s in stores] == [SCHEMA_VERSION] * 4
+    for s in stores:
+        s.close()
+
+
+def test_serve_refuses_a_database_url_it_does_not_know(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from tresfute.cli import main
+    from tresfute.i18n import language, set_language
+
+    monkeypatch.chdir(tmp_path)
+    before = language()
+    try:
+        result = CliRunner().invoke(main, ["serve", "--lang", "en", "--db", "mysql://user@host/db"])
+        assert result.exit_code == 2 and "mysql://user@host/db is neither a postgresql:// URL" in result.output
+        result = CliRunner().invoke(main, ["serve", "--lang", "en", "--workers", "2", "--db", "games.sqlite3"])
+    finally:
+        set_language(before)
+    assert result.exit_code == 2 and "several workers need a postgresql:// database" in result.output
+    assert [p.name for p in tmp_path.iterdir()] in ([], ["games.sqlite3"])
+
+
+def test_two_people_taking_the_last_free_seat_at_once_only_one_gets_it(store: Store) -> None:
+    game = a_game()
+    game.listed = True
+    game.seats.append(StoredSeat("Player 3", None, None, free=True))
+    store.create(game)
+    won: list[int | None] = []
+    barrier = threading.Barrier(6)
+
+    def take(i: int) -> None:
+        barrier.wait()
+        won.append(store.take_seat("g1", f"P{i}", token_hash(f"{i}" * 32)))
+
+    threads = [threading.Thread(target=take, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(won, key=lambda s: s is None) == [2, None, None, None, None, None]
+    loaded = store.load("g1")
+    assert loaded is not None and not loaded.seats[2].free and loaded.revision == 1
+    assert store.open_games(10) == []
