@@ -84,6 +84,20 @@ def test_a_network_file_round_trips_and_a_bad_one_is_refused(tmp_path: Path) -> 
         ValueNetwork("vraiment-tres-fute", ValueNetwork.initial("tres-fute").layers)
 
 
+def test_an_averaged_network_values_each_position_at_the_mean_of_its_members() -> None:
+    members = [ValueNetwork.initial("tres-fute", hidden=(12, 8), seed=k) for k in range(3)]
+    for k, member in enumerate(members):  # outputs that differ: the last layers are not zero
+        w, b = member.layers[-1]
+        member.layers[-1] = (w + 0.1 * (k + 1), b + k)
+    averaged = ValueNetwork.average(members, {"members": 3})
+    inputs = np.random.default_rng(0).random((7, _encoder("tres-fute").size), dtype=np.float32)
+    expected = np.mean([m.forward(inputs) for m in members], axis=0)
+    assert np.allclose(averaged.forward(inputs), expected, atol=1e-5)
+    assert averaged.info == {"members": 3}
+    with pytest.raises(ValueError, match="one game"):
+        ValueNetwork.average([members[0], ValueNetwork.initial("vraiment-tres-fute")])
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_shipped_network_is_packaged_and_loads(game_id: str) -> None:
     network = shipped_network(game_id)
@@ -155,3 +169,22 @@ def test_training_is_reproducible_for_a_seed() -> None:
 def test_every_game_has_a_network_with_the_right_inputs() -> None:
     for game_id, spec in SPECS.items():
         assert _encoder(game_id).spec is spec
+
+
+def test_the_averaging_script_writes_one_network_and_refuses_a_mix(tmp_path: Path) -> None:
+    script = Path(__file__).parent.parent / "scripts" / "average_networks.py"
+    paths = []
+    for k, game_id in enumerate(["tres-fute", "tres-fute", "vraiment-tres-fute"]):
+        paths.append(tmp_path / f"n{k}.npz")
+        ValueNetwork.initial(game_id, hidden=(8, 4), seed=k).save(paths[-1])
+    out = tmp_path / "mean.npz"
+    done = subprocess.run([sys.executable, str(script), "--out", str(out), *map(str, paths[:2])], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    averaged = ValueNetwork.load(out)
+    assert averaged.info["settings"] == {"game": "tres-fute", "average_of": ["n0.npz", "n1.npz"]}
+    refused = subprocess.run(
+        [sys.executable, str(script), "--out", str(tmp_path / "mix.npz"), *map(str, paths)],
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode != 0 and "one game" in refused.stderr and not (tmp_path / "mix.npz").exists()

@@ -232,6 +232,34 @@ class ValueNetwork:
             layers.append((w, np.zeros(n_out)))
         return cls(spec_id, layers)
 
+    @classmethod
+    def average(cls, networks: list[ValueNetwork], info: dict | None = None) -> ValueNetwork:
+        """One network whose output is the mean of the given ones' (same game, same depth).
+
+        The members sit side by side: the first layers are concatenated, the hidden ones
+        block-diagonal, the last ones stacked and divided by their number. Averaging several
+        equally strong networks values positions more steadily than any one of them.
+        """
+        if not networks or len({(n.spec_id, len(n.layers)) for n in networks}) != 1:
+            raise ValueError("networks to average must be of one game and have as many layers")
+        depth, count = len(networks[0].layers), len(networks)
+        layers: list[tuple[np.ndarray, np.ndarray]] = []
+        for k in range(depth):
+            weights = [n.layers[k][0] for n in networks]
+            biases = [n.layers[k][1] for n in networks]
+            if k == depth - 1:  # one output each: their mean
+                layers.append((np.concatenate(weights, axis=0) / count, np.mean(biases, axis=0)))
+            elif k == 0:  # the same inputs feed every member
+                layers.append((np.concatenate(weights, axis=1), np.concatenate(biases)))
+            else:
+                w = np.zeros((sum(x.shape[0] for x in weights), sum(x.shape[1] for x in weights)), np.float32)
+                row = col = 0
+                for x in weights:
+                    w[row : row + x.shape[0], col : col + x.shape[1]] = x
+                    row, col = row + x.shape[0], col + x.shape[1]
+                layers.append((w, np.concatenate(biases)))
+        return cls(networks[0].spec_id, layers, info)
+
     def forward(self, inputs: np.ndarray) -> np.ndarray:
         """The raw outputs (points to come, in hundreds) for a batch of input rows."""
         h = inputs
