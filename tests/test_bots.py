@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
 from click.testing import CliRunner
 
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
+from tresfute.bots.strong import SEARCH, Search
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
 from tresfute.rules import SPECS, Game, Sheet
@@ -181,7 +183,7 @@ def test_the_analysis_ranks_every_legal_move_and_its_first_is_the_bots_choice(ga
             step += 1
             player = game.to_move
             if step % 9 == 0 and player is not None and player >= 0 and len(game.legal_moves(player)) > 1:
-                bot = StrongBot(seed, candidates=3, samples=2)
+                bot = StrongBot(seed, candidates=3, samples=2, margin=math.inf)
                 estimates = bot.analyse(game, player)
                 assert sorted(map(str, (e.move for e in estimates))) == sorted(map(str, game.legal_moves(player)))
                 searched = [e.value for e in estimates if e.searched]
@@ -218,3 +220,27 @@ def test_the_analysis_of_the_last_decision_is_the_exact_score_of_each_move() -> 
         after = game.copy()
         after.play(estimate.move, 0)
         assert estimate.value == after.score(0).total
+
+
+def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
+    """In Très futé the strong player searches the network's two best moves when they are within
+    two points of each other (its own settings, chosen on tuning games), and plays the network's
+    best move directly otherwise; a bot given other settings keeps them."""
+    game = Game("tres-fute", players=1, seed=4)
+    bot = StrongBot(0)
+    assert bot.search(game) == SEARCH["tres-fute"] == Search(candidates=2, samples=4, margin=2.0)
+    assert StrongBot(0, candidates=0).search(game).candidates == 0
+    seen = {True: 0, False: 0}
+    rng = random.Random(4)
+    while not game.is_over:
+        player = game.to_move
+        if player is not None and player >= 0 and len(game.legal_moves(player)) > 1:
+            estimates = bot.analyse(game, player)
+            searched = [e for e in estimates if e.searched]
+            assert len(searched) in (0, 2)
+            network_only = StrongBot(0, candidates=0).analyse(game, player)
+            close = network_only[0].value - network_only[1].value <= 2.0
+            assert bool(searched) == close
+            seen[close] += 1
+        game.play(rng.choice(game.legal_moves()))
+    assert seen[True] and seen[False]

@@ -140,6 +140,15 @@ def test_analyse_rates_a_recorded_move_against_the_strong_players_choice() -> No
     assert code == 0 and "Camille to decide" in out and "The move played costs" in out
 
 
+def test_analyse_all_searches_every_legal_move() -> None:
+    """`tresfute analyse RECORD --all`: every legal move is searched, not only the candidates."""
+    code, out = run("analyse", str(EXAMPLES / "solo-game.json"), "--move", "4", "--all", "--json")
+    assert code == 0, out
+    rows = json.loads(out)["moves"]
+    assert len(rows) > 2 and all(row["searched"] for row in rows)
+    assert [row["expected"] for row in rows] == sorted((row["expected"] for row in rows), reverse=True)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -128,8 +128,8 @@ def test_the_strong_player_plays_the_network_s_best_afterstate() -> None:
     moves, afters = afterstates(game, 0)
     values = network.values(afters, 0)
     best = moves[max(range(len(moves)), key=values.__getitem__)]
-    assert StrongBot(0).choose(game, 0) == best
-    assert StrongBot(0).analyse(game, 0)[0].move == best
+    assert StrongBot(0, candidates=0).choose(game, 0) == best
+    assert StrongBot(0, candidates=0).analyse(game, 0)[0].move == best
 
 
 def test_training_runs_end_to_end_checkpoints_and_resumes(tmp_path: Path) -> None:

@@ -355,7 +355,7 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         player = game.to_move
     if player is None or player == CHANCE:
         raise click.ClickException(_("No player decides in this position."))
-    estimates = analyse_position(game, player, candidates=0 if search_all else None)
+    estimates = analyse_position(game, player, search_all=search_all)
     best = estimates[0].value
     rows = [
         {

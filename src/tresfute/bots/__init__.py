@@ -52,12 +52,15 @@ def make_bot(name: str, seed: int) -> Bot:
     return factory(seed)
 
 
-def analyse(game: Game, player: int | None = None, candidates: int | None = None) -> list[Estimate]:
+def analyse(
+    game: Game, player: int | None = None, candidates: int | None = None, search_all: bool = False
+) -> list[Estimate]:
     """Every legal move of the player who decides (or ``player``) with the strong player's
     estimate of their expected final score after it, best first. The first is the strong
     player's choice; the difference between two estimates is what one move costs against
-    another. See :meth:`StrongBot.analyse`."""
-    return StrongBot(0).analyse(game, player, candidates)
+    another. ``search_all`` searches every move, not only the best candidates (slower). See
+    :meth:`StrongBot.analyse`."""
+    return StrongBot(0).analyse(game, player, candidates, search_all)
 
 
 __all__ = [

@@ -11,7 +11,6 @@ so the analysis and the bot's choice agree, and a game is replayed identically.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import NamedTuple
 
@@ -51,13 +50,30 @@ def evaluate_moves(game: Game, player: int, network: ValueNetwork) -> list[tuple
     return ranked
 
 
+class Search(NamedTuple):
+    """How far the strong player looks past the network's values (see :class:`StrongBot`)."""
+
+    candidates: int  # at most this many of the network's best moves are searched (0 or 1: none)
+    samples: int  # simulated futures per candidate
+    margin: float  # only the moves within this many points of the network's best
+
+
+# Chosen on tuning games (seed 5, never the held-out benchmark's), see docs/bench.md: in Très
+# futé two candidates on four futures gained 3.3 points at a median of 9.5 ms per decision.
+SEARCH: dict[str, Search] = {
+    "tres-fute": Search(candidates=2, samples=4, margin=2.0),
+    "vraiment-tres-fute": Search(candidates=0, samples=4, margin=2.0),
+}
+
+
 class StrongBot:
-    """The value network's best move, with an optional search over the rest of the turn.
+    """The value network's best move, with a search over the rest of the turn where it hesitates.
 
     Up to ``candidates`` moves (the network's best, those within ``margin`` points of the best
     one) are searched on ``samples`` simulated futures each; when no other move comes that close,
     or with 0 candidates, the network's best move is played directly. The search thus goes
-    where the network hesitates, and most decisions cost one batch of afterstates.
+    where the network hesitates, and most decisions cost one batch of afterstates. Settings left
+    out are the game's own (``SEARCH``).
     """
 
     name = "strong"
@@ -65,10 +81,10 @@ class StrongBot:
     def __init__(
         self,
         seed: int = 0,
-        candidates: int = 0,
-        samples: int = 8,
+        candidates: int | None = None,
+        samples: int | None = None,
         network: ValueNetwork | None = None,
-        margin: float = math.inf,
+        margin: float | None = None,
     ) -> None:
         self.seed = seed
         self.candidates = candidates
@@ -79,12 +95,24 @@ class StrongBot:
     def _network(self, game: Game) -> ValueNetwork:
         return self.network or shipped_network(game.spec.id)
 
-    def analyse(self, game: Game, player: int | None = None, candidates: int | None = None) -> list[Estimate]:
+    def search(self, game: Game) -> Search:
+        """The search settings for this game: the bot's own, or else the game's."""
+        default = SEARCH[game.spec.id]
+        return Search(
+            default.candidates if self.candidates is None else self.candidates,
+            default.samples if self.samples is None else self.samples,
+            default.margin if self.margin is None else self.margin,
+        )
+
+    def analyse(
+        self, game: Game, player: int | None = None, candidates: int | None = None, search_all: bool = False
+    ) -> list[Estimate]:
         """Every legal move of ``player`` with its expected final score, best first.
 
-        The ``candidates`` best moves by the network (default: the bot's setting) are searched
-        and come first; the others follow with the network's value alone, capped at the last
-        searched estimate (so the list is best first and no move costs less than nothing).
+        The ``candidates`` best moves by the network within the margin (default: the bot's
+        settings) are searched and come first; with ``search_all``, every legal move is. The
+        others follow with the network's value alone, capped at the last searched estimate (so
+        the list is best first and no move costs less than nothing).
         """
         if player is None:
             player = game.to_move
@@ -92,13 +120,18 @@ class StrongBot:
             raise ValueError("no player decides now")
         network = self._network(game)
         ranked = evaluate_moves(game, player, network)
-        count = self.candidates if candidates is None else candidates
-        best = ranked[0][0]
-        count = sum(1 for value, _ in ranked[:count] if best - value <= self.margin)
-        if count <= 1 or self.samples <= 0:
+        settings = self.search(game)
+        if search_all:
+            count, samples = len(ranked), settings.samples
+        else:
+            count = settings.candidates if candidates is None else candidates
+            best = ranked[0][0]
+            count = sum(1 for value, _ in ranked[:count] if best - value <= settings.margin)
+            samples = settings.samples
+        if count <= 1 or samples <= 0:
             return [Estimate(move, value, False) for value, move in ranked]
         searched = []
-        seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(self.samples)]
+        seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(samples)]
         for _, move in ranked[:count]:
             total = 0.0
             for s in seeds:
