@@ -223,12 +223,13 @@ def test_the_analysis_of_the_last_decision_is_the_exact_score_of_each_move() -> 
 
 
 def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
-    """In Très futé the strong player searches the network's two best moves when they are within
-    two points of each other (its own settings, chosen on tuning games), and plays the network's
+    """The strong player searches the network's two best moves when they are within two points
+    of each other (the settings of both games, chosen on tuning games), and plays the network's
     best move directly otherwise; a bot given other settings keeps them."""
     game = Game("tres-fute", players=1, seed=4)
     bot = StrongBot(0)
     assert bot.search(game) == SEARCH["tres-fute"] == Search(candidates=2, samples=4, margin=2.0)
+    assert SEARCH["vraiment-tres-fute"] == Search(candidates=2, samples=4, margin=2.0)
     assert StrongBot(0, candidates=0).search(game).candidates == 0
     seen = {True: 0, False: 0}
     rng = random.Random(4)

@@ -58,11 +58,12 @@ class Search(NamedTuple):
     margin: float  # only the moves within this many points of the network's best
 
 
-# Chosen on tuning games (seed 5, never the held-out benchmark's), see docs/bench.md: in Très
-# futé two candidates on four futures gained 3.3 points at a median of 9.5 ms per decision.
+# Chosen on tuning games (seed 5, never the held-out benchmark's), see docs/bench.md: two
+# candidates on four futures gained 3.3 points in Très futé (median 9.5 ms per decision) and
+# 8.5 in Vraiment très futé (median 32 ms, its turns being longer).
 SEARCH: dict[str, Search] = {
     "tres-fute": Search(candidates=2, samples=4, margin=2.0),
-    "vraiment-tres-fute": Search(candidates=0, samples=4, margin=2.0),
+    "vraiment-tres-fute": Search(candidates=2, samples=4, margin=2.0),
 }
 
 
