@@ -122,13 +122,13 @@ class StrongBot:
         network = self._network(game)
         ranked = evaluate_moves(game, player, network)
         settings = self.search(game)
+        samples = settings.samples
         if search_all:
-            count, samples = len(ranked), settings.samples
+            count = len(ranked)
         else:
             count = settings.candidates if candidates is None else candidates
             best = ranked[0][0]
             count = sum(1 for value, _ in ranked[:count] if best - value <= settings.margin)
-            samples = settings.samples
         if count <= 1 or samples <= 0:
             return [Estimate(move, value, False) for value, move in ranked]
         searched = []
