@@ -16,6 +16,7 @@ COMPILED = [
     "src/tresfute/rules/moves.py",
     "src/tresfute/rules/sheet.py",
     "src/tresfute/bots/value.py",  # the linear evaluation that starts the network's training
+    "src/tresfute/bots/network.py",
 ]
 
 ext_modules = []

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tresfute.bots import network as network_module
 from tresfute.bots.network import ValueNetwork, _encoder, shipped_network
 from tresfute.bots.strong import StrongBot, afterstates
 from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, run
@@ -96,6 +97,29 @@ def test_an_averaged_network_values_each_position_at_the_mean_of_its_members() -
     assert averaged.info == {"members": 3}
     with pytest.raises(ValueError, match="one game"):
         ValueNetwork.average([members[0], ValueNetwork.initial("vraiment-tres-fute")])
+
+
+@pytest.mark.parametrize("game_id", SPECS)
+def test_the_fast_values_are_the_inputs_through_the_layers(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``values`` adds up kept first-layer sums per area state; ``evaluate`` multiplies every
+    input: the same numbers, for a plain and an averaged network, even when the kept sums are
+    let go of mid-game."""
+    monkeypatch.setattr(network_module, "PARTS_KEPT", 20)  # fewer than one batch may need
+    members = [ValueNetwork.initial(game_id, hidden=(24, 16), seed=k) for k in range(2)]
+    for k, member in enumerate(members):  # a non-zero forecast
+        w, b = member.layers[-1]
+        member.layers[-1] = (w + 0.05 * (k + 1), b + 0.2)
+    averaged = ValueNetwork.average(members)
+    assert averaged._blocks[1] is not None and len(averaged._blocks[1]) == 2, "its members apart"
+    rng = random.Random(3)
+    for network in (shipped_network(game_id), members[0], averaged):
+        game = Game(game_id, players=2, seed=7)
+        while not game.is_over:
+            player = game.to_move
+            _moves, afters = afterstates(game, player)
+            expected, _inputs = network.evaluate(afters, player)
+            assert network.values(afters, player) == pytest.approx(expected, abs=1e-3)
+            game.play(rng.choice(game.legal_moves()))
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -87,18 +87,16 @@ class State:
 
 def choose(network: ValueNetwork, game: Game, player: int, rng: random.Random, explore: float):
     """The move to play, its afterstate's value and inputs (None when the game ends with it)."""
-    moves = game.legal_moves(player)
-    afters = []
-    for move in moves:
-        after = game.copy(dice="external")
-        after.play(move, player)
-        afters.append(after)
-    values, inputs = network.evaluate(afters, player)
+    pairs = game.afterstates(player)
+    moves, afters = [move for move, _ in pairs], [after for _, after in pairs]
+    values = network.values(afters, player)
     if len(moves) > 1 and explore and rng.random() < explore:
         k = rng.randrange(len(moves))
     else:
         k = max(range(len(moves)), key=values.__getitem__)
-    return moves[k], values[k], inputs[k], afters[k]
+    after = afters[k]
+    inputs = None if after.is_over else network.encoder.encode(after, player)
+    return moves[k], values[k], inputs, after
 
 
 def teacher_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple[np.ndarray, np.ndarray, list[int]]:
@@ -207,6 +205,7 @@ def fit(state: State, x: np.ndarray, y: np.ndarray, learning_rate: float, rng: n
                 v *= beta2
                 v += (1 - beta2) * g * g
                 p -= learning_rate * (m / correction1) / (np.sqrt(v / correction2) + eps)
+    state.network.weights_changed()
     return float(np.mean(losses)) if losses else 0.0
 
 
