@@ -16,7 +16,10 @@ COMPILED = [
     "src/tresfute/rules/moves.py",
     "src/tresfute/rules/sheet.py",
     "src/tresfute/bots/value.py",  # the linear evaluation that starts the network's training
-    "src/tresfute/bots/network.py",
+    "src/tresfute/bots/network.py",  # the network's inputs, read from every position valued
+    "src/tresfute/bots/random_bot.py",  # the benchmarks' and environments' opponent
+    "src/tresfute/envs/observation.py",  # the environments' observations, made at every step
+    "src/tresfute/envs/actions.py",  # their action masks
 ]
 
 ext_modules = []

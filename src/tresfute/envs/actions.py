@@ -8,6 +8,7 @@ moves are the engine's own, so an agent's game is an ordinary record.
 from __future__ import annotations
 
 from functools import cache
+from typing import SupportsInt
 
 import numpy as np
 
@@ -76,10 +77,12 @@ class ActionMap:
     def __len__(self) -> int:
         return len(self.moves)
 
-    def action_to_move(self, action: int) -> Move:
-        if not 0 <= int(action) < len(self.moves):
+    def action_to_move(self, action: SupportsInt) -> Move:
+        """The move an action number stands for (a Python or a NumPy integer)."""
+        number = int(action)
+        if not 0 <= number < len(self.moves):
             raise ValueError(f"action {action} is not in 0..{len(self.moves) - 1}")
-        return self.moves[int(action)]
+        return self.moves[number]
 
     def move_to_action(self, move: Move | str) -> int:
         if isinstance(move, str):
@@ -108,7 +111,7 @@ def action_map(game_id: str) -> ActionMap:
     return ActionMap(game_id)
 
 
-def action_to_move(game_id: str, action: int) -> Move:
+def action_to_move(game_id: str, action: SupportsInt) -> Move:
     return action_map(get_spec(game_id).id).action_to_move(action)
 
 
