@@ -58,12 +58,14 @@ class Search(NamedTuple):
     margin: float  # only the moves within this many points of the network's best
 
 
-# Chosen on tuning games (seed 5, never the held-out benchmark's), see docs/bench.md: two
-# candidates on four futures gained 3.3 points in Très futé (median 9.5 ms per decision) and
-# 8.5 in Vraiment très futé (median 32 ms, its turns being longer).
+# Chosen on tuning games (seed 5, never the held-out benchmark's), see docs/bench.md: three
+# candidates within 4 points on six futures each gained 4.1 points over two within 2 on four in
+# Très futé (271.0 against 266.9, 200 games; median 11.6 ms per decision) and 2.2 in Vraiment
+# très futé (300.3 against 298.1; median 18.8 ms); wider still (four within 6, eight futures)
+# gained nothing more in Très futé (270.7).
 SEARCH: dict[str, Search] = {
-    "tres-fute": Search(candidates=2, samples=4, margin=2.0),
-    "vraiment-tres-fute": Search(candidates=2, samples=4, margin=2.0),
+    "tres-fute": Search(candidates=3, samples=6, margin=4.0),
+    "vraiment-tres-fute": Search(candidates=3, samples=6, margin=4.0),
 }
 
 
