@@ -38,6 +38,7 @@ import numpy as np
 from ..rules import Game
 from ..simulate import derived_seed
 from .network import SCALE, ValueNetwork
+from .strong import afterstates
 
 
 @dataclass
@@ -87,8 +88,7 @@ class State:
 
 def choose(network: ValueNetwork, game: Game, player: int, rng: random.Random, explore: float):
     """The move to play, its afterstate's value and inputs (None when the game ends with it)."""
-    pairs = game.afterstates(player)
-    moves, afters = [move for move, _ in pairs], [after for _, after in pairs]
+    moves, afters = afterstates(game, player)
     values = network.values(afters, player)
     if len(moves) > 1 and explore and rng.random() < explore:
         k = rng.randrange(len(moves))
