@@ -94,10 +94,11 @@ class ActionMap:
 
     def mask(self, game: Game, player: int | None) -> np.ndarray:
         """1 for each legal action of ``player`` now, else 0 (int8, as Gymnasium expects)."""
-        mask = np.zeros(len(self.moves), dtype=np.int8)
+        mask = bytearray(len(self.moves))  # filled here, then viewed by NumPy: no fancy indexing
         if player is not None and player >= 0:
-            mask[self.legal_actions(game, player)] = 1
-        return mask
+            for action in self.legal_actions(game, player):
+                mask[action] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     def legal_actions(self, game: Game, player: int) -> list[int]:
         """The numbers of ``player``'s legal moves now."""

@@ -21,7 +21,7 @@ import random
 import secrets
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from .kinds import (
     ActionBonus,
@@ -41,7 +41,7 @@ from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
 from .reasons import Listing, Named, OneOf, Reason, ReasonError
 from .sheet import Score, Sheet, winners
 
-CHANCE = -1
+CHANCE: Final = -1
 DIE_NAMES = {
     "w": "white",
     "s": "silver",
@@ -95,25 +95,38 @@ class Stage(StrEnum):
     DONE = "done"
 
 
-# The hot path reads these as module globals (one lookup, not two).
-_TURN_START, _BEFORE_ROLL, _ROLL, _CHOOSE, _SWEEP = (
-    Phase.TURN_START,
-    Phase.BEFORE_ROLL,
-    Phase.ROLL,
-    Phase.CHOOSE,
-    Phase.SWEEP,
-)
-_NEXT_ROLL, _ACTIVE_EXTRA, _SOLO_ROLL, _PASSIVE, _OVER = (
-    Phase.NEXT_ROLL,
-    Phase.ACTIVE_EXTRA,
-    Phase.SOLO_ROLL,
-    Phase.PASSIVE,
-    Phase.OVER,
-)
-_HAND, _PLATTER, _FIELD = Where.HAND, Where.PLATTER, Where.FIELD
-_PICK_STAGE, _EXTRA_STAGE, _DONE_STAGE = Stage.PICK, Stage.EXTRA, Stage.DONE
-_PICK, _EXTRA, _BONUS = MoveKind.PICK, MoveKind.EXTRA, MoveKind.BONUS
-_REROLL_ACTION, _PLUS_ONE_ACTION, _REPRISE_ACTION = ActionKind.REROLL, ActionKind.PLUS_ONE, ActionKind.REPRISE
+# The hot path reads these as final module constants: compiled, each is a C static, where a
+# plain global costs a dictionary lookup and an enum's class attribute a metaclass hook.
+_TURN_START: Final = Phase.TURN_START
+_BEFORE_ROLL: Final = Phase.BEFORE_ROLL
+_ROLL: Final = Phase.ROLL
+_CHOOSE: Final = Phase.CHOOSE
+_SWEEP: Final = Phase.SWEEP
+_NEXT_ROLL: Final = Phase.NEXT_ROLL
+_ACTIVE_EXTRA: Final = Phase.ACTIVE_EXTRA
+_SOLO_ROLL: Final = Phase.SOLO_ROLL
+_PASSIVE: Final = Phase.PASSIVE
+_OVER: Final = Phase.OVER
+_HAND: Final = Where.HAND
+_PLATTER: Final = Where.PLATTER
+_FIELD: Final = Where.FIELD
+_PICK_STAGE: Final = Stage.PICK
+_EXTRA_STAGE: Final = Stage.EXTRA
+_DONE_STAGE: Final = Stage.DONE
+_PICK: Final = MoveKind.PICK
+_EXTRA: Final = MoveKind.EXTRA
+_BONUS: Final = MoveKind.BONUS
+_PASS_KIND: Final = MoveKind.PASS
+_DONE_KIND: Final = MoveKind.DONE
+_REROLL_KIND: Final = MoveKind.REROLL
+_ROLL_KIND: Final = MoveKind.ROLL
+_REPRISE_KIND: Final = MoveKind.REPRISE
+_SWEEP_KIND: Final = MoveKind.SWEEP
+_DICE_KIND: Final = MoveKind.DICE
+_REROLL_ACTION: Final = ActionKind.REROLL
+_PLUS_ONE_ACTION: Final = ActionKind.PLUS_ONE
+_REPRISE_ACTION: Final = ActionKind.REPRISE
+_ALL_DICE: Final = list(range(6))  # read only
 
 
 @dataclass(slots=True)
@@ -124,14 +137,58 @@ class Pending:
     source: str
 
 
-class Played(NamedTuple):
-    """One move of the game's history, by whom, and whether the engine played it (forced)."""
+class Played:
+    """One move of the game's history, by whom, and whether the engine played it (forced).
 
-    player: int  # CHANCE for dice given from outside
-    move: Move
-    forced: bool = False
-    round: int = 0
-    turn: int = 0  # index of the turn in its round
+    A plain class with read-only attributes, not a named tuple or a dataclass: compiled, it
+    costs a tenth as much to build, and the engine builds one for every move."""
+
+    __slots__ = ("forced", "move", "player", "round", "turn")
+
+    def __init__(self, player: int, move: Move, forced: bool = False, round: int = 0, turn: int = 0) -> None:
+        self.player: Final = player  # CHANCE for dice given from outside
+        self.move: Final = move
+        self.forced: Final = forced
+        self.round: Final = round
+        self.turn: Final = turn  # index of the turn in its round
+
+    def _key(self) -> tuple[int, Move, bool, int, int]:
+        return (self.player, self.move, self.forced, self.round, self.turn)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Played) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Played(player={self.player}, move={self.move!r}, forced={self.forced}, "
+            f"round={self.round}, turn={self.turn})"
+        )
+
+
+def _has_player(players: tuple[int, ...], p: int) -> bool:
+    """``p in players``: compiled, ``any`` of a generator is a loop of a few instructions."""
+    return any(q == p for q in players)
+
+
+def _any_pending(pending: list[list[Pending]]) -> bool:
+    """``any(pending)``, written so that the compiler makes it a loop, not a call."""
+    return any(queue for queue in pending)
+
+
+def _holds(items: list[Where] | list[Stage], item: Where | Stage) -> bool:
+    """``item in items`` for enum members, by identity (no string comparisons), as a loop."""
+    return any(x is item for x in items)
+
+
+def _listed(move: Move, moves: list[Move]) -> bool:
+    """``move in moves``, trying identity first: a bot plays one of the very objects listed."""
+    for m in moves:
+        if m is move:
+            return True
+    return move in moves
 
 
 def get_spec(game: str | GameSpec) -> GameSpec:
@@ -184,9 +241,9 @@ class Game:
         self.turn = 0  # index of the turn in the round
         self.active = 0
         self.solo_passive = False  # the solo game's passive turn
-        self.phase = Phase.TURN_START
+        self.phase = _TURN_START
         self.values = [0] * 6  # each die's face (0 before its first roll)
-        self.where = [Where.HAND] * 6
+        self.where = [_HAND] * 6
         self.field: list[int] = []  # dice on the active player's die fields, in order
         self.rolls = 0
         self.picks = 0
@@ -195,14 +252,16 @@ class Game:
         self.sheets = [Sheet(spec) for _ in range(players)]
         self.pending: list[list[Pending]] = [[] for _ in range(players)]
         self.extra_used: list[set[int]] = [set() for _ in range(players)]
-        self.stage = [Stage.DONE] * players
+        self.stage = [_DONE_STAGE] * players
         self.history: list[Played] = []
         self.lost_bonuses: list[tuple[int, Pending]] = []
-        self._cache: dict[int, list[Move]] = {}
+        self._cache: list[list[Move] | None] = [None] * players  # each player's legal moves, once listed
         self._movers: tuple[int, ...] = ()
         self._pick_table = tables.pick
         self._extra_table = tables.extra
         self._bonus_table = tables.bonus
+        self._reprise_moves = tables.reprise
+        self._sweep_table = tables.sweep
         self._begin_round()
         self._advance()
 
@@ -210,7 +269,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def external_dice(self) -> bool:
@@ -223,14 +282,14 @@ class Game:
 
     def _find_movers(self) -> tuple[int, ...]:
         phase = self.phase
-        if phase is Phase.OVER:
+        if phase is _OVER:
             return ()
-        if phase is Phase.PASSIVE:
+        if phase is _PASSIVE:
             stage = self.stage
-            return tuple(p for p in self.passive_order() if stage[p] is not Stage.DONE)
-        if any(self.pending):
+            return tuple(p for p in self.passive_order() if stage[p] is not _DONE_STAGE)
+        if _any_pending(self.pending):
             return tuple(p for p in range(self.n_players) if self.pending[p])
-        if phase is Phase.ROLL or phase is Phase.SOLO_ROLL:
+        if phase is _ROLL or phase is _SOLO_ROLL:
             return (CHANCE,)
         return (self.active,)
 
@@ -249,10 +308,10 @@ class Game:
 
     def dice_to_roll(self) -> list[str]:
         """The dice a ``dice ...`` move must give now (empty when no roll is due)."""
-        if self.phase is Phase.SOLO_ROLL:
+        if self.phase is _SOLO_ROLL:
             return list(self.dice)
-        if self.phase is Phase.ROLL and not any(self.pending):
-            return [self.dice[i] for i in range(6) if self.where[i] is Where.HAND]
+        if self.phase is _ROLL and not any(self.pending):
+            return [self.dice[i] for i in range(6) if self.where[i] is _HAND]
         return []
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
@@ -283,11 +342,11 @@ class Game:
             move = parse_move(move)
         movers = self._movers
         p = movers[0] if player is None and movers else player
-        if p is not None and p >= 0 and p in movers and isinstance(move, Move):  # the common case
-            moves = self._cache.get(p)
+        if p is not None and p >= 0 and _has_player(movers, p) and isinstance(move, Move):  # the common case
+            moves = self._cache[p]
             if moves is None:
                 moves = self._moves_for(p)
-            if move in moves:
+            if _listed(move, moves):
                 self.history.append(Played(p, move, False, self.round, self.turn))
                 self._apply(p, move)
                 self._advance()
@@ -304,10 +363,10 @@ class Game:
         """The player the move is for, once it is known to be legal."""
         if not isinstance(move, Move):
             raise IllegalMoveError(Reason("not a move: {move}", move=repr(move)))
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             raise IllegalMoveError(Reason("the game is over"))
         movers = self._movers
-        if move.kind is MoveKind.DICE:
+        if move.kind is _DICE_KIND:
             if movers != (CHANCE,):
                 raise IllegalMoveError(
                     Reason("no roll is due now")
@@ -340,15 +399,16 @@ class Game:
         cache = self._cache
         history = self.history
         while True:
-            cache.clear()
+            for i in range(len(cache)):
+                cache[i] = None
             phase = self.phase
             if phase is _OVER:
                 self._movers = ()
                 return
             settled = True
-            if any(pending):
+            if _any_pending(pending):
                 self._drop_lost_bonuses()
-                settled = not any(pending)
+                settled = not _any_pending(pending)
             if settled:
                 if phase is _TURN_START:
                     self._start_turn()
@@ -358,7 +418,7 @@ class Game:
                     continue
                 if phase is _PASSIVE:
                     stage = self.stage
-                    if _PICK_STAGE not in stage and _EXTRA_STAGE not in stage:
+                    if not _holds(stage, _PICK_STAGE) and not _holds(stage, _EXTRA_STAGE):
                         self._end_turn()
                         continue
                 elif phase is _ROLL or phase is _SOLO_ROLL:
@@ -385,24 +445,30 @@ class Game:
 
     # --- the turn flow ----------------------------------------------------------------
 
-    def _schedule(self) -> list[tuple[int, bool]]:
-        """The turns of one round: (active player, is it the solo passive turn)."""
+    def _turns_per_round(self) -> int:
+        """Solo: the player's own turn, then the passive one; otherwise one turn per player."""
+        return 2 if self.n_players == 1 else self.n_players
+
+    def _seat_turn(self, turn: int) -> None:
+        """Set the active player of the round's turn ``turn``, and whether it is the solo game's
+        passive turn."""
         if self.n_players == 1:
-            return [(0, False), (0, True)]
-        return [(p, False) for p in range(self.n_players)]
+            self.active, self.solo_passive = 0, turn == 1
+        else:
+            self.active, self.solo_passive = turn, False
 
     def _begin_round(self) -> None:
         self.round += 1
         self.turn = 0
-        self.active, self.solo_passive = self._schedule()[0]
+        self._seat_turn(0)
         gift = self.spec.round_gifts[self.round - 1]
         if gift is not None:
             for p in range(self.n_players):
                 self._fire(p, [(gift, f"round {self.round}")])
-        self.phase = Phase.TURN_START
+        self.phase = _TURN_START
 
     def _start_turn(self) -> None:
-        self.active, self.solo_passive = self._schedule()[self.turn]
+        self._seat_turn(self.turn)
         self.where = [_HAND] * 6
         self.field = []
         self.rolls = self.picks = 0
@@ -416,9 +482,9 @@ class Game:
     def _next_roll(self) -> None:
         if self.picks >= 3 or self.rolls >= 3:
             self._end_active_part()
-        elif self.rolls >= 1 and _PLATTER in self.where and self.sheets[self.active].available(_REPRISE_ACTION) > 0:
+        elif self._can_reprise():
             self.phase = _BEFORE_ROLL
-        elif _HAND in self.where:
+        elif _holds(self.where, _HAND):
             self.rolls += 1
             self.phase = _ROLL
         else:
@@ -426,28 +492,26 @@ class Game:
 
     def _can_reprise(self) -> bool:
         return (
-            self.rolls >= 1
-            and self.sheets[self.active].available(ActionKind.REPRISE) > 0
-            and Where.PLATTER in self.where
+            self.rolls >= 1 and _holds(self.where, _PLATTER) and self.sheets[self.active].available(_REPRISE_ACTION) > 0
         )
 
     def _end_active_part(self) -> None:
-        self.where = [Where.PLATTER if w is Where.HAND else w for w in self.where]
-        self.phase = Phase.ACTIVE_EXTRA
+        self.where = [_PLATTER if w is _HAND else w for w in self.where]
+        self.phase = _ACTIVE_EXTRA
 
     def _begin_passive(self) -> None:
-        self.phase = Phase.PASSIVE
+        self.phase = _PASSIVE
         for p in self.passive_order():
-            self.stage[p] = Stage.PICK
+            self.stage[p] = _PICK_STAGE
 
     def _end_turn(self) -> None:
         self.turn += 1
-        if self.turn < len(self._schedule()):
-            self.phase = Phase.TURN_START
+        if self.turn < self._turns_per_round():
+            self.phase = _TURN_START
         elif self.round < self.rounds:
             self._begin_round()
         else:
-            self.phase = Phase.OVER
+            self.phase = _OVER
 
     # --- dice -------------------------------------------------------------------------
 
@@ -472,7 +536,7 @@ class Game:
 
     def _solo_platter(self, platter: list[int]) -> None:
         for i in platter:
-            self.where[i] = Where.PLATTER
+            self.where[i] = _PLATTER
         self._begin_passive()
 
     def _check_dice(self, move: Move) -> None:
@@ -486,7 +550,7 @@ class Game:
                     given=" ".join(given) or "-",
                 )
             )
-        if self.phase is Phase.ROLL:
+        if self.phase is _ROLL:
             if move.platter is not None:
                 raise IllegalMoveError(Reason("'platter=' is only for the solo game's passive roll"))
             return
@@ -513,8 +577,8 @@ class Game:
         self.dice_rolled += 1
         for d, v in move.dice:
             self.values[self._die_index[d]] = v
-        if self.phase is Phase.ROLL:
-            self.phase = Phase.CHOOSE
+        if self.phase is _ROLL:
+            self.phase = _CHOOSE
             return
         if move.platter is not None:
             platter = [self._die_index[d] for d in move.platter]
@@ -525,7 +589,7 @@ class Game:
     # --- legal moves ------------------------------------------------------------------
 
     def _moves_for(self, p: int) -> list[Move]:
-        cached = self._cache.get(p)
+        cached = self._cache[p]
         if cached is not None:
             return cached
         phase = self.phase
@@ -551,8 +615,9 @@ class Game:
         elif phase is _BEFORE_ROLL:
             moves = []
             if self.sheets[p].available(_REPRISE_ACTION) > 0:
-                moves = [Move(MoveKind.REPRISE, die=self.dice[i]) for i in range(6) if self.where[i] is _PLATTER]
-            moves.append(ROLL if _HAND in self.where else DONE)
+                where, reprises = self.where, self._reprise_moves
+                moves = [reprises[i] for i in range(6) if where[i] is _PLATTER]
+            moves.append(ROLL if _holds(self.where, _HAND) else DONE)
         elif phase is _SWEEP:
             moves = self._sweep_moves(p)
             moves.append(DONE)
@@ -566,14 +631,13 @@ class Game:
             return self.values[self._white] + self.values[self._blue]
         return self.values[d]
 
-    def _die_moves(self, p: int, dice: list[int] | range, extra: bool = False) -> list[Move]:
+    def _die_moves(self, p: int, dice: list[int], extra: bool = False) -> list[Move]:
         """Every entry of each of ``dice`` on player ``p``'s sheet.
 
         The same test as :meth:`Grid.die_targets` and :meth:`Track.accepts`, on the flat
         numbers of :class:`_Tables` (this runs for every decision).
         """
         moves: list[Move] = []
-        append = moves.append
         states = self.sheets[p].areas
         values = self.values
         blue_sum = values[self._white] + values[self._blue]
@@ -587,7 +651,7 @@ class Game:
                     marks = grid[0]
                     for c in grid[1].get(value, ()):
                         if state[c] < marks:
-                            append(entries[c])
+                            moves.append(entries[c])
                     continue
                 assert track is not None
                 i = len(state)
@@ -600,7 +664,7 @@ class Game:
                             continue
                     elif previous != 6 and written <= previous:
                         continue
-                append(entries[0])
+                moves.append(entries[0])
         return moves
 
     def _choose_moves(self, p: int) -> list[Move]:
@@ -625,7 +689,7 @@ class Game:
         if self.sheets[p].available(_PLUS_ONE_ACTION) <= 0:
             return []
         used = self.extra_used[p]
-        return self._die_moves(p, [i for i in range(6) if i not in used] if used else range(6), extra=True)
+        return self._die_moves(p, [i for i in range(6) if i not in used] if used else _ALL_DICE, extra=True)
 
     def _sweep_moves(self, p: int) -> list[Move]:
         silver = self.spec.areas["s"]
@@ -633,11 +697,11 @@ class Game:
         state = self.sheets[p].areas["s"]
         moves = []
         for d in self.swept:
-            colour = self.dice[d]
+            by_cell = self._sweep_table[d]
             for c in silver.die_targets(state, self.values[d]):
-                cell = silver.cells[c]
-                if colour in ("w", "s") or colour == silver.row_colours[cell.row - 1]:
-                    moves.append(Move(MoveKind.SWEEP, colour, "s", (cell.row, cell.col)))
+                move = by_cell[c]
+                if move is not None:
+                    moves.append(move)
         return moves
 
     def _bonus_targets(self, p: int, bonus: Bonus) -> list[Move]:
@@ -658,11 +722,18 @@ class Game:
         return [moves[v] for v in area.choice_values if area.accepts(state, v, True)]
 
     def _bonus_moves(self, p: int) -> list[Move]:
-        moves: dict[Move, None] = {}
-        for pending in self.pending[p]:
+        waiting = self.pending[p]
+        if len(waiting) == 1 and not isinstance(waiting[0].bonus, ChoiceBonus):
+            return self._bonus_targets(p, waiting[0].bonus)  # the common case: no repeats
+        # Each target's move is one object of the bonus table: repeats are the same object.
+        moves: list[Move] = []
+        seen: set[int] = set()
+        for pending in waiting:
             for m in self._bonus_targets(p, pending.bonus):
-                moves[m] = None
-        return list(moves)
+                if id(m) not in seen:
+                    seen.add(id(m))
+                    moves.append(m)
+        return moves
 
     def _drop_lost_bonuses(self) -> None:
         """A bonus with no legal target is lost (targets never come back)."""
@@ -693,55 +764,55 @@ class Game:
                 self._enter(p, area, move.cell, self._entry_value(d, area))
                 if self.spec.silver_sweep and area == "s" and swept:
                     self.swept = swept
-                    self.phase = Phase.SWEEP
+                    self.phase = _SWEEP
                 elif self.pending[p]:
-                    self.phase = Phase.NEXT_ROLL  # once the bonuses are resolved
+                    self.phase = _NEXT_ROLL  # once the bonuses are resolved
                 else:
                     self._next_roll()
             else:
                 self._enter(p, area, move.cell, self._entry_value(d, area))
-                self.stage[p] = Stage.EXTRA
+                self.stage[p] = _EXTRA_STAGE
         elif kind is _BONUS:
             self._take_pending(p, move)
             self._enter(p, area, move.cell, move.value)
         elif kind is _EXTRA:
             d = self._die_index[die]
-            sheet.used[ActionKind.PLUS_ONE] += 1
+            sheet.used[_PLUS_ONE_ACTION] += 1
             self.extra_used[p].add(d)
             self._enter(p, area, move.cell, self._entry_value(d, area))
-        elif kind is MoveKind.PASS:
-            if phase is Phase.CHOOSE:
-                self.phase = Phase.NEXT_ROLL  # the roll is lost, and counts
+        elif kind is _PASS_KIND:
+            if phase is _CHOOSE:
+                self.phase = _NEXT_ROLL  # the roll is lost, and counts
             else:
-                self.stage[p] = Stage.EXTRA
-        elif kind is MoveKind.DONE:
-            if phase is Phase.PASSIVE:
-                self.stage[p] = Stage.DONE
-            elif phase is Phase.ACTIVE_EXTRA:
+                self.stage[p] = _EXTRA_STAGE
+        elif kind is _DONE_KIND:
+            if phase is _PASSIVE:
+                self.stage[p] = _DONE_STAGE
+            elif phase is _ACTIVE_EXTRA:
                 if self.n_players == 1:
                     self._end_turn()
                 else:
                     self._begin_passive()
-            elif phase is Phase.SWEEP:
+            elif phase is _SWEEP:
                 self.swept = []
-                self.phase = Phase.NEXT_ROLL
+                self.phase = _NEXT_ROLL
             else:  # BEFORE_ROLL with nothing left to roll
                 self._end_active_part()
-        elif kind is MoveKind.REROLL:
-            sheet.used[ActionKind.REROLL] += 1
-            self.phase = Phase.ROLL
-        elif kind is MoveKind.ROLL:
+        elif kind is _REROLL_KIND:
+            sheet.used[_REROLL_ACTION] += 1
+            self.phase = _ROLL
+        elif kind is _ROLL_KIND:
             self.rolls += 1
-            self.phase = Phase.ROLL
-        elif kind is MoveKind.REPRISE:
-            sheet.used[ActionKind.REPRISE] += 1
-            self.where[self._die_index[die]] = Where.HAND
-        elif kind is MoveKind.SWEEP:
+            self.phase = _ROLL
+        elif kind is _REPRISE_KIND:
+            sheet.used[_REPRISE_ACTION] += 1
+            self.where[self._die_index[die]] = _HAND
+        elif kind is _SWEEP_KIND:
             d = self._die_index[die]
             self.swept.remove(d)
             self._enter(p, "s", move.cell, self.values[d])
             if not self.swept:
-                self.phase = Phase.NEXT_ROLL
+                self.phase = _NEXT_ROLL
 
     def _enter(self, p: int, a: str, cell: tuple[int, int] | None, value: int | None) -> None:
         area = self.spec.areas[a]
@@ -934,7 +1005,7 @@ class Game:
         if sheet.spec is not self.spec:
             raise ValueError(f"that sheet is not a {self.spec.name_fr} sheet")
         self.sheets[player] = sheet.copy()
-        self._cache.clear()
+        self._cache = [None] * self.n_players
         self._movers = self._find_movers()
 
     def moves_played(self) -> list[Played]:
@@ -980,11 +1051,13 @@ class Game:
         self.stage = list(other.stage)
         self.history = list(other.history)
         self.lost_bonuses = list(other.lost_bonuses)
-        self._cache = {}
+        self._cache = [None] * other.n_players
         self._movers = other._movers
         self._pick_table = other._pick_table
         self._extra_table = other._extra_table
         self._bonus_table = other._bonus_table
+        self._reprise_moves = other._reprise_moves
+        self._sweep_table = other._sweep_table
 
     def afterstates(self, player: int | None = None) -> list[tuple[Move, Game]]:
         """Each legal move of ``player`` (default: :attr:`to_move`) with the position it leads
@@ -1045,10 +1118,12 @@ class _Tables:
     grid, track, moves)``, where ``grid`` is ``(marks, cells by value)`` for a grid (``moves``
     indexed by cell) and ``track`` is ``(boxes, minimums, multipliers, ordered,
     non-increasing)`` for a track (``moves``: its one move). Bonus moves: per area, indexed by
-    cell or by value.
+    cell or by value. Reprise moves: per die. Sweeps (a silver pick's swept dice crossed in
+    silver): per die, per silver cell, the move or None where that die may not go (a coloured
+    die only in its own colour's row).
     """
 
-    __slots__ = ("blue", "bonus", "die_index", "extra", "pick", "spec", "white")
+    __slots__ = ("blue", "bonus", "die_index", "extra", "pick", "reprise", "spec", "sweep", "white")
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
@@ -1087,6 +1162,19 @@ class _Tables:
             else:
                 bonus[a] = {v: Move(MoveKind.BONUS, area=a, value=v) for v in range(13)}
         self.bonus = bonus
+        self.reprise = [Move(MoveKind.REPRISE, die=colour) for colour in spec.dice]
+        self.sweep: list[list[Move | None]] = [[] for _ in spec.dice]
+        silver = spec.areas.get("s")
+        if spec.silver_sweep and isinstance(silver, Grid):
+            self.sweep = [
+                [
+                    Move(MoveKind.SWEEP, colour, "s", (c.row, c.col))
+                    if colour in ("w", "s") or colour == silver.row_colours[c.row - 1]
+                    else None
+                    for c in silver.cells
+                ]
+                for colour in spec.dice
+            ]
 
 
 _GridData = tuple[int, dict[int, tuple[int, ...]]]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .reasons import Reason, ReasonError
 
@@ -87,10 +87,10 @@ class Move(NamedTuple):
 
 
 # Plain moves, shared (moves are immutable values).
-REROLL = Move(MoveKind.REROLL)
-ROLL = Move(MoveKind.ROLL)
-PASS = Move(MoveKind.PASS)
-DONE = Move(MoveKind.DONE)
+REROLL: Final = Move(MoveKind.REROLL)
+ROLL: Final = Move(MoveKind.ROLL)
+PASS: Final = Move(MoveKind.PASS)
+DONE: Final = Move(MoveKind.DONE)
 
 _ENTRY = re.compile(r"^([+~]?)([wsybgopk])(?:>([sybgopk]))?(?:@r([1-9])c([1-9]))?$")
 _BONUS = re.compile(r"^!([sybgopk])(?:@r([1-9])c([1-9]))?(?:=(\d{1,2}))?$")

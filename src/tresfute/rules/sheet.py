@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .kinds import AREA_NAMES, ActionBonus, ActionKind, Fired, FoxBonus, GameSpec, Grid, Track
 
@@ -113,16 +112,30 @@ class Sheet:
         }
 
 
-@dataclass(frozen=True, slots=True)
 class Score:
-    areas: dict[str, int]
-    foxes: int
-    fox_value: int  # what each fox is worth: see fox_value()
-    total: int
+    """A sheet's score: each area's points, the foxes and what each is worth, the total.
+
+    A plain class with read-only attributes rather than a frozen dataclass: compiled, it costs
+    a third as much to build, and bots and environments score a sheet at every step."""
+
+    __slots__ = ("areas", "fox_value", "foxes", "total")
+
+    def __init__(self, areas: dict[str, int], foxes: int, fox_value: int, total: int) -> None:
+        self.areas: Final = areas
+        self.foxes: Final = foxes
+        self.fox_value: Final = fox_value  # what each fox is worth: see fox_value()
+        self.total: Final = total
 
     def __reduce__(self) -> tuple[type[Score], tuple[dict[str, int], int, int, int]]:
-        # pickled by its fields: the compiled frozen class cannot be restored attribute by attribute
         return Score, (self.areas, self.foxes, self.fox_value, self.total)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Score) and self.__reduce__()[1] == other.__reduce__()[1]
+
+    __hash__ = None  # type: ignore[assignment]  # its areas are a dict, as a dataclass's would be
+
+    def __repr__(self) -> str:
+        return f"Score(areas={self.areas!r}, foxes={self.foxes}, fox_value={self.fox_value}, total={self.total})"
 
     @property
     def best_area(self) -> int:
