@@ -13,7 +13,7 @@ from typing import SupportsInt
 import numpy as np
 
 from ..rules import Game, Move, MoveKind
-from ..rules.game import get_spec
+from ..rules.game import canonical_moves, get_spec
 from ..rules.kinds import Bonus, ChoiceBonus, EntryBonus, GameSpec, Grid
 
 
@@ -71,7 +71,8 @@ class ActionMap:
 
     def __init__(self, game_id: str) -> None:
         self.game_id = get_spec(game_id).id
-        self.moves = _all_moves(self.game_id)
+        canonical = canonical_moves(get_spec(self.game_id))  # the engine's own objects: found by identity
+        self.moves = tuple(canonical.get(m, m) for m in _all_moves(self.game_id))
         self.index = {m: i for i, m in enumerate(self.moves)}
 
     def __len__(self) -> int:

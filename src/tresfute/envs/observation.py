@@ -10,7 +10,7 @@ import numpy as np
 
 from ..rules import Game, Phase, Score, Sheet, Where
 from ..rules.game import Stage, get_spec
-from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid
+from ..rules.kinds import ActionKind, ChoiceBonus, EntryBonus, GameSpec, Grid
 
 PHASES = [Phase.BEFORE_ROLL, Phase.CHOOSE, Phase.SWEEP, Phase.ACTIVE_EXTRA, Phase.PASSIVE, Phase.TURN_START, Phase.OVER]
 WHERE = [Where.HAND, Where.PLATTER, Where.FIELD]
@@ -59,29 +59,43 @@ def encode_sheet(spec: GameSpec, sheet: Sheet, score: Score | None = None) -> li
 
 def encode_sheet_into(out: list[float], spec: GameSpec, sheet: Sheet, score: Score | None = None) -> None:
     """:func:`encode_sheet`, appended to ``out``."""
-    scales = _scales(spec.id)
-    for a, area in spec.areas.items():
-        state = sheet.areas[a]
-        if isinstance(area, Grid):
-            marks = area.marks
+    areas = sheet.areas
+    for a, is_grid, scale, boxes in _sheet_plan(spec.id):
+        state = areas[a]
+        if is_grid:
             for level in state:
-                out.append(level / marks)
+                out.append(level / scale)
         else:
-            top = scales[a]
             for written in state:
                 out.append(1.0)
-                out.append(written / top)
-            for _ in range(len(area.boxes) - len(state)):
+                out.append(written / scale)
+            for _ in range(boxes - len(state)):
                 out.append(0.0)
                 out.append(0.0)
-    for track in spec.actions:
-        out.append(sheet.earned[track.action] / track.circles)
-        out.append(sheet.available(track.action) / track.circles)
+    for action, circles in _action_plan(spec.id):
+        out.append(sheet.earned[action] / circles)
+        out.append(sheet.available(action) / circles)
     score = score or sheet.score()
     out.append(score.foxes / 6)
     for v in score.areas.values():
         out.append(max(-1.0, min(1.0, v / SCORE_SCALE)))
     out.append(max(-1.0, min(1.0, score.fox_value / SCORE_SCALE)))
+
+
+@cache
+def _sheet_plan(game_id: str) -> tuple[tuple[str, bool, float, int], ...]:
+    """Per area: its letter, whether it is a grid, what divides its entries (a grid's marks per
+    cell, a track's largest number), its boxes (read once, not at every step)."""
+    spec, scales = get_spec(game_id), _scales(game_id)
+    return tuple(
+        (a, True, float(area.marks), 0) if isinstance(area, Grid) else (a, False, scales[a], len(area.boxes))
+        for a, area in spec.areas.items()
+    )
+
+
+@cache
+def _action_plan(game_id: str) -> tuple[tuple[ActionKind, int], ...]:
+    return tuple((t.action, t.circles) for t in get_spec(game_id).actions)
 
 
 def observation_size(spec: GameSpec, players: int) -> int:

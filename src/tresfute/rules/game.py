@@ -1183,6 +1183,24 @@ _Entry = tuple[str, bool, _GridData | None, _TrackData | None, list[Move]]
 _TABLES: dict[int, _Tables] = {}
 
 
+def canonical_moves(spec: GameSpec) -> dict[Move, Move]:
+    """Each move the engine lists for this game, mapped to itself: the very object that
+    :meth:`Game.legal_moves` returns. A front end that keeps its own list of moves (the
+    environments' action numbers) uses these objects, so that playing one is found by
+    identity rather than by comparing fields."""
+    tables = _tables(spec)
+    moves: list[Move] = [DONE, PASS, REROLL, ROLL, *tables.reprise]
+    for per_die in (tables.pick, tables.extra):
+        for entries in per_die:
+            for entry in entries:
+                moves += entry[4]
+    for by_target in tables.bonus.values():
+        moves += by_target.values() if isinstance(by_target, dict) else by_target
+    for by_cell in tables.sweep:
+        moves += [m for m in by_cell if m is not None]
+    return {m: m for m in moves}
+
+
 def _tables(spec: GameSpec) -> _Tables:
     tables = _TABLES.get(id(spec))
     if tables is None or tables.spec is not spec:
