@@ -190,3 +190,17 @@ def test_a_paper_sheet_with_an_area_at_0_and_a_negative_green_values_its_fox_at_
 def test_a_wrong_vraiment_tres_fute_sheet_says_what_is_wrong(areas: dict, reason: str) -> None:
     with pytest.raises(paper.SheetError, match=reason):
         paper.sheet_from_data({"game": "vraiment-tres-fute", "areas": areas})
+
+
+def test_history_entries_and_scores_are_values_that_survive_a_copy_and_pickling() -> None:
+    """A game's history and scores compare by value and pickle (worker processes carry them);
+    their attributes are Final, so a type checker refuses to change them in place."""
+    import pickle
+
+    game = play_game("vraiment-tres-fute", 2, "random", 3, 0)
+    copy = pickle.loads(pickle.dumps(game.history))
+    assert copy == game.history and [h.move for h in copy] == [h.move for h in game.history]
+    assert pickle.loads(pickle.dumps(game.scores())) == game.scores()
+    first = game.history[0]
+    assert "Played(player=" in repr(first) and "Score(areas=" in repr(game.score(0))
+    assert first != game.history[1] and first != (first.player, first.move)
