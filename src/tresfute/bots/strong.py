@@ -60,12 +60,13 @@ class Search(NamedTuple):
 
 # Chosen on tuning games (seed 5, never the held-out benchmark's), see docs/bench.md: three
 # candidates within 4 points on six futures each gained 4.1 points over two within 2 on four in
-# Très futé (271.0 against 266.9, 200 games; median 11.6 ms per decision) and 2.2 in Vraiment
-# très futé (300.3 against 298.1; median 18.8 ms); wider still (four within 6, eight futures)
-# gained nothing more in Très futé (270.7).
+# Très futé (271.0 against 266.9, 200 games; median 11.6 ms per decision); wider still (four
+# within 6, eight futures) gained nothing more there (270.7). In Vraiment très futé, with the
+# mean of phases 6-8 on 300 games: three within 4 on six futures 304.6, four within 6 on eight
+# 308.5 (median 42 ms), three within 4 on twelve 308.3 (44 ms).
 SEARCH: dict[str, Search] = {
     "tres-fute": Search(candidates=3, samples=6, margin=4.0),
-    "vraiment-tres-fute": Search(candidates=3, samples=6, margin=4.0),
+    "vraiment-tres-fute": Search(candidates=4, samples=8, margin=6.0),
 }
 
 
