@@ -155,6 +155,9 @@ class Played:
     def _key(self) -> tuple[int, Move, bool, int, int]:
         return (self.player, self.move, self.forced, self.round, self.turn)
 
+    def __reduce__(self) -> tuple[type[Played], tuple[int, Move, bool, int, int]]:
+        return Played, self._key()  # pickled by its fields, compiled or not
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Played) and self._key() == other._key()
 
