@@ -20,6 +20,7 @@ COMPILED = [
     "src/tresfute/bots/random_bot.py",  # the benchmarks' and environments' opponent
     "src/tresfute/envs/observation.py",  # the environments' observations, made at every step
     "src/tresfute/envs/actions.py",  # their action masks
+    "src/tresfute/envs/episode.py",  # their step: the agent's move, the computer players' moves
 ]
 
 ext_modules = []

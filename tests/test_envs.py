@@ -157,7 +157,7 @@ def test_passive_players_do_not_see_each_others_choices() -> None:
             from tresfute.envs.observation import encode
 
             live = encode(game, env._seat(agent))
-            assert np.array_equal(obs["observation"], encode(game, env._seat(agent), env._frozen))
+            assert np.array_equal(obs["observation"], encode(game, env._seat(agent), env._shown.sheets))
             checked = checked or not np.array_equal(obs["observation"], live)
         env.step(env.action_space(agent).sample(mask=obs["action_mask"]))
     assert checked  # some passive player would otherwise have seen another's pick

@@ -113,6 +113,7 @@ class Encoder:
         """An area's inputs and the share of entry values it still takes (the same state, the same inputs)."""
         area = self.spec.areas[colour]
         values = self.entry_values[colour]
+        listed = list(state)  # the areas' rules read a state as a list
         x: list[float] = []
         if isinstance(area, Grid):
             marks = area.marks
@@ -129,7 +130,7 @@ class Encoder:
                 x.append(full / len(group.cells))
                 nxt = group.points[full + 1] - group.points[full] if full < len(group.cells) else 0
                 x.append(nxt / 20.0)
-            takes = [1.0 if area.die_targets(state, v) else 0.0 for v in values]
+            takes = [1.0 if area.die_targets(listed, v) else 0.0 for v in values]
         else:
             n = len(state)
             onehot = [0.0] * (len(area.boxes) + 1)
@@ -146,10 +147,10 @@ class Encoder:
                 pair = [0.0] * 7
                 pair[state[-1] // area.boxes[n - 1].multiplier if n % 2 else 0] = 1.0
                 x += pair
-            takes = [1.0 if area.accepts(state, v) else 0.0 for v in values]
+            takes = [1.0 if area.accepts(listed, v) else 0.0 for v in values]
         x += takes
         open_share = sum(takes) / len(takes)
-        x += [open_share, area.score(state) / 50.0]
+        x += [open_share, area.score(listed) / 50.0]
         return x, open_share
 
     def encode(self, game: Game, player: int, score: Score | None = None) -> list[float]:

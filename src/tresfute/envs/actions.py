@@ -8,7 +8,7 @@ moves are the engine's own, so an agent's game is an ordinary record.
 from __future__ import annotations
 
 from functools import cache
-from typing import SupportsInt
+from typing import Final, SupportsInt
 
 import numpy as np
 
@@ -66,6 +66,10 @@ def _all_moves(game_id: str) -> tuple[Move, ...]:
     return tuple(moves)
 
 
+_INT8: Final = np.dtype(np.int8)
+_frombuffer: Final = np.frombuffer  # read once, not looked up in NumPy's module at every step
+
+
 class ActionMap:
     """The fixed numbering of one game's moves."""
 
@@ -99,7 +103,7 @@ class ActionMap:
         if player is not None and player >= 0:
             for action in self.legal_actions(game, player):
                 mask[action] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+        return _frombuffer(mask, _INT8)
 
     def legal_actions(self, game: Game, player: int) -> list[int]:
         """The numbers of ``player``'s legal moves now."""

@@ -11,34 +11,14 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import records
-from ..rules import Game, IllegalMoveError, Phase, Score, Sheet
+from ..rules import Game, IllegalMoveError
 from ..rules.game import get_spec
 from .actions import action_map
-from .observation import encode, observation_names, observation_size
+from .episode import Episode
+from .observation import observation_names, observation_size
 from .render import render_text
 
 RecordLike = records.Record | Mapping[str, Any] | str | bytes | os.PathLike[str]
-
-
-def frozen_sheets(game: Game, frozen: tuple[tuple[int, int], list[Sheet]] | None):
-    """The sheets passive players are shown: as they were when the turn's passive phase
-    began (passive players choose at the same time in the rules, so none sees another's
-    pick of this turn). Returns (the new frozen state, the sheets to show or None)."""
-    if game.phase is not Phase.PASSIVE:
-        return None, None
-    turn = (game.round, game.turn)
-    if frozen is None or frozen[0] != turn:
-        frozen = (turn, [s.copy() for s in game.sheets])
-    return frozen, frozen[1]
-
-
-def play_opponents(game: Game, seat: int, bots: Mapping[int, Any]) -> None:
-    """The computer players decide until it is ``seat``'s decision or the game is over."""
-    while not game.is_over:
-        player = game.to_move
-        if player == seat or player is None:
-            return
-        game.play(bots[player].choose(game, player), player)
 
 
 def load_record(record: RecordLike) -> records.Record:
@@ -118,10 +98,19 @@ class TresFuteEnv(gym.Env):
         size = observation_size(get_spec(self.game_id), self.n_players)
         self.observation_space = spaces.Box(-1.0, 1.0, shape=(size,), dtype=np.float32)
         self.action_space = spaces.Discrete(len(self.actions))
-        self.game: Game = Game(self.game_id, players=self.n_players, seed=0)
-        self._bots: dict[int, Any] = {}
-        self._frozen: tuple[tuple[int, int], list[Sheet]] | None = None
+        self.episode = Episode(Game(self.game_id, players=self.n_players, seed=0), seat, {}, self.actions)
         self._total = 0  # the agent's score after the last step
+
+    @property
+    def game(self) -> Game:
+        """The engine's game (``records.record_of`` saves it)."""
+        return self.episode.game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        """Plays on from ``game`` (the computer players keep their seats)."""
+        self.episode = Episode(game, self.seat, self.episode.bots, self.actions)
+        self._total = self.episode.score.total
 
     # --- what the agent sees ----------------------------------------------------------
 
@@ -131,24 +120,17 @@ class TresFuteEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """True for each legal action now (the method sb3-contrib's MaskablePPO looks for)."""
-        return self.actions.mask(self.game, self._agent_to_move()).astype(bool)
+        return self.episode.mask().astype(bool)
 
-    def _agent_to_move(self) -> int | None:
-        return self.seat if self.seat in self.game.players_to_move else None
-
-    def _observe(self, score: Score | None = None) -> np.ndarray:
-        self._frozen, others = frozen_sheets(self.game, self._frozen) if self.n_players > 1 else (None, None)
-        return encode(self.game, self.seat, others, score)
-
-    def _info(self, **extra: Any) -> dict[str, Any]:
-        game = self.game
-        info: dict[str, Any] = {"action_mask": self.actions.mask(game, self._agent_to_move()), "score": self._total}
-        if self.legal_moves:
-            seat = self._agent_to_move()
-            info["legal_moves"] = [str(m) for m in game.legal_moves(seat)] if seat is not None else []
-        if game.is_over:
-            info["scores"] = [s.total for s in game.scores()]
-        info.update(extra)
+    def _info(self, mask: np.ndarray) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": mask, "score": self._total}
+        if self.legal_moves or self.episode.game.is_over:
+            game = self.episode.game
+            if self.legal_moves:
+                legal = game.legal_moves(self.seat) if self.episode.agent_to_move() else []
+                info["legal_moves"] = [str(m) for m in legal]
+            if game.is_over:
+                info["scores"] = [s.total for s in game.scores()]
         return info
 
     # --- the episode --------------------------------------------------------------------
@@ -169,12 +151,12 @@ class TresFuteEnv(gym.Env):
         else:
             game = self._game_from_record(load_record(record), stop)
         bots = {p: make_bot(self.opponents[i], int(rng.integers(0, 2**31 - 1))) for i, p in enumerate(self._others())}
-        play_opponents(game, self.seat, bots)
+        episode = Episode(game, self.seat, bots, self.actions).start()
         if game.is_over:
             raise records.RecordError("the record's game is over: nothing is left for the agent to decide")
-        self.game, self._bots, self._frozen = game, bots, None
-        self._total = game.score(self.seat).total
-        return self._observe(), self._info()
+        self.episode = episode
+        self._total = episode.score.total
+        return episode.observation(), self._info(episode.mask())
 
     def _others(self) -> list[int]:
         return [p for p in range(self.n_players) if p != self.seat]
@@ -192,23 +174,21 @@ class TresFuteEnv(gym.Env):
         return records.replay(record, stop)
 
     def step(self, action: int):
-        game = self.game
-        if game.is_over:
+        episode = self.episode
+        if episode.game.is_over:
             raise RuntimeError("the episode is over: call reset()")
         before = self._total
         try:
-            game.play(self.actions.action_to_move(int(action)), self.seat)
+            observation, after, done, mask = episode.step(int(action))
         except (IllegalMoveError, ValueError) as exc:
             if self.illegal == "raise":
                 raise
-            return self._observe(), 0.0, False, False, self._info(illegal_action=str(exc))
-        play_opponents(game, self.seat, self._bots)
-        score = game.score(self.seat)
-        after = self._total = score.total
-        done = game.is_over
-        final = float(after) if done else 0.0
-        reward = float(after - before) if self.reward_mode == "delta" else final
-        return self._observe(score), reward, done, False, self._info()
+            info = self._info(episode.mask())
+            info["illegal_action"] = str(exc)
+            return episode.observation(), 0.0, False, False, info
+        self._total = after
+        reward = float(after - before) if self.reward_mode == "delta" else float(after) if done else 0.0
+        return observation, reward, done, False, self._info(mask)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -9,9 +9,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import Game, IllegalMoveError, Phase, Sheet
+from ..rules import Game, IllegalMoveError
 from ..rules.game import get_spec
 from .actions import action_map
+from .episode import SheetsShown
 from .observation import encode, observation_names, observation_size
 from .render import render_text
 
@@ -52,8 +53,7 @@ class TresFuteAEC(AECEnv):
         )
         self._action_space = spaces.Discrete(len(self.actions))
         self.game = Game(self.game_id, players=players, seed=0)
-        self._frozen: list[Sheet] | None = None
-        self._frozen_turn: tuple[int, int] | None = None
+        self._shown = SheetsShown()
         self._rng = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -73,8 +73,7 @@ class TresFuteAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self.game
-        others = self._frozen if game.phase is Phase.PASSIVE else None
-        return {"observation": encode(game, self._seat(agent), others), "action_mask": self._mask(agent)}
+        return {"observation": encode(game, self._seat(agent), self._shown.now(game)), "action_mask": self._mask(agent)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -85,15 +84,12 @@ class TresFuteAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self._frozen = None
-        self._frozen_turn = None
+        self._shown = SheetsShown()
         self._select()
 
     def _select(self) -> None:
         game = self.game
-        if game.phase is Phase.PASSIVE and self._frozen_turn != (game.round, game.turn):
-            self._frozen = [s.copy() for s in game.sheets]  # what everyone saw when passive choices began
-            self._frozen_turn = (game.round, game.turn)
+        self._shown.now(game)  # what everyone saw when passive choices began
         seat = game.to_move
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]

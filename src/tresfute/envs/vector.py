@@ -17,11 +17,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..rules import Game, Score, Sheet
+from ..rules import Game
 from ..rules.game import get_spec
 from .actions import action_map
-from .gym_env import frozen_sheets, play_opponents
-from .observation import encode_list, observation_names, observation_size
+from .episode import Episode
+from .observation import observation_names, observation_size
 
 
 class BatchedTresFuteEnv(VectorEnv):
@@ -79,11 +79,13 @@ class BatchedTresFuteEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
         self._masks = np.zeros((num_envs, len(self.actions)), dtype=bool)
-        self._totals = np.zeros(num_envs, dtype=np.int64)
         self._rngs = [np.random.default_rng(s) for s in np.random.SeedSequence().spawn(num_envs)]
-        self.games: list[Game] = []
-        self._bots: list[dict[int, Any]] = []
-        self._frozen: list[tuple[tuple[int, int], list[Sheet]] | None] = []
+        self.episodes: list[Episode] = []
+
+    @property
+    def games(self) -> list[Game]:
+        """Each game of the batch (``records.record_of`` saves one)."""
+        return [episode.game for episode in self.episodes]
 
     def observation_names(self) -> list[str]:
         return list(observation_names(self.game_id, self.n_players))
@@ -92,29 +94,18 @@ class BatchedTresFuteEnv(VectorEnv):
         """True for each legal action of each game (num_envs × actions)."""
         return self._masks.copy()
 
-    def _new_game(self, i: int) -> None:
+    def _new_game(self, i: int) -> Episode:
         from ..bots import make_bot
 
         rng = self._rngs[i]
         game = Game(self.game_id, players=self.n_players, seed=int(rng.integers(0, 2**63 - 1)))
         others = [p for p in range(self.n_players) if p != self.seat]
         bots = {p: make_bot(self.opponents[k], int(rng.integers(0, 2**31 - 1))) for k, p in enumerate(others)}
-        play_opponents(game, self.seat, bots)
-        self.games[i], self._bots[i], self._frozen[i] = game, bots, None
-        self._totals[i] = game.score(self.seat).total
+        return Episode(game, self.seat, bots, self.actions).start()
 
-    def _observe(self, i: int, score: Score | None = None) -> tuple[list[float], list[int]]:
-        """Game ``i``'s observation as a list, and its legal action numbers."""
-        game, seat = self.games[i], self.seat
-        others = None
-        if self.n_players > 1:
-            self._frozen[i], others = frozen_sheets(game, self._frozen[i])
-        legal = self.actions.legal_actions(game, seat) if seat in game.players_to_move else []
-        return encode_list(game, seat, others, score), legal
-
-    def _store(self, rows: list[list[float]], legal: list[list[int]]) -> None:
+    def _store(self, rows: list[bytes], legal: list[list[int]]) -> None:
         """Every game's observation and mask, each written as one array at once."""
-        self._obs = np.array(rows, dtype=np.float32)
+        self._obs = np.frombuffer(bytearray(b"".join(rows)), dtype=np.float32).reshape(self.num_envs, -1)
         masks = np.zeros(self._masks.shape, dtype=bool)
         columns = np.fromiter(chain.from_iterable(legal), dtype=np.intp)
         masks[np.repeat(np.arange(self.num_envs), [len(a) for a in legal]), columns] = True
@@ -134,19 +125,12 @@ class BatchedTresFuteEnv(VectorEnv):
             if len(sequences) != self.num_envs:
                 raise ValueError(f"give one seed per game ({self.num_envs}), or one int")
             self._rngs = [np.random.default_rng(s) for s in sequences]
-        n = self.num_envs
-        self.games, self._bots, self._frozen = [None] * n, [{}] * n, [None] * n  # type: ignore[list-item]
-        rows, legal = [], []
-        for i in range(n):
-            self._new_game(i)
-            row, actions = self._observe(i)
-            rows.append(row)
-            legal.append(actions)
-        self._store(rows, legal)
+        self.episodes = [self._new_game(i) for i in range(self.num_envs)]
+        self._store([e.observation_bytes() for e in self.episodes], [e.legal_actions() for e in self.episodes])
         return self._obs, {"action_mask": self._masks.copy()}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        if not self.games:
+        if not self.episodes:
             raise RuntimeError("call reset() first")
         actions = np.asarray(actions, dtype=np.int64).reshape(-1)
         n = self.num_envs
@@ -160,26 +144,22 @@ class BatchedTresFuteEnv(VectorEnv):
         rewards = np.zeros(n, dtype=np.float32)
         terminated = np.zeros(n, dtype=bool)
         final = np.zeros(n, dtype=np.int64)
-        moves, seat, delta = self.actions.moves, self.seat, self.reward_mode == "delta"
+        delta = self.reward_mode == "delta"
         rows, legal = [], []
-        for i, game in enumerate(self.games):
-            game.play(moves[actions[i]], seat)
-            if self.n_players > 1:
-                play_opponents(game, seat, self._bots[i])
-            score = game.score(seat)
-            total = score.total
+        for i, episode in enumerate(self.episodes):
+            before = episode.score.total
+            episode.play(int(actions[i]))
+            total = episode.score.total
             if delta:
-                rewards[i] = total - self._totals[i]
-            self._totals[i] = total
-            if game.is_over:
+                rewards[i] = total - before
+            if episode.game.is_over:
                 terminated[i] = True
                 final[i] = total
                 if not delta:
                     rewards[i] = total
-                self._new_game(i)
-            row, actions_now = self._observe(i, None if terminated[i] else score)
-            rows.append(row)
-            legal.append(actions_now)
+                episode = self.episodes[i] = self._new_game(i)
+            rows.append(episode.observation_bytes())
+            legal.append(episode.legal_actions())
         self._store(rows, legal)
         info: dict[str, Any] = {"action_mask": self._masks.copy()}
         if terminated.any():

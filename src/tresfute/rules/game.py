@@ -194,15 +194,22 @@ def _listed(move: Move, moves: list[Move]) -> bool:
     return move in moves
 
 
+_KNOWN_SPECS: Final[dict[str, GameSpec]] = {}  # found once (an import statement at every call costs more)
+
+
 def get_spec(game: str | GameSpec) -> GameSpec:
     if isinstance(game, GameSpec):
         return game
+    spec = _KNOWN_SPECS.get(game)
+    if spec is not None:
+        return spec
     from . import games
 
     try:
-        return games.SPECS[game]
+        spec = _KNOWN_SPECS[game] = games.SPECS[game]
     except KeyError:
         raise ValueError(f"unknown game {game!r}: choose one of {', '.join(games.SPECS)}") from None
+    return spec
 
 
 class Game:
@@ -527,8 +534,10 @@ class Game:
         if self.phase is _SOLO_ROLL:
             for i in range(6):
                 values[i] = int(random() * 6) + 1
-            # the three lowest go to the platter; ties at the boundary broken at random
-            order = sorted(range(6), key=lambda i: (values[i], random()))
+            # the three lowest go to the platter; ties at the boundary broken at random (one
+            # draw per die, in die order)
+            keys = [(values[i], random()) for i in range(6)]
+            order = sorted(range(6), key=keys.__getitem__)
             self._solo_platter(order[:3])
         else:
             where = self.where

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from .reasons import Named, Reason
 
@@ -168,7 +169,7 @@ class Grid:
     def new_state(self) -> list[int]:
         return [0] * len(self.cells)
 
-    def die_targets(self, state: Sequence[int], value: int) -> list[int]:
+    def die_targets(self, state: list[int], value: int) -> list[int]:
         """Cells a die showing ``value`` may mark."""
         marks = self.marks
         return [i for i in self.cells_by_value.get(value, ()) if state[i] < marks]
@@ -208,7 +209,7 @@ class Grid:
                 fired.append((line.bonus, f"{AREA_NAMES[self.colour]} {line.name}"))
         return fired
 
-    def score(self, state: Sequence[int]) -> int:
+    def score(self, state: list[int]) -> int:
         total = 0
         for line in self.lines:
             if line.points and all(state[i] for i in line.cells):
@@ -234,6 +235,13 @@ class TrackScoring(StrEnum):
     SUM = "sum"  # the sum of the written numbers
     LAST_FILLED = "last filled"  # points printed above the last filled box
     PAIRS = "pairs"  # each complete pair scores first - second
+
+
+# Read in the hot path (legal moves, scores): compiled, a final module constant is a C static,
+# where an enum's class attribute goes through a metaclass hook.
+_NON_INCREASING: Final = Order.NON_INCREASING
+_SUM: Final = TrackScoring.SUM
+_LAST_FILLED: Final = TrackScoring.LAST_FILLED
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +279,7 @@ class Track:
     def new_state(self) -> list[int]:
         return []
 
-    def accepts(self, state: Sequence[int], value: int, from_bonus: bool = False) -> bool:
+    def accepts(self, state: list[int], value: int, from_bonus: bool = False) -> bool:
         """Whether the next box takes ``value`` (a bonus entry ignores the box's minimum)."""
         i = len(state)
         minimums = self._minimums
@@ -279,12 +287,12 @@ class Track:
             return False
         if i and self._ordered:
             written, previous = value * self._multipliers[i], state[-1]
-            if self.order is Order.NON_INCREASING:
+            if self.order is _NON_INCREASING:
                 return written <= previous
             return previous == 6 or written > previous
         return True
 
-    def why_not(self, state: Sequence[int], value: int, from_bonus: bool = False) -> Reason | None:
+    def why_not(self, state: list[int], value: int, from_bonus: bool = False) -> Reason | None:
         """Why the next box cannot take ``value`` (None if it can)."""
         if self.accepts(state, value, from_bonus):
             return None
@@ -322,13 +330,13 @@ class Track:
             return [(box.bonus, f"{AREA_NAMES[self.colour]} box {i + 1}")]
         return []
 
-    def is_full(self, state: Sequence[int]) -> bool:
+    def is_full(self, state: list[int]) -> bool:
         return len(state) >= len(self.boxes)
 
-    def score(self, state: Sequence[int]) -> int:
-        if self.scoring is TrackScoring.SUM:
+    def score(self, state: list[int]) -> int:
+        if self.scoring is _SUM:
             return sum(state)
-        if self.scoring is TrackScoring.LAST_FILLED:
+        if self.scoring is _LAST_FILLED:
             return self.points[len(state)]
         return sum(state[i] - state[i + 1] for i in range(0, len(state) - 1, 2))
 

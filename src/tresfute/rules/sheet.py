@@ -164,10 +164,14 @@ def fox_area(area_scores: dict[str, int]) -> str:
 
 def score_sheet(sheet: Sheet) -> Score:
     """Areas, then foxes times :func:`fox_value` of the areas."""
-    areas = {a: area.score(sheet.areas[a]) for a, area in sheet.spec.areas.items()}
+    areas: dict[str, int] = {}
+    total, states = 0, sheet.areas
+    for a, area in sheet.spec.areas.items():
+        areas[a] = points = area.score(states[a])
+        total += points
     each = fox_value(areas.values())
     foxes = len(sheet.foxes)
-    return Score(areas, foxes, each, sum(areas.values()) + foxes * each)
+    return Score(areas, foxes, each, total + foxes * each)
 
 
 def winners(scores: list[Score]) -> list[int]:
