@@ -13,7 +13,7 @@ from typing import Final, SupportsInt
 import numpy as np
 
 from ..rules import Game, Move, MoveKind
-from ..rules.game import canonical_moves, get_spec
+from ..rules.game import canonical_moves, get_spec, sweep_moves
 from ..rules.kinds import Bonus, ChoiceBonus, EntryBonus, GameSpec, Grid
 
 
@@ -54,12 +54,7 @@ def _all_moves(game_id: str) -> tuple[Move, ...]:
             moves.append(Move(MoveKind.BONUS, area=a))
         else:
             moves += [Move(MoveKind.BONUS, area=a, value=v) for v in _bonus_values(spec, a)]
-    silver = spec.areas.get("s")
-    if spec.silver_sweep and isinstance(silver, Grid):
-        for die in spec.dice:
-            for c in silver.cells:
-                if die in ("w", "s") or silver.row_colours[c.row - 1] == die:
-                    moves.append(Move(MoveKind.SWEEP, die, "s", (c.row, c.col)))
+    moves += sweep_moves(spec)
     if any(t.action == "reprise" for t in spec.actions):
         moves += [Move(MoveKind.REPRISE, die=d) for d in spec.dice]
     moves += [Move(MoveKind.REROLL), Move(MoveKind.ROLL), Move(MoveKind.PASS), Move(MoveKind.DONE)]

@@ -320,7 +320,7 @@ class Game:
         """The dice a ``dice ...`` move must give now (empty when no roll is due)."""
         if self.phase is _SOLO_ROLL:
             return list(self.dice)
-        if self.phase is _ROLL and not any(self.pending):
+        if self.phase is _ROLL and not _any_pending(self.pending):
             return [self.dice[i] for i in range(6) if self.where[i] is _HAND]
         return []
 
@@ -1208,9 +1208,14 @@ def canonical_moves(spec: GameSpec) -> dict[Move, Move]:
                 moves += entry[4]
     for by_target in tables.bonus.values():
         moves += by_target.values() if isinstance(by_target, dict) else by_target
-    for by_cell in tables.sweep:
-        moves += [m for m in by_cell if m is not None]
+    moves += sweep_moves(spec)
     return {m: m for m in moves}
+
+
+def sweep_moves(spec: GameSpec) -> list[Move]:
+    """Every silver sweep move the game allows, die by die, then cell by cell (a coloured die
+    goes only in its own colour's row): the engine's own objects."""
+    return [m for by_cell in _tables(spec).sweep for m in by_cell if m is not None]
 
 
 def _tables(spec: GameSpec) -> _Tables:
