@@ -83,7 +83,7 @@ class SheetTables:
     together for every combination (grids); per action track, its counts of circles."""
 
     def __init__(self, spec: GameSpec) -> None:
-        self.spec_id: Final = spec.id
+        self.spec: Final = spec
         self.areas: Final = tuple(spec.areas)
         self.grid: Final = tuple(isinstance(area, Grid) for area in spec.areas.values())
         entries: list[tuple[bytes, ...]] = []
@@ -134,8 +134,10 @@ _TABLES: Final[dict[str, SheetTables]] = {}
 
 
 def sheet_tables(spec: GameSpec) -> SheetTables:
+    """The game's tables, built at its first observation (a spec of the same id but another
+    object, as a test may build, gets its own)."""
     tables = _TABLES.get(spec.id)
-    if tables is None:
+    if tables is None or tables.spec is not spec:
         tables = _TABLES[spec.id] = SheetTables(spec)
     return tables
 
