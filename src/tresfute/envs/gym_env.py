@@ -124,13 +124,12 @@ class TresFuteEnv(gym.Env):
 
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": mask, "score": self._total}
-        if self.legal_moves or self.episode.game.is_over:
-            game = self.episode.game
-            if self.legal_moves:
-                legal = game.legal_moves(self.seat) if self.episode.agent_to_move() else []
-                info["legal_moves"] = [str(m) for m in legal]
-            if game.is_over:
-                info["scores"] = [s.total for s in game.scores()]
+        game = self.episode.game
+        if self.legal_moves:
+            legal = game.legal_moves(self.seat) if self.episode.agent_to_move() else []
+            info["legal_moves"] = [str(m) for m in legal]
+        if game.is_over:
+            info["scores"] = [s.total for s in game.scores()]
         return info
 
     # --- the episode --------------------------------------------------------------------
