@@ -20,7 +20,7 @@ from tresfute.envs.pz_env import env as aec_env
 from tresfute.envs.pz_env import raw_env
 from tresfute.envs.vector import BatchedTresFuteEnv
 from tresfute.i18n import use_language
-from tresfute.rules import CHANCE, Game
+from tresfute.rules import CHANCE, Game, IllegalMoveError
 from tresfute.tui.render import render_sheet, targets_of
 
 GAMES = sorted(GYM_IDS)
@@ -479,3 +479,33 @@ def test_a_trained_agent_seat_is_checked_before_any_game() -> None:
         for command in (["bench", "--games", "1"], ["simulate", "--games", "1"], ["play"]):
             result = CliRunner().invoke(main, [*command, "--bot", spec])
             assert result.exit_code == 2 and reason in result.output
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_episode_steps_one_seat_as_the_environments_do(game: str) -> None:
+    """``Episode`` (docs/environments.md): the agent's action, then the computer players'
+    moves up to its next decision; the observation and mask are the environment's; an illegal
+    action raises and changes nothing."""
+    from tresfute.bots import make_bot
+    from tresfute.envs.actions import action_map
+    from tresfute.envs.episode import Episode
+    from tresfute.envs.observation import encode
+
+    actions = action_map(game)
+    episode = Episode(Game(game, players=2, seed=4), 0, {1: make_bot("greedy", 0)}, actions).start()
+    assert episode.game.to_move == 0
+    mask = episode.mask()
+    while not episode.game.is_over:
+        before = records.record_of(episode.game)
+        with pytest.raises(ValueError, match=r"not in 0\.\."):
+            episode.step(len(actions))
+        illegal = int(np.flatnonzero(mask == 0)[0])
+        with pytest.raises(IllegalMoveError):
+            episode.step(illegal)
+        assert records.record_of(episode.game) == before
+        obs, total, done, mask = episode.step(int(np.flatnonzero(mask)[0]))
+        assert total == episode.game.score(0).total and done == episode.game.is_over
+        assert done or episode.game.to_move == 0  # the computer player has moved in between
+        if episode.game.phase != "passive":
+            assert np.array_equal(obs, encode(episode.game, 0))
+        assert np.array_equal(mask, actions.mask(episode.game, 0 if 0 in episode.game.players_to_move else None))
