@@ -21,12 +21,13 @@ weights are trained by self-play with TD(lambda) (``tresfute.bots.training``) an
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+import struct
+from functools import cache
 from importlib import resources
 from io import BytesIO
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from ..rules.sheet import Score
 
 FORMAT = "tresfute-network/1"
 SCALE = 100.0  # the network's output is in hundreds of points
+AREA_STATES_KEPT = 50_000  # area states whose inputs an encoder keeps, per area
 PARTS_KEPT = 8192  # area states whose first-layer sums a network keeps (``ValueNetwork.values``)
 PHASES = tuple(Phase)
 WHERE = (Where.HAND, Where.PLATTER, Where.FIELD)
@@ -59,6 +61,7 @@ class Encoder:
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
         self.entry_values = {colour: _entry_values(spec, colour) for colour in spec.areas}
+        self._areas_seen: dict[str, dict[tuple[int, ...], tuple[list[float], float]]] = {c: {} for c in spec.areas}
         self.names = self._names()
         self.size = len(self.names)
         # where each area's inputs lie (they come first, area by area); the rest follows
@@ -69,6 +72,7 @@ class Encoder:
             self.area_slices[colour] = (start, start + length)
             start += length
         self.rest_start = start
+        self._pieces = _RestPieces(spec)
 
     def _names(self) -> list[str]:
         """One name per input, in order (what :meth:`encode` writes must follow this list)."""
@@ -108,9 +112,18 @@ class Encoder:
         names += [f"pending {colour}" for colour in spec.areas] + ["pending choice", "pending other"]
         return names
 
-    @lru_cache(maxsize=200_000)  # noqa: B019 - one encoder per game, kept for the process's life
     def _area(self, colour: str, state: tuple[int, ...]) -> tuple[list[float], float]:
-        """An area's inputs and the share of entry values it still takes (the same state, the same inputs)."""
+        """An area's inputs and the share of entry values it still takes (kept: the same state,
+        the same inputs; most areas are unchanged from one position to the next)."""
+        seen = self._areas_seen[colour]
+        found = seen.get(state)
+        if found is None:
+            if len(seen) >= AREA_STATES_KEPT:
+                seen.clear()  # start again rather than grow for ever
+            found = seen[state] = self._area_inputs(colour, state)
+        return found
+
+    def _area_inputs(self, colour: str, state: tuple[int, ...]) -> tuple[list[float], float]:
         area = self.spec.areas[colour]
         values = self.entry_values[colour]
         listed = list(state)  # the areas' rules read a state as a list
@@ -159,54 +172,56 @@ class Encoder:
         x: list[float] = []
         for colour, state in states:
             x += self._area(colour, state)[0]
-        return x + rest
+        return x + np.frombuffer(rest, dtype=np.float32).tolist()
 
     def parts(
         self, game: Game, player: int, score: Score | None = None
-    ) -> tuple[list[tuple[str, tuple[int, ...]]], list[float]]:
+    ) -> tuple[list[tuple[str, tuple[int, ...]]], bytes]:
         """The inputs in two parts: each area's state, whose inputs (``_area``) come first and
-        in this order, then the rest of the inputs. Areas change one at a time: a network can
-        keep what each area's state gives its first layer (``ValueNetwork.values``)."""
+        in this order, then the rest of the inputs, as float32 bytes. Areas change one at a
+        time: a network can keep what each area's state gives its first layer
+        (``ValueNetwork.values``). The rest is joined from pieces packed once (every one-hot
+        group), so a position makes no Python float for them."""
         spec = self.spec
+        pieces = self._pieces
         sheet = game.sheets[player]
         score = score or game.score(player)
         states = [(colour, tuple(sheet.areas[colour])) for colour in spec.areas]
         openness = {colour: self._area(colour, state)[1] for colour, state in states}
-        x: list[float] = []
-        for track in spec.actions:
-            onehot = [0.0] * (track.circles + 1)
-            onehot[min(sheet.available(track.action), track.circles)] = 1.0
-            x += onehot
-            x.append(sheet.earned[track.action] / track.circles)
+        rest: list[bytes] = []
+        for k, track in enumerate(spec.actions):
+            available = min(sheet.available(track.action), track.circles)
+            earned = sheet.earned[track.action]
+            if available >= 0 and 0 <= earned <= track.circles:
+                rest.append(pieces.actions[k][available * (track.circles + 1) + earned])
+            else:  # a sheet set by hand beyond the printed circles
+                rest.append(_one_hot(track.circles + 1, available) + _F32.pack(earned / track.circles))
         foxes = len(sheet.foxes)
         lowest = score.fox_value  # what each fox is worth, by the rules' one count (sheet.py)
-        x += [foxes / 6.0, lowest / 50.0, foxes * lowest / 200.0, score.total / 200.0, 1.0 if lowest == 0 else 0.0]
-        rounds = [0.0] * max(spec.rounds_by_players.values())
+        rest.append(
+            _FOXES.pack(
+                foxes / 6.0, lowest / 50.0, foxes * lowest / 200.0, score.total / 200.0, 1.0 if lowest == 0 else 0.0
+            )
+        )
         rounds_left = game.rounds - game.round
-        if rounds_left >= 1:
-            rounds[rounds_left - 1] = 1.0
-        x += rounds
+        rest.append(pieces.rounds[rounds_left] if 0 <= rounds_left < len(pieces.rounds) else pieces.rounds[0])
         phase = game.phase
-        x += [1.0 if phase is p else 0.0 for p in PHASES]
+        for k, p in enumerate(PHASES):
+            if phase is p:
+                rest.append(pieces.phases[k])
         active = game.active == player and not game.solo_passive
-        x += [1.0 if active else 0.0, 1.0 if game.solo_passive else 0.0]
+        rest.append(pieces.turn[(2 if active else 0) + (1 if game.solo_passive else 0)])
         own = game.stage[player]
-        x += [1.0 if own is s else 0.0 for s in STAGES]
-        picks = [0.0] * 4
-        picks[min(game.picks, 3)] = 1.0
-        rolls = [0.0] * 4
-        rolls[min(game.rolls, 3)] = 1.0
-        x += picks + rolls
+        rest.append(pieces.stages[0 if own is Stage.PICK else 1 if own is Stage.EXTRA else 2])
+        rest.append(pieces.picks_rolls[4 * min(game.picks, 3) + min(game.rolls, 3)])
         in_hand_counts = active and phase is not Phase.PASSIVE
         for i, die in enumerate(spec.dice):
             where = game.where[i]
-            x += [1.0 if where is w else 0.0 for w in WHERE]
-            shows = [0.0] * 6
-            if where is not Where.HAND and game.values[i]:
-                shows[game.values[i] - 1] = 1.0
-            x += shows
+            place = 0 if where is Where.HAND else 1 if where is Where.PLATTER else 2
+            shows = game.values[i] if place else 0
+            rest.append(pieces.dice[7 * place + shows])
             if die in spec.areas:
-                x.append(openness[die] if in_hand_counts and where is Where.HAND else 0.0)
+                rest.append(_F32.pack(openness[die] if in_hand_counts and not place else 0.0))
         pending = dict.fromkeys(spec.areas, 0.0)
         choice = other = 0.0
         for waiting in game.pending[player]:
@@ -217,8 +232,44 @@ class Encoder:
                 choice += 1.0
             else:
                 other += 1.0
-        x += [*pending.values(), choice, other]
-        return states, x
+        rest.append(pieces.pending.pack(*pending.values(), choice, other))
+        return states, b"".join(rest)
+
+
+_F32: Final = struct.Struct("<f")
+_FOXES: Final = struct.Struct("<5f")
+
+
+def _one_hot(size: int, hot: int) -> bytes:
+    """``size`` float32 zeros but a 1 at ``hot`` (none if ``hot`` is outside)."""
+    return struct.pack(f"<{size}f", *[1.0 if k == hot else 0.0 for k in range(size)])
+
+
+class _RestPieces:
+    """The one-hot groups of the inputs after the areas, packed once per game (see
+    ``Encoder._names`` for their order): ``Encoder.parts`` joins them."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.actions = [
+            [
+                _one_hot(track.circles + 1, available) + _F32.pack(earned / track.circles)
+                for available in range(track.circles + 1)
+                for earned in range(track.circles + 1)
+            ]
+            for track in spec.actions
+        ]
+        most_rounds = max(spec.rounds_by_players.values())
+        self.rounds = [_one_hot(most_rounds, left - 1) for left in range(most_rounds + 1)]
+        self.phases = [_one_hot(len(PHASES), k) for k in range(len(PHASES))]
+        self.turn = [
+            _F32.pack(1.0 if active else 0.0) + _F32.pack(1.0 if solo_passive else 0.0)
+            for active in (False, True)
+            for solo_passive in (False, True)
+        ]
+        self.stages = [_one_hot(len(STAGES), k) for k in range(len(STAGES))]
+        self.picks_rolls = [_one_hot(4, picks) + _one_hot(4, rolls) for picks in range(4) for rolls in range(4)]
+        self.dice = [_one_hot(len(WHERE), place) + _one_hot(6, shows - 1) for place in range(3) for shows in range(7)]
+        self.pending = struct.Struct(f"<{len(spec.areas) + 2}f")
 
 
 class ValueNetwork:
@@ -302,7 +353,8 @@ class ValueNetwork:
 
     def weights_changed(self) -> None:
         """Forget what was derived from the weights (after training changed them in place)."""
-        self._part_rows: dict[tuple[str, tuple[int, ...]], int] = {}
+        self._part_rows: dict[str, dict[tuple[int, ...], int]] = {colour: {} for colour in self.spec.areas}
+        self._parts_used = 0
         self._parts = np.empty((0, self.layers[0][0].shape[1]), dtype=np.float32)
         self._blocks: list[list[tuple[slice, np.ndarray]] | None] = [None]
         for w, _ in self.layers[1:]:
@@ -311,10 +363,11 @@ class ValueNetwork:
 
     def _part_row(self, colour: str, state: tuple[int, ...]) -> int:
         """The row of ``_parts`` that holds what an area's state adds to the first layer's sums."""
-        key = (colour, state)
-        row = self._part_rows.get(key)
+        rows = self._part_rows[colour]
+        row = rows.get(state)
         if row is None:
-            row = self._part_rows[key] = len(self._part_rows)
+            row = rows[state] = self._parts_used
+            self._parts_used += 1
             if row == len(self._parts):
                 grown = np.empty((max(row + 1, min(2 * row + 256, PARTS_KEPT)), self._parts.shape[1]), np.float32)
                 grown[:row] = self._parts
@@ -331,8 +384,10 @@ class ValueNetwork:
         what each area's state gives it (kept from earlier positions, most areas being the same
         after every move) and multiplies only the rest of the inputs.
         """
-        if len(self._part_rows) + len(games) * len(self.encoder.area_slices) > PARTS_KEPT:
-            self._part_rows.clear()  # start again rather than let the kept states grow for ever
+        if self._parts_used + len(games) * len(self.encoder.area_slices) > PARTS_KEPT:
+            for kept in self._part_rows.values():  # start again rather than let the kept states grow for ever
+                kept.clear()
+            self._parts_used = 0
         out = [0.0] * len(games)
         where, now, rows, rests = [], [], [], []
         for k, g in enumerate(games):
@@ -347,7 +402,8 @@ class ValueNetwork:
             rows += [self._part_row(colour, state) for colour, state in states]
         if where:
             w, b = self.layers[0]
-            h = np.array(rests, dtype=np.float32) @ w[self.encoder.rest_start :] + b
+            inputs = np.frombuffer(b"".join(rests), dtype=np.float32).reshape(len(where), -1)
+            h = inputs @ w[self.encoder.rest_start :] + b
             h += self._parts[rows].reshape(len(where), -1, h.shape[1]).sum(axis=1)
             for k, total, y in zip(where, now, self._above_first(h), strict=True):
                 out[k] = total + SCALE * float(y)
