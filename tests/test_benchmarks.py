@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -29,3 +30,16 @@ def test_the_web_load_benchmark_removes_its_temporary_database(tmp_path: Path) -
     assert result.returncode == 0, result.stderr
     assert "moves/s" in result.stdout
     assert list(tmp_path.iterdir()) == [], "the temporary database is left behind"
+
+
+def test_the_side_by_side_benchmark_runs_two_installs_in_turn_and_gives_their_ratio() -> None:
+    script = str(ROOT / "benchmarks" / "side_by_side.py")
+    command = [sys.executable, script, sys.executable, sys.executable, "--rounds", "1", "--scale", "0.005"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    summary = result.stdout.split("best of 1")[1].splitlines()[1:]
+    assert len(summary) == 6, "random, look-ahead and Gymnasium, for both games"
+    for line in summary:
+        assert re.search(r" old +[1-9][\d,]* +new +[1-9][\d,]* +x\d+\.\d\d$", line), line
+    refused = subprocess.run([*command, "--what", "random,speed"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "unknown measurement(s): speed" in refused.stderr

@@ -1,0 +1,115 @@
+"""Two installs of tresfute measured in turn on one machine: the ratio is what to read.
+
+    python benchmarks/side_by_side.py OLD_PYTHON NEW_PYTHON [--rounds 5] [--what random,lookahead,gym]
+                                                         [--scale 1]
+
+Each Python is an interpreter with tresfute installed (and Gymnasium for ``gym``), for example
+a virtual environment holding an older commit (``git worktree add /tmp/old COMMIT`` then
+``python3.11 -m venv /tmp/old-venv && /tmp/old-venv/bin/pip install "/tmp/old[envs]"``). The
+measurements run in a fresh process each, alternating between the two installs round after
+round, so that a change of the machine's speed (a shared machine's only varies by tens of per
+cent from one minute to the next) falls on both; the best of the rounds is kept. The code
+measured uses only what every version of tresfute has had since its environments:
+
+- ``random``: random solo games per second (``tresfute.simulate.play_game``, 2,000 games);
+- ``lookahead``: afterstates valued per second by the value-only player
+  (``tresfute.bots.strong.ValueBot``, 40 solo games; its evaluation is whatever that version
+  ships);
+- ``gym``: steps per second of one Gymnasium game (``gym.make``, a uniform legal action from
+  the mask, 2 s), as ``benchmarks/env_speed.py`` measures it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tempfile
+
+GAMES = ("tres-fute", "vraiment-tres-fute")
+
+MEASURE = """
+import sys, time
+game, what, scale = sys.argv[1], sys.argv[2], float(sys.argv[3])
+start = time.perf_counter()
+if what == "random":
+    from tresfute.simulate import play_game
+    games = max(1, round(2000 * scale))
+    for n in range(games):
+        play_game(game, 1, "random", 1, n)
+    rate = games / (time.perf_counter() - start)
+elif what == "lookahead":
+    from tresfute.bots.strong import ValueBot
+    from tresfute.rules import Game
+    valued = 0
+    for n in range(max(1, round(40 * scale))):
+        g, bot = Game(game, players=1, seed=n), ValueBot(n)
+        while not g.is_over:
+            moves = len(g.legal_moves(0))
+            valued += moves if moves > 1 else 0
+            g.play(bot.choose(g, 0), 0)
+    rate = valued / (time.perf_counter() - start)
+else:
+    import gymnasium as gym
+    import numpy as np
+    import tresfute.envs
+    env, rng = gym.make(tresfute.envs.GYM_IDS[game]), np.random.default_rng(0)
+    steps, episode = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < 2.0 * scale:
+        _obs, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            mask = info["action_mask"]
+            _obs, _r, done, _t, info = env.step(int(np.argmax(rng.random(mask.shape) * mask)))
+            steps += 1
+        episode += 1
+    rate = steps / (time.perf_counter() - start)
+import tresfute.rules
+print(rate, getattr(tresfute.rules, "COMPILED", False))
+"""
+
+
+def measure(python: str, game: str, what: str, scale: float, where: str) -> tuple[float, bool]:
+    """One measurement in a fresh process (run outside any checkout, so the install is used)."""
+    command = [python, "-c", MEASURE, game, what, str(scale)]
+    done = subprocess.run(command, cwd=where, capture_output=True, text=True, check=True)
+    rate, compiled = done.stdout.split()
+    return float(rate), compiled == "True"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("old", help="the Python of the install measured first (the reference)")
+    parser.add_argument("new", help="the Python of the install compared with it")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--scale", type=float, default=1.0, help="games and seconds of each run, times this")
+    parser.add_argument("--what", default="random,lookahead,gym", help="comma-separated: random, lookahead, gym")
+    args = parser.parse_args()
+    kinds = [w for w in args.what.split(",") if w]
+    unknown = set(kinds) - {"random", "lookahead", "gym"}
+    if unknown:
+        parser.error(f"unknown measurement(s): {', '.join(sorted(unknown))}")
+    best: dict[tuple[str, str, str], float] = {}
+    compiled: dict[str, bool] = {}
+    with tempfile.TemporaryDirectory() as where:
+        for round_number in range(1, args.rounds + 1):
+            for what in kinds:
+                for game in GAMES:
+                    for label, python in (("old", args.old), ("new", args.new)):
+                        rate, compiled[label] = measure(python, game, what, args.scale, where)
+                        key = (label, what, game)
+                        best[key] = max(best.get(key, 0.0), rate)
+                        print(f"round {round_number}  {label}  {what:9}  {game:18}  {rate:10,.0f}", flush=True)
+    units = {"random": "games/s", "lookahead": "afterstates/s", "gym": "steps/s"}
+    print(
+        f"\nbest of {args.rounds} (old: {'compiled' if compiled['old'] else 'plain Python'}, "
+        f"new: {'compiled' if compiled['new'] else 'plain Python'})"
+    )
+    for what in kinds:
+        for game in GAMES:
+            old, new = best[("old", what, game)], best[("new", what, game)]
+            print(f"{what:9} {units[what]:14} {game:18}  old {old:10,.0f}  new {new:10,.0f}  x{new / old:.2f}")
+
+
+if __name__ == "__main__":
+    main()
