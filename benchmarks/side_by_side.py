@@ -30,17 +30,19 @@ GAMES = ("tres-fute", "vraiment-tres-fute")
 MEASURE = """
 import sys, time
 game, what, scale = sys.argv[1], sys.argv[2], float(sys.argv[3])
-start = time.perf_counter()
+import tresfute.rules
+from tresfute.rules import Game
+from tresfute.simulate import play_game
+from tresfute.bots.strong import ValueBot
 if what == "random":
-    from tresfute.simulate import play_game
     games = max(1, round(2000 * scale))
+    start = time.perf_counter()
     for n in range(games):
         play_game(game, 1, "random", 1, n)
     rate = games / (time.perf_counter() - start)
 elif what == "lookahead":
-    from tresfute.bots.strong import ValueBot
-    from tresfute.rules import Game
     valued = 0
+    start = time.perf_counter()
     for n in range(max(1, round(40 * scale))):
         g, bot = Game(game, players=1, seed=n), ValueBot(n)
         while not g.is_over:
@@ -64,7 +66,6 @@ else:
             steps += 1
         episode += 1
     rate = steps / (time.perf_counter() - start)
-import tresfute.rules
 print(rate, getattr(tresfute.rules, "COMPILED", False))
 """
 
