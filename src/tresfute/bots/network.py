@@ -43,6 +43,14 @@ PARTS_KEPT = 8192  # area states whose first-layer sums a network keeps (``Value
 PHASES = tuple(Phase)
 WHERE = (Where.HAND, Where.PLATTER, Where.FIELD)
 STAGES = (Stage.PICK, Stage.EXTRA, Stage.DONE)
+# read in the hot path as constants (compiled, an enum member read by name is slow)
+_F32: Final = struct.Struct("<f")
+_PICK_STAGE: Final = Stage.PICK
+_EXTRA_STAGE: Final = Stage.EXTRA
+_PASSIVE: Final = Phase.PASSIVE
+_HAND: Final = Where.HAND
+_PLATTER: Final = Where.PLATTER
+_FOXES: Final = struct.Struct("<5f")
 
 
 def _entry_values(spec: GameSpec, colour: str) -> tuple[int, ...]:
@@ -180,8 +188,8 @@ class Encoder:
         """The inputs in two parts: each area's state, whose inputs (``_area``) come first and
         in this order, then the rest of the inputs, as float32 bytes. Areas change one at a
         time: a network can keep what each area's state gives its first layer
-        (``ValueNetwork.values``). The rest is joined from pieces packed once (every one-hot
-        group), so a position makes no Python float for them."""
+        (``ValueNetwork.values``). The rest is joined from pieces packed once for the game
+        (each one-hot group's every value: ``_RestPieces``), so a position makes few Python floats."""
         spec = self.spec
         pieces = self._pieces
         sheet = game.sheets[player]
@@ -212,12 +220,12 @@ class Encoder:
         active = game.active == player and not game.solo_passive
         rest.append(pieces.turn[(2 if active else 0) + (1 if game.solo_passive else 0)])
         own = game.stage[player]
-        rest.append(pieces.stages[0 if own is Stage.PICK else 1 if own is Stage.EXTRA else 2])
+        rest.append(pieces.stages[0 if own is _PICK_STAGE else 1 if own is _EXTRA_STAGE else 2])
         rest.append(pieces.picks_rolls[4 * min(game.picks, 3) + min(game.rolls, 3)])
-        in_hand_counts = active and phase is not Phase.PASSIVE
+        in_hand_counts = active and phase is not _PASSIVE
         for i, die in enumerate(spec.dice):
             where = game.where[i]
-            place = 0 if where is Where.HAND else 1 if where is Where.PLATTER else 2
+            place = 0 if where is _HAND else 1 if where is _PLATTER else 2
             shows = game.values[i] if place else 0
             rest.append(pieces.dice[7 * place + shows])
             if die in spec.areas:
@@ -236,18 +244,14 @@ class Encoder:
         return states, b"".join(rest)
 
 
-_F32: Final = struct.Struct("<f")
-_FOXES: Final = struct.Struct("<5f")
-
-
 def _one_hot(size: int, hot: int) -> bytes:
     """``size`` float32 zeros but a 1 at ``hot`` (none if ``hot`` is outside)."""
     return struct.pack(f"<{size}f", *[1.0 if k == hot else 0.0 for k in range(size)])
 
 
 class _RestPieces:
-    """The one-hot groups of the inputs after the areas, packed once per game (see
-    ``Encoder._names`` for their order): ``Encoder.parts`` joins them."""
+    """The one-hot groups of the inputs after the areas, every value of each packed as float32
+    bytes once for the game (``Encoder._names`` gives their order): ``Encoder.parts`` joins them."""
 
     def __init__(self, spec: GameSpec) -> None:
         self.actions = [
