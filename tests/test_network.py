@@ -54,6 +54,26 @@ def test_the_inputs_name_what_the_sheet_holds() -> None:
     assert inputs["die y in hand x openness"] == pytest.approx(5 / 6), "a yellow die still to roll"
 
 
+def test_the_action_inputs_follow_the_sheet_even_past_the_printed_circles() -> None:
+    """The inputs of the action tracks come from pieces packed for the printed circles; a sheet
+    set by hand past them is still encoded (the count capped in the one-hot, the share past 1)."""
+    game = Game("tres-fute", seed=4)
+    encoder = _encoder("tres-fute")
+    track = game.spec.actions[0]
+    sheet = game.sheets[0]
+    sheet.earned[track.action] = 2
+    inputs = dict(zip(encoder.names, encoder.encode(game, 0), strict=True))
+    assert inputs[f"{track.action} available 2"] == 1 and inputs[f"{track.action} available 1"] == 0
+    assert inputs[f"{track.action} earned"] == pytest.approx(2 / track.circles)
+    sheet.earned[track.action] = track.circles + 3
+    inputs = dict(zip(encoder.names, encoder.encode(game, 0), strict=True))
+    assert inputs[f"{track.action} available {track.circles}"] == 1
+    assert sum(inputs[f"{track.action} available {n}"] for n in range(track.circles + 1)) == 1
+    assert inputs[f"{track.action} earned"] == pytest.approx((track.circles + 3) / track.circles)
+    network = shipped_network("tres-fute")
+    assert network.values([game], 0)[0] == pytest.approx(network.evaluate([game], 0)[0][0], abs=1e-3)
+
+
 def test_a_finished_game_is_worth_its_score_and_a_running_one_its_score_plus_the_forecast() -> None:
     network = ValueNetwork.initial("tres-fute", seed=1)  # the last layer starts at zero
     game = Game("tres-fute", seed=5)
