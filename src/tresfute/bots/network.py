@@ -31,6 +31,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from ..float32 import FLOAT32, one_hot, packed
 from ..rules import Game
 from ..rules.game import Phase, Stage, Where, get_spec
 from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid, Order, TrackScoring
@@ -44,13 +45,13 @@ PHASES = tuple(Phase)
 WHERE = (Where.HAND, Where.PLATTER, Where.FIELD)
 STAGES = (Stage.PICK, Stage.EXTRA, Stage.DONE)
 # read in the hot path as constants (compiled, an enum member read by name is slow)
-_F32: Final = struct.Struct("<f")
+_F32: Final = FLOAT32
 _PICK_STAGE: Final = Stage.PICK
 _EXTRA_STAGE: Final = Stage.EXTRA
 _PASSIVE: Final = Phase.PASSIVE
 _HAND: Final = Where.HAND
 _PLATTER: Final = Where.PLATTER
-_FOXES: Final = struct.Struct("<5f")
+_FOXES: Final = struct.Struct("5f")  # in the machine's order, as FLOAT32
 
 
 def _entry_values(spec: GameSpec, colour: str) -> tuple[int, ...]:
@@ -203,7 +204,7 @@ class Encoder:
             if available >= 0 and 0 <= earned <= track.circles:
                 rest.append(pieces.actions[k][available * (track.circles + 1) + earned])
             else:  # a sheet set by hand beyond the printed circles
-                rest.append(_one_hot(track.circles + 1, available) + _F32.pack(earned / track.circles))
+                rest.append(one_hot(track.circles + 1, available) + _F32.pack(earned / track.circles))
         foxes = len(sheet.foxes)
         lowest = score.fox_value  # what each fox is worth, by the rules' one count (sheet.py)
         rest.append(
@@ -244,11 +245,6 @@ class Encoder:
         return states, b"".join(rest)
 
 
-def _one_hot(size: int, hot: int) -> bytes:
-    """``size`` float32 zeros but a 1 at ``hot`` (none if ``hot`` is outside)."""
-    return struct.pack(f"<{size}f", *[1.0 if k == hot else 0.0 for k in range(size)])
-
-
 class _RestPieces:
     """The one-hot groups of the inputs after the areas, every value of each packed as float32
     bytes once for the game (``Encoder._names`` gives their order): ``Encoder.parts`` joins them."""
@@ -256,24 +252,21 @@ class _RestPieces:
     def __init__(self, spec: GameSpec) -> None:
         self.actions = [
             [
-                _one_hot(track.circles + 1, available) + _F32.pack(earned / track.circles)
+                one_hot(track.circles + 1, available) + _F32.pack(earned / track.circles)
                 for available in range(track.circles + 1)
                 for earned in range(track.circles + 1)
             ]
             for track in spec.actions
         ]
         most_rounds = max(spec.rounds_by_players.values())
-        self.rounds = [_one_hot(most_rounds, left - 1) for left in range(most_rounds + 1)]
-        self.phases = [_one_hot(len(PHASES), k) for k in range(len(PHASES))]
-        self.turn = [
-            _F32.pack(1.0 if active else 0.0) + _F32.pack(1.0 if solo_passive else 0.0)
-            for active in (False, True)
-            for solo_passive in (False, True)
-        ]
-        self.stages = [_one_hot(len(STAGES), k) for k in range(len(STAGES))]
-        self.picks_rolls = [_one_hot(4, picks) + _one_hot(4, rolls) for picks in range(4) for rolls in range(4)]
-        self.dice = [_one_hot(len(WHERE), place) + _one_hot(6, shows - 1) for place in range(3) for shows in range(7)]
-        self.pending = struct.Struct(f"<{len(spec.areas) + 2}f")
+        self.rounds = [one_hot(most_rounds, left - 1) for left in range(most_rounds + 1)]
+        self.phases = [one_hot(len(PHASES), k) for k in range(len(PHASES))]
+        flags = (False, True)
+        self.turn = [packed(float(active), float(solo_passive)) for active in flags for solo_passive in flags]
+        self.stages = [one_hot(len(STAGES), k) for k in range(len(STAGES))]
+        self.picks_rolls = [one_hot(4, picks) + one_hot(4, rolls) for picks in range(4) for rolls in range(4)]
+        self.dice = [one_hot(len(WHERE), place) + one_hot(6, shows - 1) for place in range(3) for shows in range(7)]
+        self.pending = struct.Struct(f"{len(spec.areas) + 2}f")
 
 
 class ValueNetwork:

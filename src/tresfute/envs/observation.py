@@ -15,6 +15,7 @@ from typing import Final
 
 import numpy as np
 
+from ..float32 import FLOAT32, one_hot, packed
 from ..rules import Game, Phase, Score, Sheet, Where
 from ..rules.game import Stage, get_spec
 from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid
@@ -24,21 +25,16 @@ WHERE = [Where.HAND, Where.PLATTER, Where.FIELD]
 STAGES = [Stage.PICK, Stage.EXTRA, Stage.DONE]
 SCORE_SCALE: Final = 100.0
 
-_FLOAT: Final = Struct("f")  # float32 in the machine's order, as NumPy's float32 reads it
+_FLOAT: Final = FLOAT32
 _TURN: Final = Struct("4f")
 _FLOAT32: Final = np.dtype(np.float32)
 _frombuffer: Final = np.frombuffer  # read once, not looked up in NumPy's module at every step
 
 
-def packed(*values: float) -> bytes:
-    """``values`` as consecutive float32 (rounded as NumPy rounds them)."""
-    return b"".join([_FLOAT.pack(v) for v in values])
-
-
 def _one_hot(keys: list, extra: tuple = ()) -> dict:
-    """Each key's one-hot encoding over ``keys``, packed once."""
-    table = {k: packed(*(1.0 if k == other else 0.0 for other in keys)) for k in keys}
-    return table | {k: packed(*(0.0 for _ in keys)) for k in extra}
+    """Each key's one-hot encoding over ``keys`` (all zeros for the ``extra`` keys), packed once."""
+    table = {k: one_hot(len(keys), i) for i, k in enumerate(keys)}
+    return table | {k: one_hot(len(keys), -1) for k in extra}
 
 
 def _scaled(count: int, scale: float) -> tuple[bytes, ...]:
