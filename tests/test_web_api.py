@@ -374,6 +374,24 @@ def test_pages_layout_and_messages_come_in_french_or_english(client: TestClient)
     assert state(client, created["id"], created["seats"][0]["token"], lang="en")["legal"][0]["label"] == "Roll the dice"
 
 
+@pytest.mark.parametrize("game", ["tres-fute", "vraiment-tres-fute"])
+def test_the_last_moves_are_told_in_each_pages_language_with_who_played_them(client: TestClient, game: str) -> None:
+    created = new_game(client, game, seats=[{"name": "Ana"}, {"name": "Bob"}])
+    ana, bob = (s["token"] for s in created["seats"])
+    play_first(client, created["id"], ana)  # Ana rolls
+    picked = state(client, created["id"], ana, lang="en")["legal"][0]
+    assert act(client, created["id"], ana, picked["move"], 1).status_code == 200
+    for _ in range(2):  # twice each: the second answer must not mix the languages up
+        fr = state(client, created["id"], bob, lang="fr")["log"]
+        en = state(client, created["id"], ana, lang="en")["log"]
+        assert fr[0].startswith("Dés : ") and en[0].startswith("Dice: ")
+        assert fr[0] != en[0] and fr[1] != en[1]
+        # the move as the page offered it ("Yellow 5 → yellow: …"), less what the dice showed
+        offered_die, target = picked["label"].split(" → ")
+        assert en[1] == f"Ana: {offered_die.split()[0]} → {target}"
+        assert fr[1].startswith("Ana: ")
+
+
 def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
     """Uptime checkers and link previews ask HEAD: the GET's status and headers, without a body."""
     created = new_game(client)

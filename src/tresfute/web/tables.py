@@ -27,7 +27,7 @@ from typing import Any
 
 from .. import fair_dice, records
 from ..bots import Bot, analyse, make_bot
-from ..i18n import _, use_language
+from ..i18n import _, language, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
 from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
 from .store import EntryRefusedError, MoveConflictError, Store, StoredGame, StoredSeat, token_hash
@@ -560,10 +560,29 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
 
 def _log_line(table: Table, entry: str) -> str:
     player, text = records.split_entry(entry)
-    move = parse_move(text)
-    if player is None:
-        return _("Dice: {dice}").format(dice=", ".join(f"{die_name(d)} {v}" for d, v in move.dice))
-    return f"{table.stored.seats[player].name}: {describe_move(table.game, move, dice_values=False)}"
+    said = _past_entry(table.game, text, player is None)
+    return said if player is None else f"{table.stored.seats[player].name}: {said}"
+
+
+# A past entry's words depend only on the game, the language and the entry: every view shows the
+# last twelve, so they are said once (a bounded memo, emptied when full).
+_PAST_ENTRIES_KEPT = 20_000
+_past_entries: dict[tuple[str, str, str], str] = {}
+
+
+def _past_entry(game: Game, text: str, dice: bool) -> str:
+    key = (game.spec.id, language(), text)
+    said = _past_entries.get(key)
+    if said is None:
+        move = parse_move(text)
+        if dice:
+            said = _("Dice: {dice}").format(dice=", ".join(f"{die_name(d)} {v}" for d, v in move.dice))
+        else:
+            said = describe_move(game, move, dice_values=False)
+        if len(_past_entries) >= _PAST_ENTRIES_KEPT:
+            _past_entries.clear()
+        _past_entries[key] = said
+    return said
 
 
 def _status(table: Table, seat: int | None) -> str:
