@@ -435,6 +435,27 @@ def test_a_server_restarted_in_the_middle_of_a_game_loses_nothing(tmp_path: Path
     play_to_end(second, created["id"], [token])
 
 
+def test_a_server_whose_copy_of_the_game_is_stale_judges_a_move_on_the_game_as_it_stands(tmp_path: Path) -> None:
+    """Two servers on one database, each holding the game in memory: a move made through one
+    leaves the other's copy behind; that one catches up before it judges the next move, and a
+    move that is really illegal or out of date is still refused there, with nothing changed."""
+    path = tmp_path / "games.sqlite3"
+    a, b = TestClient(create_app(database=path)), TestClient(create_app(database=path))
+    created = new_game(a)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    view = state(b, game_id, token)  # b holds the game too
+    for _ in range(6):  # each move through a, then one through b on a copy one move behind
+        view = act(a, game_id, token, view["legal"][0]["move"], view["seq"]).json()
+        answer = act(b, game_id, token, view["legal"][0]["move"], view["seq"])
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+    assert state(a, game_id, token) == view
+    stale = act(a, game_id, token, view["legal"][0]["move"], view["seq"] - 1)
+    assert stale.status_code == 409 and stale.json()["error"].startswith("cette requête est périmée")
+    assert act(a, game_id, token, "k", view["seq"]).status_code == 409  # no pink die in Très futé
+    assert state(a, game_id, token) == state(b, game_id, token) == view
+
+
 def test_the_store_refuses_a_write_on_a_record_that_moved_on(tmp_path: Path) -> None:
     from tresfute.web.store import MoveConflictError, StoredGame, StoredSeat
 

@@ -144,6 +144,49 @@ def test_two_conflicting_moves_sent_at_once_to_two_servers_exactly_one_lands(ser
         assert entries[before] == f"1:{landed}" and f"1:{first if landed == second else second}" not in entries
 
 
+def test_two_passive_players_choosing_at_once_on_two_servers_both_land(servers: tuple[Server, Server]) -> None:
+    """Passive players choose at the same time: one server's write makes the other's copy stale,
+    and that one must catch up and take the choice, not refuse it."""
+    a, b = servers
+    response = a.http.post(
+        "/api/games", json={"game": "tres-fute", "seats": [{"name": "Ana"}, {"name": "Bob"}, {"name": "Cy"}]}
+    )
+    created = response.json()
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    for _ in range(200):
+        views = [a.state(game_id, t) for t in tokens]
+        if views[0]["state"]["phase"] == "passive" and views[1]["legal"] and views[2]["legal"]:
+            break
+        seat = next(i for i, v in enumerate(views) if v["legal"])
+        assert a.act(game_id, tokens[seat], views[seat]["legal"][0]["move"], views[seat]["seq"]).status_code == 200
+    else:
+        raise AssertionError("no passive phase reached")
+    b.state(game_id, tokens[0])  # both servers hold the game in memory
+    before = len(records.loads(a.http.get(f"/api/games/{game_id}/record").text).moves)
+    answers: dict[int, httpx.Response] = {}
+    barrier = threading.Barrier(2)
+
+    def send(server: Server, seat: int) -> None:
+        barrier.wait()
+        answers[seat] = server.act(game_id, tokens[seat], views[seat]["legal"][0]["move"], views[seat]["seq"])
+
+    threads = [threading.Thread(target=send, args=pair) for pair in ((a, 1), (b, 2))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [answers[1].status_code, answers[2].status_code] == [200, 200], [r.text for r in answers.values()]
+    for server in (a, b):
+        entries = records.loads(server.http.get(f"/api/games/{game_id}/record").text).moves
+        assert sorted(entries[before : before + 2]) == sorted(
+            f"{seat + 1}:{views[seat]['legal'][0]['move']}" for seat in (1, 2)
+        )
+        assert [server.state(game_id, tokens[seat])["seq"] for seat in (1, 2)] == [
+            views[1]["seq"] + 1,
+            views[2]["seq"] + 1,
+        ]
+
+
 def test_a_server_killed_mid_game_loses_no_move_and_the_other_carries_on(servers: tuple[Server, Server]) -> None:
     a, b = servers
     game_id, token = new_game(a, [{"name": "Ana"}, {"name": "Robot", "bot": "greedy"}])

@@ -259,7 +259,8 @@ class Host:
                 self._automatic(table)
 
     def seat_of(self, table_id: str, token: str) -> tuple[Table, int]:
-        """The table and seat a token plays; refused unless it is a seat of that very game."""
+        """The table and seat a token plays, as the store has it now; refused unless it is a seat
+        of that very game."""
         found = self.store.seat_and_revision(token)
         if found is None or found[0] != table_id:
             raise TableError(403, _("this seat link is not valid"))
@@ -301,8 +302,51 @@ class Host:
 
     def act(self, table_id: str, token: str, move_text: str, seq: int) -> tuple[Table, int]:
         """A person's move (or ``roll`` when the dice are theirs to roll), then whatever follows
-        by itself: computer players' moves and the rolls the server makes."""
-        table, seat = self.seat_of(table_id, token)
+        by itself: computer players' moves and the rolls the server makes.
+
+        A table in memory is played as it is, without asking the store first: if another server
+        changed the game meanwhile, the write's guard refuses the move, or the stale copy refuses
+        it; either way the table is brought up to date and the move tried once more, so it is
+        judged on the game as it stands (two passive players' choices sent at once to two
+        servers both land)."""
+        table, seat = self._kept_seat(table_id, token) or self.seat_of(table_id, token)
+        try:
+            self._act(table, seat, move_text, seq)
+        except ConflictError:  # the write's guard: the table has been reloaded
+            self._act(table, seat, move_text, seq)
+        except TableError:
+            if not self._caught_up(table):
+                raise
+            self._act(table, seat, move_text, seq)
+        self._release_if_over(table)
+        return table, seat
+
+    def _kept_seat(self, table_id: str, token: str) -> tuple[Table, int] | None:
+        """The table in memory and the seat the token plays there (a seat's token never changes
+        once given), or None: then the store is asked."""
+        with self._lock:
+            kept = self._tables.get(table_id)
+            if kept is None:
+                return None
+            self._tables[table_id] = (kept[0], self.clock())
+            self._tables.move_to_end(table_id)
+        table = kept[0]
+        hashed = token_hash(token)
+        with table.lock:
+            for seat, stored in enumerate(table.stored.seats):
+                if stored.token_hash == hashed and not stored.free:
+                    return table, seat
+        return None
+
+    def _caught_up(self, table: Table) -> bool:
+        """Reload the table if another server changed it; whether it did."""
+        with table.lock:
+            if self.store.revision(table.id) == table.stored.revision:
+                return False
+            self._reload(table)
+            return True
+
+    def _act(self, table: Table, seat: int, move_text: str, seq: int) -> None:
         with table.lock:
             self._check_seq(table, seat, seq)
             try:
@@ -323,8 +367,6 @@ class Host:
                 entry = f"{seat + 1}:{move}"
             self._commit(table, [entry], seat)
             self._automatic(table, after=move)
-        self._release_if_over(table)
-        return table, seat
 
     def undo(self, table_id: str, token: str, seq: int) -> tuple[Table, int]:
         table, seat = self.seat_of(table_id, token)
