@@ -535,3 +535,30 @@ def test_a_server_stopped_while_a_computer_player_was_to_act_goes_on_at_restart(
     view = state(client, "stopped", token)
     assert view["revision"] > 0 and view["state"]["dice"][0]["value"], "the computer player rolled and played on"
     assert records.replay(records.loads(client.get("/api/games/stopped/record").text)).round == 1
+
+
+def test_a_served_application_keeps_what_it_was_built_with_out_of_full_collections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`tresfute serve` runs the application through `served`: what exists once it is built
+    lives as long as the process, and the garbage collector's full passes no longer walk it."""
+    import gc
+
+    import uvicorn
+    from click.testing import CliRunner
+
+    from tresfute.cli import main
+    from tresfute.web.app import served
+
+    ran: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.append((app, gc.get_freeze_count())))
+    try:
+        result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "games.sqlite3")])
+        assert result.exit_code == 0, result.output
+        ((app, frozen),) = ran
+        assert app.state.host is not None and frozen > 10_000, "the modules and the app are left out"
+        gc.unfreeze()
+        built = create_app(database=tmp_path / "other.sqlite3")
+        assert served(built) is built and gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()

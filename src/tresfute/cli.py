@@ -436,7 +436,7 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
     """Play in the browser: alone, against the computer, or with friends (tresfute serve)."""
     import uvicorn
 
-    from .web.app import create_app
+    from .web.app import create_app, served
     from .web.store import PostgresStore, UnknownDatabaseError, open_store
 
     where = database or str(Path(click.get_app_dir("tresfute")) / "games.sqlite3")
@@ -458,7 +458,7 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
     )
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": 64 * 1024}
     if workers == 1:
-        uvicorn.run(create_app(store=store), **options)
+        uvicorn.run(served(create_app(store=store)), **options)
         return
     store.close()  # each worker process opens its own
     os.environ["TRESFUTE_DB"] = where
