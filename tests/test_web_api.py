@@ -456,6 +456,42 @@ def test_a_server_whose_copy_of_the_game_is_stale_judges_a_move_on_the_game_as_i
     assert state(a, game_id, token) == state(b, game_id, token) == view
 
 
+def test_a_move_resent_to_a_stale_server_after_the_first_server_stopped_lets_the_computer_play(
+    tmp_path: Path,
+) -> None:
+    """Server A writes Ana's move and stops before its computer player moves; Ana's page, with
+    no answer, sends the same move again through server B, whose copy is behind: B refuses the
+    repeat (out of date) and plays the computer player's move, so the game goes on there."""
+    from tresfute.web.tables import Host, SeatRequest, TableError
+
+    path = tmp_path / "games.sqlite3"
+    store_a = SQLiteStore(path)
+    a, b = Host(store_a), Host(SQLiteStore(path))
+    table, (token, _) = a.create("tres-fute", [SeatRequest("Ana"), SeatRequest("Robot", "greedy")])
+    for _ in range(100):  # Ana plays until her next move hands the turn to the computer player
+        table = a.table(table.id)
+        move = table.legal(0)[0]
+        if table.roller() is None:
+            after = table.game.copy()
+            after.play(str(move), 0)
+            if 1 in after.players_to_move:
+                break
+        a.act(table.id, token, str(move), table.stored.seats[0].acted)
+    else:
+        raise AssertionError("the computer player never got the turn")
+    b.table(table.id)  # B holds the game as it stands
+    seq = table.stored.seats[0].acted
+    store_a.append_moves(table.id, len(table.stored.moves), [f"1:{move}"], 0, revision=table.stored.revision)
+    with pytest.raises(TableError) as refused:
+        b.act(table.id, token, str(move), seq)
+    assert refused.value.status == 409
+    on_b, _seat = b.seat_of(table.id, token)
+    assert on_b.stored.moves[len(table.stored.moves)] == f"1:{move}", "Ana's move is there once"
+    assert on_b.stored.moves.count(f"1:{move}") == table.stored.moves.count(f"1:{move}") + 1
+    assert 1 not in on_b.game.players_to_move and on_b.stored.seats[0].acted == seq + 1
+    assert on_b.game.players_to_move == (0,) or on_b.roller() == 0, "Ana's turn again, on B"
+
+
 def test_the_store_refuses_a_write_on_a_record_that_moved_on(tmp_path: Path) -> None:
     from tresfute.web.store import MoveConflictError, StoredGame, StoredSeat
 

@@ -311,14 +311,20 @@ class Host:
         judged on the game as it stands (two passive players' choices sent at once to two
         servers both land)."""
         table, seat = self._kept_seat(table_id, token) or self.seat_of(table_id, token)
-        try:
-            self._act(table, seat, move_text, seq)
-        except ConflictError:  # the write's guard: the table has been reloaded
-            self._act(table, seat, move_text, seq)
-        except TableError:
-            if not self._caught_up(table):
-                raise
-            self._act(table, seat, move_text, seq)
+        with table.lock:  # the try, the catch-up and the second try: nobody reloads in between
+            try:
+                self._act(table, seat, move_text, seq)
+            except TableError as refused:
+                # a conflict: the write's guard refused, and the table has been reloaded
+                if not isinstance(refused, ConflictError) and not self._caught_up(table):
+                    raise
+                # the server that wrote may have stopped before its computer players moved
+                self._automatic(table)
+                try:
+                    self._act(table, seat, move_text, seq)
+                except ConflictError:
+                    self._automatic(table)
+                    raise
         self._release_if_over(table)
         return table, seat
 
