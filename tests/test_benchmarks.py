@@ -43,3 +43,23 @@ def test_the_side_by_side_benchmark_runs_two_installs_in_turn_and_gives_their_ra
         assert re.search(r" old +[1-9][\d,]* +new +[1-9][\d,]* +x\d+\.\d\d$", line), line
     refused = subprocess.run([*command, "--what", "random,speed"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "unknown measurement(s): speed" in refused.stderr
+
+
+def test_the_web_load_side_by_side_benchmark_gives_each_installs_two_process_ratio(postgres_url: str) -> None:
+    import psycopg
+
+    script = str(ROOT / "benchmarks" / "web_load_side_by_side.py")
+    command = [sys.executable, script, sys.executable, sys.executable, "--rounds", "1", "--games", "2"]
+    command += ["--port", str(_free_port())]
+    result = subprocess.run([*command, "--server", postgres_url], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    summary = result.stdout.split("best / median of 1 rounds:")[1].strip().splitlines()
+    assert len(summary) == 2, "one line for each install"
+    for line in summary:
+        assert re.search(r"1 process\(es\) [\d,]+ / [\d,]+ moves/s, 2 process\(es\) [\d,]+ / [\d,]+ moves/s", line)
+        assert re.search(r"2 over 1: x\d+\.\d\d \(best\), x\d+\.\d\d \(median\)$", line), line
+    with psycopg.connect(postgres_url) as connection:
+        names = connection.execute("SELECT datname FROM pg_database WHERE datname LIKE 'tresfute_load_%'").fetchall()
+    assert names == [], "each run's database is dropped"
+    refused = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "more than one process needs --server" in refused.stderr
