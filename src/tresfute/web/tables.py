@@ -227,13 +227,8 @@ class Host:
     def table(self, table_id: str, revision: int | None = None) -> Table:
         """The table, as the store has it now (reloaded if another server changed it);
         ``revision``: the stored one, if the caller has just read it."""
-        with self._lock:
-            kept = self._tables.get(table_id)
-            if kept is not None:
-                self._tables[table_id] = (kept[0], self.clock())
-                self._tables.move_to_end(table_id)
-        if kept is not None:
-            table = kept[0]
+        table = self._kept(table_id)
+        if table is not None:
             with table.lock:
                 if revision is None:
                     revision = self.store.revision(table_id)
@@ -246,6 +241,16 @@ class Host:
         if stored is None:
             raise TableError(404, _("no such game"))
         return self._register(_table_of(stored))
+
+    def _kept(self, table_id: str) -> Table | None:
+        """The table if this server holds it in memory (now its most recently used)."""
+        with self._lock:
+            kept = self._tables.get(table_id)
+            if kept is None:
+                return None
+            self._tables[table_id] = (kept[0], self.clock())
+            self._tables.move_to_end(table_id)
+            return kept[0]
 
     def _reload(self, table: Table, automatic: bool = True) -> None:
         """Bring the table to what the store holds (another server wrote), and play on what comes
@@ -331,13 +336,9 @@ class Host:
     def _kept_seat(self, table_id: str, token: str) -> tuple[Table, int] | None:
         """The table in memory and the seat the token plays there (a seat's token never changes
         once given), or None: then the store is asked."""
-        with self._lock:
-            kept = self._tables.get(table_id)
-            if kept is None:
-                return None
-            self._tables[table_id] = (kept[0], self.clock())
-            self._tables.move_to_end(table_id)
-        table = kept[0]
+        table = self._kept(table_id)
+        if table is None:
+            return None
         hashed = token_hash(token)
         with table.lock:
             for seat, stored in enumerate(table.stored.seats):
