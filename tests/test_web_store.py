@@ -83,6 +83,9 @@ def test_an_undo_truncates_the_record_and_counts_as_an_action(store: Store) -> N
         store.truncate("g1", 0, 0, revision=1)
     loaded = store.load("g1")
     assert loaded is not None and loaded.moves == [DICE] and loaded.revision == 2 and loaded.seats[0].acted == 2
+    with pytest.raises(MoveConflictError):  # the record is one move long again
+        store.append_moves("g1", 2, ["1:g@1"], 0, revision=2)
+    store.append_moves("g1", 1, ["1:g@1"], 0, revision=2)
 
 
 def test_concurrent_writers_of_the_same_move_exactly_one_wins(store: Store) -> None:
@@ -134,10 +137,40 @@ def test_an_sqlite_file_of_the_first_release_is_migrated_and_keeps_its_games(tmp
     assert store.schema_version() == SCHEMA_VERSION
     loaded = store.load("old")
     assert loaded is not None and loaded.moves == [DICE] and loaded.revision == 3 and loaded.seats[0].acted == 2
+    with pytest.raises(MoveConflictError):  # the migration counted the old game's moves
+        store.append_moves("old", 0, [DICE], None)
+    store.append_moves("old", 1, ["1:y@r1c1"], 0, revision=3)
     store.close()
     reopened = SQLiteStore(path)  # opening again migrates nothing
     assert reopened.schema_version() == SCHEMA_VERSION
     reopened.close()
+
+
+def test_a_postgresql_database_of_schema_3_is_migrated_and_its_games_go_on(postgres_url: str) -> None:
+    import psycopg
+
+    from tresfute.web.store import MIGRATIONS
+
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (3)")
+        for script in MIGRATIONS[:3]:
+            for statement in script.format(real="DOUBLE PRECISION").split(";"):
+                if statement.strip():
+                    db.execute(statement)
+        db.execute(
+            "INSERT INTO games (id, game, real_dice, language, created, revision)"
+            " VALUES ('old', 'tres-fute', 1, 'fr', 1, 2)"
+        )
+        db.execute("INSERT INTO moves VALUES ('old', 0, %s), ('old', 1, '1:y@r1c1')", (DICE,))
+    store = PostgresStore(postgres_url)
+    assert store.schema_version() == SCHEMA_VERSION
+    with pytest.raises(MoveConflictError):  # the migration counted the old game's two moves
+        store.append_moves("old", 1, ["1:g@1"], None, revision=2)
+    store.append_moves("old", 2, ["1:g@1"], None, revision=2)
+    loaded = store.load("old")
+    assert loaded is not None and loaded.moves == [DICE, "1:y@r1c1", "1:g@1"] and loaded.revision == 3
+    store.close()
 
 
 def test_a_database_from_a_newer_release_is_refused_untouched(tmp_path: Path) -> None:

@@ -214,6 +214,11 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN free INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX seats_free ON seats (free, game_id);
     """,
+    # 4: the record's length kept with the game, so that a write's guard need not count the moves
+    """
+    ALTER TABLE games ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET move_count = (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -266,8 +271,8 @@ class _SQLStore:
 
     def _insert(self, cursor: Any, game: StoredGame) -> None:
         cursor.execute(
-            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed, move_count)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.id,
                 game.game,
@@ -277,6 +282,7 @@ class _SQLStore:
                 game.created,
                 game.challenge,
                 int(game.listed),
+                len(game.moves),
             ),
         )
         cursor.executemany(
@@ -322,37 +328,39 @@ class _SQLStore:
             row = cursor.execute("SELECT revision FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None else row[0]
 
-    def _guard(self, cursor: Any, game_id: str, revision: int | None) -> int:
-        """Lock the game's row for this transaction; refuse a write made on an older revision."""
-        row = cursor.execute(f"SELECT revision FROM games WHERE id = ?{self._for_update}", (game_id,)).fetchone()
+    def _guard(self, cursor: Any, game_id: str, revision: int | None) -> tuple[int, int]:
+        """Lock the game's row for this transaction; refuse a write made on an older revision.
+        The game's revision and number of moves."""
+        row = cursor.execute(
+            f"SELECT revision, move_count FROM games WHERE id = ?{self._for_update}", (game_id,)
+        ).fetchone()
         if row is None:
             raise MoveConflictError(f"no game {game_id}")
         if revision is not None and row[0] != revision:
             raise MoveConflictError(f"the game is at revision {row[0]}, not {revision}")
-        return row[0]
+        return row[0], row[1]
 
     def append_moves(
         self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
     ) -> None:
         with self._transaction() as cursor:
-            now = self._guard(cursor, game_id, revision)
-            (count,) = cursor.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
+            now, count = self._guard(cursor, game_id, revision)
             if count != start:
                 raise MoveConflictError(f"the game has {count} moves, not {start}")
             cursor.executemany(
                 "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
                 [(game_id, start + i, e) for i, e in enumerate(entries)],
             )
-            self._changed(cursor, game_id, now + 1, seat)
+            self._changed(cursor, game_id, now + 1, start + len(entries), seat)
 
     def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
         with self._transaction() as cursor:
-            now = self._guard(cursor, game_id, revision)
+            now, count = self._guard(cursor, game_id, revision)
             cursor.execute("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, length))
-            self._changed(cursor, game_id, now + 1, seat)
+            self._changed(cursor, game_id, now + 1, min(count, length), seat)
 
-    def _changed(self, cursor: Any, game_id: str, revision: int, seat: int | None) -> None:
-        cursor.execute("UPDATE games SET revision = ? WHERE id = ?", (revision, game_id))
+    def _changed(self, cursor: Any, game_id: str, revision: int, move_count: int, seat: int | None) -> None:
+        cursor.execute("UPDATE games SET revision = ?, move_count = ? WHERE id = ?", (revision, move_count, game_id))
         if seat is not None:
             cursor.execute("UPDATE seats SET acted = acted + 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
@@ -371,7 +379,7 @@ class _SQLStore:
 
     def take_seat(self, game_id: str, name: str, token_hash: str) -> int | None:
         with self._transaction() as cursor:
-            now = self._guard(cursor, game_id, None)
+            now, count = self._guard(cursor, game_id, None)
             row = cursor.execute("SELECT MIN(seat) FROM seats WHERE game_id = ? AND free = 1", (game_id,)).fetchone()
             if row is None or row[0] is None:
                 return None
@@ -380,7 +388,7 @@ class _SQLStore:
                 "UPDATE seats SET name = ?, token_hash = ?, free = 0 WHERE game_id = ? AND seat = ?",
                 (name, token_hash, game_id, seat),
             )
-            self._changed(cursor, game_id, now + 1, None)
+            self._changed(cursor, game_id, now + 1, count, None)
         return seat
 
     def open_games(self, limit: int) -> list[StoredGame]:
@@ -579,8 +587,8 @@ class PostgresStore(_SQLStore):
                     cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 yield _PgCursor(cursor)
 
-    def _changed(self, cursor: Any, game_id: str, revision: int, seat: int | None) -> None:
-        super()._changed(cursor, game_id, revision, seat)
+    def _changed(self, cursor: Any, game_id: str, revision: int, move_count: int, seat: int | None) -> None:
+        super()._changed(cursor, game_id, revision, move_count, seat)
         cursor.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {revision}"))
 
     # A move is one statement, so one round trip: the game's row is updated only if it is at
@@ -588,9 +596,9 @@ class PostgresStore(_SQLStore):
     # writer wait, then find the revision changed); the moves' key refuses a second move N.
     _APPEND = """
         WITH g AS (
-            UPDATE games SET revision = revision + 1
+            UPDATE games SET revision = revision + 1, move_count = move_count + cardinality(%(entries)s::text[])
             WHERE id = %(game)s AND (%(revision)s::integer IS NULL OR revision = %(revision)s)
-              AND (SELECT COUNT(*) FROM moves WHERE game_id = %(game)s) = %(start)s
+              AND move_count = %(start)s
             RETURNING revision
         ), m AS (
             INSERT INTO moves (game_id, number, entry)
