@@ -253,3 +253,13 @@ def test_two_people_taking_the_last_free_seat_at_once_only_one_gets_it(store: St
     loaded = store.load("g1")
     assert loaded is not None and not loaded.seats[2].free and loaded.revision == 1
     assert store.open_games(10) == []
+
+
+def test_a_record_entry_of_two_lines_is_refused_by_postgresql_and_nothing_is_written(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url)
+    store.create(a_game())
+    with pytest.raises(ValueError, match="one line"):
+        store.append_moves("g1", 0, [f"{DICE}\n1:y@r1c1"], 0)
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.moves == [] and loaded.revision == 0
+    store.close()
