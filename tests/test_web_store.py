@@ -149,15 +149,14 @@ def test_an_sqlite_file_of_the_first_release_is_migrated_and_keeps_its_games(tmp
 def test_a_postgresql_database_of_schema_3_is_migrated_and_its_games_go_on(postgres_url: str) -> None:
     import psycopg
 
-    from tresfute.web.store import MIGRATIONS
+    from tresfute.web.store import MIGRATIONS, _statements
 
     with psycopg.connect(postgres_url, autocommit=True) as db:
         db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         db.execute("INSERT INTO schema_version VALUES (3)")
         for script in MIGRATIONS[:3]:
-            for statement in script.format(real="DOUBLE PRECISION").split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            for statement in _statements(script, PostgresStore._real):
+                db.execute(statement)
         db.execute(
             "INSERT INTO games (id, game, real_dice, language, created, revision)"
             " VALUES ('old', 'tres-fute', 1, 'fr', 1, 2)"
