@@ -347,11 +347,12 @@ class Host:
         return None
 
     def _caught_up(self, table: Table) -> bool:
-        """Reload the table if another server changed it; whether it did."""
+        """Reload the table if another server changed it; whether it did. What comes by itself
+        after is left to the caller (:meth:`act` plays it once, whatever made it reload)."""
         with table.lock:
             if self.store.revision(table.id) == table.stored.revision:
                 return False
-            self._reload(table)
+            self._reload(table, automatic=False)
             return True
 
     def _act(self, table: Table, seat: int, move_text: str, seq: int) -> None:
