@@ -149,6 +149,11 @@ def test_a_request_without_a_valid_seat_token_changes_nothing(client: TestClient
     no_token = client.post(f"/api/games/{a['id']}/act", json={"move": "roll", "seq": 0})
     assert no_token.status_code == 401 and "jeton" in no_token.json()["error"]
     assert client.get(f"/api/games/{a['id']}", headers={"X-Seat-Token": "bad token!"}).status_code == 422
+    for change, body in (("act", {"move": "roll", "seq": 0}), ("undo", {"seq": 0})):
+        malformed = client.post(f"/api/games/{a['id']}/{change}", json=body, headers={"X-Seat-Token": "bad token!"})
+        assert malformed.status_code == 422 and malformed.json()["error"].startswith(
+            "requête mal formée : x-seat-token"
+        )
     assert client.get("/api/games/nope").status_code == 404
     assert state(client, a["id"]) == before
 
@@ -413,6 +418,21 @@ def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
     act = client.head(f"/api/games/{created['id']}/act", headers={"X-Seat-Token": token})
     assert act.status_code == 405 and act.content == b"", "no GET there, so no HEAD either"
     assert state(client, created["id"], token)["seq"] == 0, "HEAD changes nothing"
+
+
+def test_the_api_description_documents_every_request_with_its_body(client: TestClient) -> None:
+    """Bot builders generate their clients from /api/openapi.json: a move and an undo are there
+    with their fields, though they are served outside FastAPI's parameters."""
+    description = client.get("/api/openapi.json").json()
+    paths = description["paths"]
+    for path in ["/api/games", "/api/games/{game_id}", "/api/games/{game_id}/hint", "/api/open"]:
+        assert path in paths, path
+    for change, fields in (("act", ["move", "seq"]), ("undo", ["seq"])):
+        post = paths[f"/api/games/{{game_id}}/{change}"]["post"]
+        body = post["requestBody"]["content"]["application/json"]["schema"]
+        assert body["required"] == fields and body["additionalProperties"] is False
+        assert {p["name"] for p in post["parameters"]} == {"game_id", "lang", "x-seat-token"}
+    assert client.get("/api/docs").status_code == 200
 
 
 # --- stopping the server --------------------------------------------------------------------

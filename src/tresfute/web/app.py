@@ -18,13 +18,14 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import records
@@ -55,10 +56,15 @@ STATIC = Path(str(resources.files("tresfute.web") / "static"))
 
 Language = Literal["fr", "en"]
 Token = Annotated[str, Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+TOKEN: TypeAdapter[str] = TypeAdapter(Token)
+JSON_OBJECT: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+Body = TypeVar("Body", bound=BaseModel)
 
 
 class SeatIn(Strict):
@@ -375,17 +381,29 @@ def create_app(
         await listeners.publish(host, table)
         return view
 
-    @app.post("/api/games/{game_id}/act")
-    async def act(
-        game_id: str, body: Act, lang: str | None = None, x_seat_token: Annotated[Token | None, Header()] = None
-    ) -> dict[str, Any]:
-        return await changed(x_seat_token, lang, lambda token: host.act(game_id, token, body.move, body.seq))
+    # A move and an undo are plain Starlette routes, the requests a game sends most: FastAPI's
+    # parameters (the path, the header, the query and the body each solved and validated apart)
+    # cost a quarter of the server's instructions per move (callgrind, 20 games: 2.29 -> 1.70
+    # million). They read the same models and give the same errors; `openapi` below describes them.
 
-    @app.post("/api/games/{game_id}/undo")
-    async def undo(
-        game_id: str, body: Undo, lang: str | None = None, x_seat_token: Annotated[Token | None, Header()] = None
-    ) -> dict[str, Any]:
-        return await changed(x_seat_token, lang, lambda token: host.undo(game_id, token, body.seq))
+    async def act(request: Request) -> Response:
+        body, token, lang = await seat_request(request, Act)
+        game_id = request.path_params["game_id"]
+        view = await changed(token, lang, lambda token: host.act(game_id, token, body.move, body.seq))
+        return JSONBytes(view)
+
+    async def undo(request: Request) -> Response:
+        body, token, lang = await seat_request(request, Undo)
+        game_id = request.path_params["game_id"]
+        view = await changed(token, lang, lambda token: host.undo(game_id, token, body.seq))
+        return JSONBytes(view)
+
+    # First of the routes: a request tries them in turn, and these are the most frequent (at
+    # the end of the list, matching the others cost 0.1 million instructions per move).
+    app.router.routes[:0] = [
+        Route("/api/games/{game_id}/act", act, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
+    ]
 
     @app.post("/api/games/{game_id}/hint")
     async def hint(
@@ -491,7 +509,62 @@ def create_app(
         finally:
             listeners.remove(table.id, socket)
 
+    def openapi() -> dict[str, Any]:
+        """FastAPI's description, with the two Starlette routes added."""
+        if app.openapi_schema is None:
+            schema = FastAPI.openapi(app)
+            for name, model, summary in (("act", Act, "Act"), ("undo", Undo, "Undo")):
+                schema["paths"][f"/api/games/{{game_id}}/{name}"] = seat_change_description(summary, model)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def seat_change_description(summary: str, model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI description of a seat's change (`act`, `undo`), as FastAPI would write it."""
+    text = {"type": "string"}
+    return {
+        "post": {
+            "summary": summary,
+            "operationId": f"{summary.lower()}_api_games__game_id__{summary.lower()}_post",
+            "parameters": [
+                {"name": "game_id", "in": "path", "required": True, "schema": text},
+                {"name": "lang", "in": "query", "required": False, "schema": text},
+                {"name": "x-seat-token", "in": "header", "required": True, "schema": TOKEN.json_schema()},
+            ],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}},
+            "responses": {"200": {"description": "The seat's new view", "content": {"application/json": {}}}},
+        }
+    }
+
+
+class JSONBytes(Response):
+    """A JSON answer written by pydantic's serializer, as FastAPI's own answers are (the standard
+    library's ``json``, Starlette's ``JSONResponse``, costs more)."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return JSON_OBJECT.dump_json(content)
+
+
+async def seat_request(request: Request, model: type[Body]) -> tuple[Body, str | None, str | None]:
+    """A seat's request read without FastAPI's parameters: its body (a ``model``), its seat
+    token and its language; a malformed one raises the error FastAPI would (422)."""
+    try:
+        body = model.model_validate_json(await request.body())
+    except ValidationError as error:
+        raise RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in error.errors()]) from None
+    token = request.headers.get("x-seat-token")
+    if token is not None:
+        try:
+            TOKEN.validate_python(token)
+        except ValidationError as error:
+            problems = [{**e, "loc": ("header", "x-seat-token")} for e in error.errors()]
+            raise RequestValidationError(problems) from None
+    return body, token, request.query_params.get("lang")
 
 
 def app_from_environment() -> FastAPI:
