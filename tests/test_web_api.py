@@ -271,6 +271,10 @@ def test_a_player_undoes_their_last_decision_until_new_dice_are_rolled(client: T
     assert not rolled["can_undo"], "a roll cannot be undone"
     picked = act(client, created["id"], token, rolled["legal"][0]["move"], rolled["seq"]).json()
     assert picked["can_undo"]
+    for body in ({}, {"seq": -1}, {"seq": picked["seq"], "move": "roll"}):
+        response = client.post(f"/api/games/{created['id']}/undo", json=body, headers={"X-Seat-Token": token})
+        assert response.status_code == 422 and response.json()["error"].startswith("requête mal formée"), body
+    assert state(client, created["id"], token) == picked, "a malformed undo changes nothing"
     response = undo(client, created["id"], token, picked["seq"])
     assert response.status_code == 200
     after = response.json()
