@@ -513,8 +513,8 @@ def create_app(
         """FastAPI's description, with the two Starlette routes added."""
         if app.openapi_schema is None:
             schema = FastAPI.openapi(app)
-            for name, model, summary in (("act", Act, "Act"), ("undo", Undo, "Undo")):
-                schema["paths"][f"/api/games/{{game_id}}/{name}"] = seat_change_description(summary, model)
+            for name, model in (("act", Act), ("undo", Undo)):
+                schema["paths"][f"/api/games/{{game_id}}/{name}"] = seat_change_description(name, model)
             app.openapi_schema = schema
         return app.openapi_schema
 
@@ -522,13 +522,13 @@ def create_app(
     return app
 
 
-def seat_change_description(summary: str, model: type[BaseModel]) -> dict[str, Any]:
+def seat_change_description(name: str, model: type[BaseModel]) -> dict[str, Any]:
     """The OpenAPI description of a seat's change (`act`, `undo`), as FastAPI would write it."""
     text = {"type": "string"}
     return {
         "post": {
-            "summary": summary,
-            "operationId": f"{summary.lower()}_api_games__game_id__{summary.lower()}_post",
+            "summary": name.capitalize(),
+            "operationId": f"{name}_api_games__game_id__{name}_post",
             "parameters": [
                 {"name": "game_id", "in": "path", "required": True, "schema": text},
                 {"name": "lang", "in": "query", "required": False, "schema": text},
