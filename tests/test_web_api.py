@@ -622,3 +622,40 @@ def test_a_served_application_keeps_what_it_was_built_with_out_of_full_collectio
         assert served(built) is built and gc.get_freeze_count() > 10_000
     finally:
         gc.unfreeze()
+
+
+def test_game_work_runs_in_a_game_thread_and_its_result_or_error_comes_back_to_the_request() -> None:
+    """Game work leaves the event loop for a game thread, with the request's context (its
+    language); what it returns or raises reaches the awaiting request; a request that gave up
+    (its client went away) leaves the threads serving the next ones."""
+    import asyncio
+    import contextvars
+    import threading
+
+    from tresfute.web.app import GameThreads
+
+    language: contextvars.ContextVar[str] = contextvars.ContextVar("language", default="fr")
+    threads = GameThreads(2)
+    release = threading.Event()
+
+    def slow() -> str:
+        release.wait(5)
+        return "too late"
+
+    def fail() -> None:
+        raise ValueError("illegal move")
+
+    async def main() -> None:
+        language.set("en")
+        name, spoken = await threads.run(lambda: (threading.current_thread().name, language.get()))
+        assert name.startswith("tresfute-game-") and spoken == "en"
+        with pytest.raises(ValueError, match="illegal move"):
+            await threads.run(fail)
+        abandoned = asyncio.ensure_future(threads.run(slow))
+        await asyncio.sleep(0.05)
+        abandoned.cancel()
+        release.set()
+        assert await threads.run(lambda x, y: x + y, 2, 3) == 5
+        await asyncio.sleep(0.05)  # the abandoned work's answer arrives and is dropped quietly
+
+    asyncio.run(main())
