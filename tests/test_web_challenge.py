@@ -187,3 +187,61 @@ def test_an_entry_is_watched_and_replayed_move_by_move_only_by_those_who_have_pl
     assert steps[-1]["result"] == end["result"] and steps[-1]["secret"] is None
     clock.now = closes(DAY)
     assert client.get(f"/api/games/{ana['id']}").status_code == 200
+
+
+def test_a_day_is_a_real_date_and_a_day_gone_by_without_a_challenge_is_not_made_up(
+    client: TestClient, clock: Clock
+) -> None:
+    """Asking for a day that cannot exist, or a past day nobody played, is refused and writes
+    nothing: no challenge is drawn (its secret shown at once) nor a computer player's game run."""
+    store = client.app.state.host.store  # type: ignore[attr-defined]
+    refused = [
+        client.get("/api/challenge/tres-fute?day=2025-02-30&lang=en"),
+        client.get("/api/challenge/tres-fute?day=2026-11-22&lang=en"),
+    ]
+    assert [r.status_code for r in refused] == [422, 404]
+    assert "not a day" in refused[0].json()["error"] and "no challenge" in refused[1].json()["error"]
+    assert store.challenge("2025-02-30", "tres-fute") is None and store.challenge("2026-11-22", "tres-fute") is None
+    today = board(client)["commitment"]  # today's is drawn when first asked for
+    clock.now += 86_400
+    past = board(client, day=DAY)
+    assert past["closed"] and fair_dice.commitment(past["secret"]) == today
+
+
+def test_the_move_that_ends_an_entry_lands_with_its_score_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the write of an entry's last move fails, the game is not over and the entry has no
+    score; playing the move again finishes it and ranks it."""
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    app = create_app(store=store, clock=Clock(), challenge_bot="greedy")
+    client = TestClient(app, raise_server_exceptions=False)
+    ana = start(client, "Ana").json()
+    write = store.append_moves
+
+    def failing_last_write(*args: Any, score: int | None = None, **kwargs: Any) -> None:
+        if score is not None:
+            raise OSError("the database went away")
+        write(*args, score=score, **kwargs)
+
+    monkeypatch.setattr(store, "append_moves", failing_last_write)
+    now = view(client, ana["id"], ana["token"])
+    while True:
+        sent = {"move": now["legal"][0]["move"], "seq": now["seq"]}
+        response = client.post(f"/api/games/{ana['id']}/act", json=sent, headers={"X-Seat-Token": ana["token"]})
+        if response.status_code != 200:
+            break
+        now = response.json()
+    assert response.status_code == 500 and not now["over"]
+    assert view(client, ana["id"], ana["token"]) == now, "nothing of the failed move is kept"
+    assert [
+        e["score"]
+        for e in client.get("/api/challenge/history", headers={"X-Player-Token": ana["player"]}).json()["entries"]
+    ] == [None]
+    monkeypatch.setattr(store, "append_moves", write)
+    again = client.post(f"/api/games/{ana['id']}/act", json=sent, headers={"X-Seat-Token": ana["token"]})
+    assert again.status_code == 200 and again.json()["over"]
+    score = again.json()["result"]["scores"][0]["total"]
+    assert [e["score"] for e in board(client)["entries"]] == [score]
+    app.state.daily.wait_idle()
+    store.close()

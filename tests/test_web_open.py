@@ -67,3 +67,31 @@ def test_a_free_seat_waits_for_its_person_and_then_plays(client: TestClient) -> 
     assert moved.status_code == 200
     passive = client.get(f"/api/games/{created['id']}", headers={"X-Seat-Token": zed["token"]}).json()
     assert passive["seq"] == 0 and passive["you"] == 1
+
+
+def test_a_seat_taken_on_one_server_while_another_holds_the_table_goes_to_whoever_came_first(
+    tmp_path: Path,
+) -> None:
+    """Two servers on one database: a newcomer on the server whose copy is behind gets the next
+    free seat (its copy is brought up to date and the seat taken once more), never one already
+    taken; the seat is kept in memory from the write itself, with nothing read in between."""
+    database = tmp_path / "games.sqlite3"
+    first, second = TestClient(create_app(database=database)), TestClient(create_app(database=database))
+    seats = [{"name": "Ana"}, {"name": "Player 2"}, {"name": "Player 3"}]
+    created = first.post("/api/games", json={"game": "tres-fute", "seats": seats, "listed": True}).json()
+    game_id = created["id"]
+    assert second.get(f"/api/games/{game_id}").status_code == 200, "both servers hold the table"
+    zed = first.post(f"/api/games/{game_id}/join", json={"name": "Zed"}).json()
+    store = second.app.state.host.store  # type: ignore[attr-defined]
+    stale = store.revision(game_id) - 1
+    store.revision = lambda table_id: stale  # Zed's seat was taken just after the second server looked
+    loads: list[str] = []
+    load = store.load
+    store.load = lambda table_id: loads.append(table_id) or load(table_id)
+    eve = second.post(f"/api/games/{game_id}/join", json={"name": "Eve"})
+    assert eve.status_code == 201, eve.text
+    assert (zed["seat"], eve.json()["seat"]) == (1, 2)
+    assert loads == [game_id], "the write is refused, the table reloaded, and the seat taken once more"
+    for client, taker in ((first, eve.json()), (second, zed)):
+        view = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": taker["token"]}).json()
+        assert view["you"] == taker["seat"] and [s["name"] for s in view["seats"]] == ["Ana", "Zed", "Eve"]

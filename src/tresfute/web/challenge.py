@@ -74,6 +74,10 @@ class DailyChallenge:
         today = self.today()
         if day is None:
             return today
+        try:
+            date.fromisoformat(day)
+        except ValueError:
+            raise TableError(422, _("not a day: {day}").format(day=day)) from None
         if not DAY.match(day):
             raise TableError(422, _("not a day: {day}").format(day=day))
         if day > today:
@@ -105,7 +109,13 @@ class DailyChallenge:
         """The day's challenge of ``game``: its published hash (the secret once the day is over),
         the ranking, the strong computer player's place, and the asking player's entry."""
         game, day = self._game(game), self._day(day)
-        secret, strong = self.host.store.challenge_secret(day, game, fair_dice.new_secret())
+        if day == self.today():
+            secret, strong = self.host.store.challenge_secret(day, game, fair_dice.new_secret())
+        else:  # a day gone by is not made now: its secret would be shown at once, to nobody's use
+            found = self.host.store.challenge(day, game)
+            if found is None:
+                raise TableError(404, _("there was no challenge of this game that day"))
+            secret, strong = found
         closed = self.clock() >= closes(day)
         ranking = self.host.store.ranking(day, game)
         if strong is None:

@@ -89,11 +89,18 @@ class Store(Protocol):
         ...
 
     def append_moves(
-        self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
+        self,
+        game_id: str,
+        start: int,
+        entries: list[str],
+        seat: int | None,
+        revision: int | None = None,
+        score: int | None = None,
     ) -> None:
         """Write ``entries`` as moves ``start``, ``start + 1``, … (``seat`` acted, if any); raises
         :class:`MoveConflictError` if the record does not have exactly ``start`` moves (or, when
-        ``revision`` is given, if the game is no longer at that revision)."""
+        ``revision`` is given, if the game is no longer at that revision). ``score``: these moves
+        end a daily challenge's entry, whose score is written with them, in the same transaction."""
         ...
 
     def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
@@ -108,9 +115,10 @@ class Store(Protocol):
         """The game, seat and the game's revision, in one read (every request of a seat)."""
         ...
 
-    def take_seat(self, game_id: str, name: str, token_hash: str) -> int | None:
+    def take_seat(self, game_id: str, name: str, token_hash: str, revision: int | None = None) -> int | None:
         """Give the open table's first free seat to ``name`` (None if none is left): one write,
-        so two people taking the last seat at once cannot both get it."""
+        so two people taking the last seat at once cannot both get it; the same guard on
+        ``revision`` as a move's."""
         ...
 
     def open_games(self, limit: int) -> list[StoredGame]:
@@ -124,6 +132,10 @@ class Store(Protocol):
         computer player's score on it, once computed."""
         ...
 
+    def challenge(self, day: str, game: str) -> tuple[str, int | None] | None:
+        """The same, without making one: None if that day had no challenge of ``game``."""
+        ...
+
     def set_strong_score(self, day: str, game: str, score: int) -> None: ...
 
     def enter(self, game: StoredGame, name: str, player_hash: str) -> None:
@@ -131,8 +143,6 @@ class Store(Protocol):
         the name is taken for the day by ``player_hash`` (or already was); raises
         :class:`EntryRefusedError` if another player holds it or it has an entry already."""
         ...
-
-    def finish_entry(self, game_id: str, score: int) -> None: ...
 
     def ranking(self, day: str, game: str) -> list[Entry]:
         """The day's finished entries, best score first."""
@@ -341,7 +351,13 @@ class _SQLStore:
         return row[0], row[1]
 
     def append_moves(
-        self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
+        self,
+        game_id: str,
+        start: int,
+        entries: list[str],
+        seat: int | None,
+        revision: int | None = None,
+        score: int | None = None,
     ) -> None:
         with self._transaction() as cursor:
             now, count = self._guard(cursor, game_id, revision)
@@ -351,6 +367,8 @@ class _SQLStore:
                 "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
                 [(game_id, start + i, e) for i, e in enumerate(entries)],
             )
+            if score is not None:
+                cursor.execute("UPDATE challenge_entries SET score = ? WHERE game_id = ?", (score, game_id))
             self._changed(cursor, game_id, now + 1, start + len(entries), seat)
 
     def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
@@ -377,9 +395,9 @@ class _SQLStore:
             ).fetchone()
         return (row[0], row[1], row[2]) if row else None
 
-    def take_seat(self, game_id: str, name: str, token_hash: str) -> int | None:
+    def take_seat(self, game_id: str, name: str, token_hash: str, revision: int | None = None) -> int | None:
         with self._transaction() as cursor:
-            now, count = self._guard(cursor, game_id, None)
+            now, count = self._guard(cursor, game_id, revision)
             row = cursor.execute("SELECT MIN(seat) FROM seats WHERE game_id = ? AND free = 1", (game_id,)).fetchone()
             if row is None or row[0] is None:
                 return None
@@ -431,6 +449,13 @@ class _SQLStore:
             ).fetchone()
         return row[0], row[1]
 
+    def challenge(self, day: str, game: str) -> tuple[str, int | None] | None:
+        with self._transaction(write=False) as cursor:
+            row = cursor.execute(
+                "SELECT secret, strong_score FROM challenges WHERE day = ? AND game = ?", (day, game)
+            ).fetchone()
+        return None if row is None else (row[0], row[1])
+
     def set_strong_score(self, day: str, game: str, score: int) -> None:
         with self._transaction() as cursor:
             cursor.execute("UPDATE challenges SET strong_score = ? WHERE day = ? AND game = ?", (score, day, game))
@@ -457,10 +482,6 @@ class _SQLStore:
             )
             if inserted.rowcount != 1:
                 raise EntryRefusedError("played")  # the transaction is rolled back: no game either
-
-    def finish_entry(self, game_id: str, score: int) -> None:
-        with self._transaction() as cursor:
-            cursor.execute("UPDATE challenge_entries SET score = ? WHERE game_id = ?", (score, game_id))
 
     _ENTRIES = (
         "SELECT e.day, e.game, n.name, e.game_id, e.score FROM challenge_entries e"
@@ -609,12 +630,21 @@ class PostgresStore(_SQLStore):
         ), s AS (
             UPDATE seats SET acted = acted + 1
             WHERE game_id = %(game)s AND seat = %(seat)s AND EXISTS (SELECT 1 FROM g)
+        ), e AS (
+            UPDATE challenge_entries SET score = %(score)s
+            WHERE %(score)s::integer IS NOT NULL AND game_id = %(game)s AND EXISTS (SELECT 1 FROM g)
         )
         SELECT revision, pg_notify(%(channel)s, %(game)s || ' ' || revision), (SELECT COUNT(*) FROM m) FROM g
     """
 
     def append_moves(
-        self, game_id: str, start: int, entries: list[str], seat: int | None, revision: int | None = None
+        self,
+        game_id: str,
+        start: int,
+        entries: list[str],
+        seat: int | None,
+        revision: int | None = None,
+        score: int | None = None,
     ) -> None:
         import psycopg
 
@@ -627,6 +657,7 @@ class PostgresStore(_SQLStore):
             "entries": "\n".join(entries),
             "count": len(entries),
             "seat": seat,
+            "score": score,
             "channel": CHANNEL,
         }
         try:
@@ -637,13 +668,15 @@ class PostgresStore(_SQLStore):
         if row is None:
             raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {start} moves")
 
-    async def changes(self) -> AsyncIterator[tuple[str, int]]:
-        """Every change of any game, by any server: ``(game id, revision)``, as it is committed."""
+    async def changes(self) -> AsyncIterator[tuple[str, int] | None]:
+        """Every change of any game, by any server: ``(game id, revision)``, as it is committed;
+        first ``None``, once listening: the changes made before it are not told."""
         import psycopg
 
         connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         try:
             await connection.execute(f"LISTEN {CHANNEL}")
+            yield None
             async for notice in connection.notifies():
                 game_id, _, revision = notice.payload.partition(" ")
                 yield game_id, int(revision)

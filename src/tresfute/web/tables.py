@@ -193,15 +193,30 @@ class Host:
         return self._register(table), tokens
 
     def join(self, table_id: str, name: str) -> tuple[Table, int, str]:
-        """Take the first free seat of an open table; returns it and the seat's new token."""
+        """Take the first free seat of an open table; returns it and the seat's new token. The
+        seat is written, then taken in memory (nothing can fail in between, which would leave a
+        seat taken by a token nobody got); a copy older than the store's is reloaded first."""
         table = self.table(table_id)
         token = secrets.token_urlsafe(24)
+        hashed = token_hash(token)
         with table.lock:
-            seat = self.store.take_seat(table_id, name, token_hash(token)) if table.stored.listed else None
-            if seat is None:
-                raise TableError(409, _("this table has no free seat left"))
-            self._reload(table)
-        return table, seat, token
+            for last_try in (False, True):
+                if not table.stored.listed:
+                    break
+                try:
+                    seat = self.store.take_seat(table_id, name, hashed, revision=table.stored.revision)
+                except MoveConflictError:
+                    if last_try:
+                        raise ConflictError() from None
+                    self._reload(table)
+                    continue
+                if seat is None:
+                    break
+                taken = table.stored.seats[seat]
+                taken.name, taken.token_hash, taken.free = name, hashed, False
+                table.stored.revision += 1
+                return table, seat, token
+            raise TableError(409, _("this table has no free seat left"))
 
     def open_tables(self, limit: int = 30) -> list[dict[str, Any]]:
         """The open tables with a free seat, newest first, as the home page lists them."""
@@ -448,8 +463,12 @@ class Host:
                 trial.play(text, player)
             except IllegalMoveError as exc:
                 raise TableError(409, _("illegal move: {reason}").format(reason=explain(exc))) from None
+        # the move that ends a daily challenge's entry writes its score with it: never one without the other
+        score = trial.scores()[0].total if trial.is_over and table.stored.challenge is not None else None
         try:
-            self.store.append_moves(table.id, len(table.stored.moves), entries, seat, revision=table.stored.revision)
+            self.store.append_moves(
+                table.id, len(table.stored.moves), entries, seat, revision=table.stored.revision, score=score
+            )
         except MoveConflictError:
             self._reload(table, automatic=False)  # whoever won plays on (or the next request does)
             raise ConflictError() from None
@@ -458,8 +477,6 @@ class Host:
         table.stored.revision += 1
         if seat is not None:
             table.stored.seats[seat].acted += 1
-        if trial.is_over and table.stored.challenge is not None:
-            self.store.finish_entry(table.id, trial.scores()[0].total)
 
     def _automatic(self, table: Table, after: Move | None = None) -> None:
         """Computer players' moves, and the rolls nobody needs to ask for: a computer player's
