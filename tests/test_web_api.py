@@ -568,6 +568,33 @@ def test_a_bad_hello_on_the_websocket_gets_an_error_and_is_closed(client: TestCl
             socket.receive_json()
 
 
+def test_bytes_on_the_websocket_get_an_error_a_bad_hello_gets_and_change_nothing(client: TestClient) -> None:
+    """The messages are text (JSON): bytes instead of the hello close the socket with the reason;
+    bytes later are answered with it, and the page keeps listening."""
+    from starlette.websockets import WebSocketDisconnect
+
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    path = f"/api/games/{created['id']}/ws"
+    with client.websocket_connect(path) as socket:
+        socket.send_bytes(b'{"type": "hello"}')
+        message = socket.receive_json()
+        assert message["type"] == "error" and "JSON" in message["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1008
+    with client.websocket_connect(path) as socket:
+        socket.send_json({"type": "hello", "token": token})
+        assert socket.receive_json()["type"] == "state"
+        socket.send_bytes(b"\x00")
+        assert "JSON" in socket.receive_json()["error"]
+        moved = client.post(
+            f"/api/games/{created['id']}/act", json={"move": "roll", "seq": 0}, headers={"X-Seat-Token": token}
+        )
+        assert moved.status_code == 200
+        assert socket.receive_json()["state"]["revision"] == moved.json()["revision"], "still listening"
+
+
 def test_a_websocket_for_an_unknown_game_is_refused(client: TestClient) -> None:
     with client.websocket_connect("/api/games/nope/ws") as socket:
         socket.send_json({"type": "hello"})
@@ -657,5 +684,34 @@ def test_game_work_runs_in_a_game_thread_and_its_result_or_error_comes_back_to_t
         release.set()
         assert await threads.run(lambda x, y: x + y, 2, 3) == 5
         await asyncio.sleep(0.05)  # the abandoned work's answer arrives and is dropped quietly
+        with pytest.raises(RuntimeError, match="StopIteration"):  # which a future cannot hold
+            await threads.run(next, iter(()))
+        release.clear()
+        done: list[str] = []
+        busy = [asyncio.ensure_future(threads.run(slow)) for _ in range(2)]  # both threads
+        await asyncio.sleep(0.05)
+        never = asyncio.ensure_future(threads.run(done.append, "played"))
+        await asyncio.sleep(0.05)
+        never.cancel()  # its request went away before a thread was free: its work is not done
+        release.set()
+        assert await asyncio.gather(*busy) == ["too late", "too late"]
+        assert await threads.run(len, done) == 0 and done == []
 
     asyncio.run(main())
+
+
+def test_a_record_is_written_out_in_a_game_thread_never_on_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A computer player thinks holding its table's lock: the record waits for it in a game
+    thread, and the server goes on answering everyone else meanwhile."""
+    import threading
+
+    created = new_game(client, seats=[{"name": "Ana"}, {"name": "Robot", "bot": "greedy"}])
+    host = client.app.state.host  # type: ignore[attr-defined]
+    record = host.record
+    threads: list[str] = []
+    monkeypatch.setattr(host, "record", lambda table: threads.append(threading.current_thread().name) or record(table))
+    response = client.get(f"/api/games/{created['id']}/record")
+    assert response.status_code == 200 and records.loads(response.text).players == ["Ana", "Robot"]
+    assert len(threads) == 1 and threads[0].startswith("tresfute-game-")

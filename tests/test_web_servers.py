@@ -267,3 +267,35 @@ def test_a_computer_players_moves_land_once_when_two_servers_find_it_to_play(pos
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_page_is_brought_up_to_date_when_its_server_listens_again_after_losing_the_database(
+    servers: tuple[Server, Server], postgres_url: str
+) -> None:
+    """A move made while a server had lost its connection for notices (a database restart, a
+    network cut) reaches that server's pages once it listens again: nobody told it of the move."""
+    import psycopg
+
+    a, b = servers
+    game_id, token = new_game(a)
+    view = b.state(game_id, token)
+
+    def cut_the_listeners() -> None:
+        with psycopg.connect(postgres_url, autocommit=True) as connection:
+            listening = "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+            pids = [pid for (pid,) in connection.execute(listening)]
+            assert pids, "each server listens"
+            for pid in pids:
+                connection.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+    async def watch() -> dict[str, Any]:
+        async with websockets.connect(f"ws://127.0.0.1:{a.port}/api/games/{game_id}/ws") as socket:
+            await socket.send(json.dumps({"type": "hello"}))
+            assert json.loads(await socket.recv())["state"]["revision"] == view["revision"]
+            await asyncio.to_thread(cut_the_listeners)  # a server waits a second before listening again
+            moved = await asyncio.to_thread(b.act, game_id, token, "roll", view["seq"])
+            assert moved.status_code == 200, moved.text
+            return json.loads(await asyncio.wait_for(socket.recv(), timeout=20))["state"]
+
+    update = asyncio.run(watch())
+    assert update["revision"] == view["revision"] + 1 and update["state"]["dice"][0]["value"]

@@ -52,8 +52,12 @@ class GameThreads:
     threads (``to_thread``) cost four times an executor's."""
 
     def __init__(self, count: int) -> None:
-        self._work: queue.SimpleQueue[tuple[Callable[[], None], ...]] = queue.SimpleQueue()
         self._count = count
+        self._forgotten()
+        os.register_at_fork(after_in_child=self._forgotten)  # a child process has none of the threads
+
+    def _forgotten(self) -> None:
+        self._work: queue.SimpleQueue[tuple[Callable[[], None], ...]] = queue.SimpleQueue()
         self._started = False
         self._starting = threading.Lock()
 
@@ -78,6 +82,8 @@ class GameThreads:
         context = contextvars.copy_context()
 
         def work() -> None:
+            if future.cancelled():  # the request went away before its work began: none is done
+                return
             result, error = None, None
             try:
                 result = context.run(function, *args)
@@ -95,6 +101,8 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         return
     if error is None:
         future.set_result(result)
+    elif isinstance(error, StopIteration):  # a future refuses it (as a coroutine turns it)
+        future.set_exception(RuntimeError(f"game work raised {error!r}"))
     else:
         future.set_exception(error)
 
@@ -213,6 +221,17 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, without_body)
 
 
+async def receive_text(socket: WebSocket) -> str:
+    """The next message, which must be text (Starlette's ``receive_text`` fails on bytes)."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    if text is None:
+        raise ValueError(_("a message is text (JSON), not bytes"))
+    return text
+
+
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     response = JSONResponse({"error": _("the request is too large")}, status_code=413)
     await response(scope, receive, send)
@@ -239,6 +258,10 @@ class Listeners:
     def watched(self, table_id: str) -> bool:
         return bool(self._by_table.get(table_id))
 
+    def tables(self) -> list[str]:
+        """The tables that some page watches."""
+        return list(self._by_table)
+
     async def publish(self, host: Host, table: Table) -> None:
         listening = list(self._by_table.get(table.id, {}).items())
         if not listening:
@@ -258,16 +281,19 @@ class Listeners:
                 self.remove(table.id, socket)
 
 
-Changes = Callable[[], AsyncIterator[tuple[str, int]]]
+Changes = Callable[[], AsyncIterator[tuple[str, int] | None]]
 
 
 async def forward_changes(host: Host, listeners: Listeners, changes: Changes) -> None:
     """Tell this server's pages of the changes made through any server (PostgreSQL's
-    ``LISTEN/NOTIFY``); listen again after a lost connection."""
+    ``LISTEN/NOTIFY``); listen again after a lost connection, and then bring every watched
+    table up to date: what changed while nobody listened was told to no one."""
     while True:
         try:
-            async for game_id, _revision in changes():
-                if listeners.watched(game_id):
+            async for change in changes():
+                # None: listening (again), when every watched table may have changed unheard
+                changed = listeners.tables() if change is None else [change[0]]
+                for game_id in filter(listeners.watched, changed):
                     table = await run_in_threadpool(host.table, game_id)  # reloads it if behind
                     await listeners.publish(host, table)
         except asyncio.CancelledError:
@@ -471,13 +497,14 @@ def create_app(
     ) -> Response:
         """The game record; a seat's own game's even while it is a challenge entry of today."""
 
-        def work() -> Table:
+        def work() -> str:  # in a thread: the table may be locked by a thinking computer player
             if x_seat_token is not None:
-                return host.seat_of(game_id, x_seat_token)[0]
-            return watched(game_id, x_player_token)
+                table = host.seat_of(game_id, x_seat_token)[0]
+            else:
+                table = watched(game_id, x_player_token)
+            return records.dumps(host.record(table))
 
-        table = await guarded(lang, work)
-        text = records.dumps(host.record(table))
+        text = await guarded(lang, work)
         return Response(
             text,
             media_type="application/json",
@@ -524,7 +551,7 @@ def create_app(
         then the server sends ``{"type": "state", …}`` at every change of the game."""
         await socket.accept()
         try:
-            text = await asyncio.wait_for(socket.receive_text(), timeout=30)
+            text = await asyncio.wait_for(receive_text(socket), timeout=30)
             if len(text) > 1024:
                 raise ValueError(_("the message is too large"))
             hello = Hello.model_validate_json(text)
@@ -552,7 +579,11 @@ def create_app(
             view = await run_in_threadpool(host.view, table, seat, language)
             await socket.send_json({"type": "state", "state": view})
             while True:
-                text = await socket.receive_text()  # nothing is expected: keep-alive only
+                try:
+                    text = await receive_text(socket)  # nothing is expected: keep-alive only
+                except ValueError as exc:
+                    await socket.send_json({"type": "error", "error": str(exc)})
+                    continue
                 if len(text) > 1024:
                     await socket.send_json({"type": "error", "error": _("the message is too large")})
         except WebSocketDisconnect:
