@@ -202,10 +202,12 @@ def test_a_day_is_a_real_date_and_a_day_gone_by_without_a_challenge_is_not_made_
     assert [r.status_code for r in refused] == [422, 404]
     assert "not a day" in refused[0].json()["error"] and "no challenge" in refused[1].json()["error"]
     assert store.challenge("2025-02-30", "tres-fute") is None and store.challenge("2026-11-22", "tres-fute") is None
-    today = board(client)["commitment"]  # today's is drawn when first asked for
+    first = board(client)  # today's is drawn when first asked for
+    assert first["yesterday"] is None, "the day before had none"
     clock.now += 86_400
     past = board(client, day=DAY)
-    assert past["closed"] and fair_dice.commitment(past["secret"]) == today
+    assert past["closed"] and fair_dice.commitment(past["secret"]) == first["commitment"]
+    assert board(client)["yesterday"] == {"day": DAY, "secret": past["secret"]}, "shown beside today's"
 
 
 def test_the_move_that_ends_an_entry_lands_with_its_score_or_not_at_all(

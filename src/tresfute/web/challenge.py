@@ -121,6 +121,8 @@ class DailyChallenge:
         if strong is None:
             self._compute_strong(day, game, secret)
         mine = [e for e in self.history(player) if e.day == day and e.game == game] if player else []
+        before = (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+        previous = self.host.store.challenge(before, game)
         return {
             "day": day,
             "today": self.today(),
@@ -134,6 +136,8 @@ class DailyChallenge:
             ],
             "strong": None if strong is None else {"score": strong, "rank": _rank(ranking, strong)},
             "you": entry_view(mine[0]) if mine else None,
+            # the day before, over: its secret, for checking its dice (None if nobody played it)
+            "yesterday": None if previous is None else {"day": before, "secret": previous[0]},
         }
 
     def history(self, player: str | None) -> list[Entry]:

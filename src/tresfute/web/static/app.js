@@ -224,9 +224,10 @@ function challengePanel() {
     boards.append(box);
     api(`/api/challenge/${g}`, { headers: playerHeaders() }).then((board) => {
       box.replaceChildren(...boardView(board));
-      const yesterday = new Date(Date.parse(`${board.today}T00:00:00Z`) - 86400000).toISOString().slice(0, 10);
-      return api(`/api/challenge/${g}?day=${yesterday}`).then((past) => box.append(el("p", {}, el("small", {},
-        t("Yesterday's seed ({day}): {secret}", { day: past.day, secret: past.secret })))));
+      if (board.yesterday) {
+        box.append(el("p", {}, el("small", {},
+          t("Yesterday's seed ({day}): {secret}", { day: board.yesterday.day, secret: board.yesterday.secret }))));
+      }
     }).catch(() => {});
   }
   if (player().token) {
