@@ -704,7 +704,8 @@ def test_a_record_is_written_out_in_a_game_thread_never_on_the_event_loop(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A computer player thinks holding its table's lock: the record waits for it in a game
-    thread, and the server goes on answering everyone else meanwhile."""
+    thread, never on the event loop, which answers every request (it waited there, blocking
+    them all, while a computer player thought)."""
     import threading
 
     created = new_game(client, seats=[{"name": "Ana"}, {"name": "Robot", "bot": "greedy"}])

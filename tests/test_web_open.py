@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tresfute.web.app import create_app
+from tresfute.web.store import MoveConflictError
 
 
 @pytest.fixture
@@ -85,13 +86,28 @@ def test_a_seat_taken_on_one_server_while_another_holds_the_table_goes_to_whoeve
     store = second.app.state.host.store  # type: ignore[attr-defined]
     stale = store.revision(game_id) - 1
     store.revision = lambda table_id: stale  # Zed's seat was taken just after the second server looked
-    loads: list[str] = []
-    load = store.load
-    store.load = lambda table_id: loads.append(table_id) or load(table_id)
+    calls: list[str] = []
+    load, take_seat = store.load, store.take_seat
+
+    def loading(table_id: str) -> Any:
+        calls.append("load")
+        return load(table_id)
+
+    def taking(*args: Any, revision: int | None = None) -> Any:
+        calls.append(f"take at revision {revision}")
+        try:
+            return take_seat(*args, revision=revision)
+        except MoveConflictError:
+            calls.append("refused")
+            raise
+
+    store.load, store.take_seat = loading, taking
     eve = second.post(f"/api/games/{game_id}/join", json={"name": "Eve"})
     assert eve.status_code == 201, eve.text
     assert (zed["seat"], eve.json()["seat"]) == (1, 2)
-    assert loads == [game_id], "the write is refused, the table reloaded, and the seat taken once more"
+    assert calls == [f"take at revision {stale}", "refused", "load", f"take at revision {stale + 1}"], (
+        "refused on the stale copy, reloaded, taken once more; nothing read after the write"
+    )
     for client, taker in ((first, eve.json()), (second, zed)):
         view = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": taker["token"]}).json()
         assert view["you"] == taker["seat"] and [s["name"] for s in view["seats"]] == ["Ana", "Zed", "Eve"]

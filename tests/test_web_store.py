@@ -254,6 +254,39 @@ def test_two_people_taking_the_last_free_seat_at_once_only_one_gets_it(store: St
     assert store.open_games(10) == []
 
 
+def test_a_seat_taken_on_a_stale_copy_is_refused_and_stays_free(store: Store) -> None:
+    game = a_game()
+    game.listed = True
+    game.seats.append(StoredSeat("Player 3", None, None, free=True))
+    store.create(game)
+    store.append_moves("g1", 0, [DICE], None)
+    with pytest.raises(MoveConflictError):
+        store.take_seat("g1", "Eve", token_hash("e" * 32), revision=0)
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.seats[2].free and loaded.revision == 1
+    assert store.take_seat("g1", "Eve", token_hash("e" * 32), revision=1) == 2
+
+
+def test_the_move_that_ends_a_challenge_entry_writes_its_score_with_it_or_neither(store: Store) -> None:
+    day, player = "2026-11-23", "p" * 64
+    assert store.challenge(day, "tres-fute") is None, "reading a day makes nothing"
+    secret, _ = store.challenge_secret(day, "tres-fute", "s" * 64)
+    assert store.challenge(day, "tres-fute") == (secret, None)
+    store.set_strong_score(day, "tres-fute", 200)
+    assert store.challenge(day, "tres-fute") == (secret, 200)
+    entry = a_game()
+    entry.challenge = day
+    store.enter(entry, "Ana", player)
+    store.append_moves("g1", 0, [DICE], 0)
+    with pytest.raises(MoveConflictError):
+        store.append_moves("g1", 1, ["1:y@r1c1"], 0, revision=0, score=42)  # a stale copy: neither lands
+    assert [e.score for e in store.history(player)] == [None] and store.ranking(day, "tres-fute") == []
+    store.append_moves("g1", 1, ["1:y@r1c1"], 0, revision=1, score=42)
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.moves == [DICE, "1:y@r1c1"]
+    assert [(e.name, e.score) for e in store.ranking(day, "tres-fute")] == [("Ana", 42)]
+
+
 def test_a_record_entry_of_two_lines_is_refused_by_postgresql_and_nothing_is_written(postgres_url: str) -> None:
     store = PostgresStore(postgres_url)
     store.create(a_game())

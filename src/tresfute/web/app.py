@@ -294,8 +294,11 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
                 # None: listening (again), when every watched table may have changed unheard
                 changed = listeners.tables() if change is None else [change[0]]
                 for game_id in filter(listeners.watched, changed):
-                    table = await run_in_threadpool(host.table, game_id)  # reloads it if behind
-                    await listeners.publish(host, table)
+                    try:
+                        table = await run_in_threadpool(host.table, game_id)  # reloads it if behind
+                        await listeners.publish(host, table)
+                    except Exception:  # that table's pages miss this change; the others' do not
+                        logging.getLogger(__name__).exception("could not tell the pages of %s", game_id)
         except asyncio.CancelledError:
             raise
         except Exception:

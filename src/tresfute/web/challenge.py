@@ -70,8 +70,7 @@ class DailyChallenge:
     def today(self) -> str:
         return day_of(self.clock())
 
-    def _day(self, day: str | None) -> str:
-        today = self.today()
+    def _day(self, day: str | None, today: str) -> str:
         if day is None:
             return today
         try:
@@ -108,10 +107,11 @@ class DailyChallenge:
     def board(self, game: str, day: str | None, player: str | None) -> dict[str, Any]:
         """The day's challenge of ``game``: its published hash (the secret once the day is over),
         the ranking, the strong computer player's place, and the asking player's entry."""
-        game, day = self._game(game), self._day(day)
-        if day == self.today():
+        today = self.today()  # read once: a request at midnight sees one day
+        game, day = self._game(game), self._day(day, today)
+        if day == today:
             secret, strong = self.host.store.challenge_secret(day, game, fair_dice.new_secret())
-        else:  # a day gone by is not made now: its secret would be shown at once, to nobody's use
+        else:  # a day gone by is not drawn now (nobody asked for it that day): its secret would be shown at once
             found = self.host.store.challenge(day, game)
             if found is None:
                 raise TableError(404, _("there was no challenge of this game that day"))
@@ -125,7 +125,7 @@ class DailyChallenge:
         previous = self.host.store.challenge(before, game)
         return {
             "day": day,
-            "today": self.today(),
+            "today": today,
             "game": game,
             "commitment": fair_dice.commitment(secret),
             "secret": secret if closed else None,
@@ -136,7 +136,7 @@ class DailyChallenge:
             ],
             "strong": None if strong is None else {"score": strong, "rank": _rank(ranking, strong)},
             "you": entry_view(mine[0]) if mine else None,
-            # the day before, over: its secret, for checking its dice (None if nobody played it)
+            # the day before, over: its secret, for checking its dice (None if none was drawn)
             "yesterday": None if previous is None else {"day": before, "secret": previous[0]},
         }
 
