@@ -53,10 +53,11 @@ class GameThreads:
 
     def __init__(self, count: int) -> None:
         self._count = count
-        self._forgotten()
-        os.register_at_fork(after_in_child=self._forgotten)  # a child process has none of the threads
+        self._reset()
+        os.register_at_fork(after_in_child=self._reset)  # a forked child has none of its parent's threads
 
-    def _forgotten(self) -> None:
+    def _reset(self) -> None:
+        """No threads yet: they start with the first work."""
         self._work: queue.SimpleQueue[tuple[Callable[[], None], ...]] = queue.SimpleQueue()
         self._started = False
         self._starting = threading.Lock()

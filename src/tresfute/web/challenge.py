@@ -37,6 +37,14 @@ def day_of(moment: float) -> str:
     return datetime.fromtimestamp(moment, UTC).date().isoformat()
 
 
+def _is_day(text: str) -> bool:
+    """``YYYY-MM-DD`` and a date of the calendar (not 2025-02-30)."""
+    try:
+        return DAY.match(text) is not None and bool(date.fromisoformat(text))
+    except ValueError:
+        return False
+
+
 def closes(day: str) -> float:
     """When the day is over (its next midnight, UTC)."""
     start = datetime.combine(date.fromisoformat(day), datetime.min.time(), UTC)
@@ -73,11 +81,7 @@ class DailyChallenge:
     def _day(self, day: str | None, today: str) -> str:
         if day is None:
             return today
-        try:
-            date.fromisoformat(day)
-        except ValueError:
-            raise TableError(422, _("not a day: {day}").format(day=day)) from None
-        if not DAY.match(day):
+        if not _is_day(day):
             raise TableError(422, _("not a day: {day}").format(day=day))
         if day > today:
             raise TableError(404, _("this day's challenge has not begun"))

@@ -444,16 +444,18 @@ class _SQLStore:
                 "INSERT INTO challenges (day, game, secret) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (day, game, secret),
             )
-            row = cursor.execute(
-                "SELECT secret, strong_score FROM challenges WHERE day = ? AND game = ?", (day, game)
-            ).fetchone()
-        return row[0], row[1]
+            found = self._challenge(cursor, day, game)
+        assert found is not None
+        return found
 
     def challenge(self, day: str, game: str) -> tuple[str, int | None] | None:
         with self._transaction(write=False) as cursor:
-            row = cursor.execute(
-                "SELECT secret, strong_score FROM challenges WHERE day = ? AND game = ?", (day, game)
-            ).fetchone()
+            return self._challenge(cursor, day, game)
+
+    def _challenge(self, cursor: Any, day: str, game: str) -> tuple[str, int | None] | None:
+        row = cursor.execute(
+            "SELECT secret, strong_score FROM challenges WHERE day = ? AND game = ?", (day, game)
+        ).fetchone()
         return None if row is None else (row[0], row[1])
 
     def set_strong_score(self, day: str, game: str, score: int) -> None:
