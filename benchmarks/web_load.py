@@ -11,7 +11,8 @@ SQLite file) and ``--workers`` its number of processes (``tresfute serve --worke
 one needs a ``postgresql://`` database, which should be empty: the games are added to it).
 ``--think S`` makes each player wait S seconds (0.5 S to 1.5 S) before each move, as people do:
 without it the players send as fast as the server answers, and the latency is then the number
-of games over the throughput.
+of games over the throughput. ``--pages`` keeps each game's page open as a browser does: a
+WebSocket that gets the state pushed at every change (the player's own moves included).
 Prints the moves per second and the latency percentiles of the moves.
 """
 
@@ -82,12 +83,33 @@ class Connection:
         await self.writer.wait_closed()
 
 
-async def play_game(url: str, game: str, bots: int, seed: int, latencies: list[float], think: float = 0.0) -> int:
+async def watch(url: str, game_id: str, token: str, pushes: list[int]) -> None:
+    """A game's page: its WebSocket, read until the game is over or the page is closed."""
+    import websockets
+
+    async with websockets.connect(url.replace("http", "ws", 1) + f"/api/games/{game_id}/ws") as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token, "lang": "fr"}))
+        async for message in socket:
+            pushes.append(1)
+            if json.loads(message)["state"]["over"]:
+                return
+
+
+async def play_game(
+    url: str,
+    game: str,
+    bots: int,
+    seed: int,
+    latencies: list[float],
+    think: float = 0.0,
+    pushes: list[int] | None = None,
+) -> int:
     rng = random.Random(seed)
     connection = await Connection.open(url)
     seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
     created = await connection.request("POST", "/api/games", {"game": game, "seats": seats})
     token = created["seats"][0]["token"]
+    page = None if pushes is None else asyncio.create_task(watch(url, created["id"], token, pushes))
     view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
     moves = 0
     while not view["over"]:
@@ -101,13 +123,18 @@ async def play_game(url: str, game: str, bots: int, seed: int, latencies: list[f
         latencies.append(time.perf_counter() - start)
         moves += 1
     await connection.close()
+    if page is not None:
+        await asyncio.wait_for(page, timeout=30)  # the last push: the game is over
     return moves
 
 
-async def run(url: str, games: int, game: str, bots: int, think: float = 0.0) -> None:
+async def run(url: str, games: int, game: str, bots: int, think: float = 0.0, pages: bool = False) -> None:
     latencies: list[float] = []
+    pushes: list[int] | None = [] if pages else None
     start = time.perf_counter()
-    counts = await asyncio.gather(*(play_game(url, game, bots, seed, latencies, think) for seed in range(games)))
+    counts = await asyncio.gather(
+        *(play_game(url, game, bots, seed, latencies, think, pushes) for seed in range(games))
+    )
     seconds = time.perf_counter() - start
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
@@ -118,6 +145,8 @@ async def run(url: str, games: int, game: str, bots: int, think: float = 0.0) ->
         f"  {sum(counts) / seconds:.0f} moves/s; latency p50 {p(0.50):.1f} ms, p90 {p(0.90):.1f} ms, "
         f"p99 {p(0.99):.1f} ms, max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms"
     )
+    if pushes is not None:
+        print(f"  {len(pushes)} states pushed to the games' pages")
 
 
 def main() -> None:
@@ -132,6 +161,7 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=0.0, help="seconds each player thinks between moves (0: none, as fast as it can)"
     )
+    parser.add_argument("--pages", action="store_true", help="each game's page open too, on a WebSocket")
     args = parser.parse_args()
     server = None
     folder = None  # the started server's database, removed at the end
@@ -153,7 +183,7 @@ def main() -> None:
     if server is not None:
         print(f"server: {args.workers} process(es), database {'PostgreSQL' if '://' in database else 'SQLite'}")
     try:
-        event_loop(run(url, args.games, args.game, args.bots, args.think))
+        event_loop(run(url, args.games, args.game, args.bots, args.think, args.pages))
     finally:
         if server is not None:
             server.terminate()

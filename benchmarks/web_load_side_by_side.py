@@ -1,7 +1,7 @@
 """The web server's load, two installs of tresfute measured in turn on one machine.
 
     python benchmarks/web_load_side_by_side.py OLD_PYTHON NEW_PYTHON [--rounds 5] [--games 200]
-        [--workers 1,2] [--think 0] [--server postgresql://user@host/postgres]
+        [--workers 1,2] [--think 0] [--pages] [--server postgresql://user@host/postgres]
 
 Each Python is an interpreter with tresfute installed (``pip install ".[postgres]"`` for a
 PostgreSQL server), for example a virtual environment holding an older commit. Every run is
@@ -42,14 +42,15 @@ def drop_database(server: str, name: str) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def one_run(python: str, games: int, workers: int, think: float, port: int, database: str | None) -> float:
+def one_run(python: str, games: int, workers: int, think: float, pages: bool, port: int, database: str | None) -> float:
     command = [python, str(WEB_LOAD), "--games", str(games), "--workers", str(workers), "--think", str(think)]
-    command += ["--port", str(port)] + (["--db", database] if database else [])
+    command += ["--port", str(port)] + (["--db", database] if database else []) + (["--pages"] if pages else [])
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     found = MOVES_PER_SECOND.search(output)
     if found is None:
         raise RuntimeError(f"no moves/s in the output of {' '.join(command)}:\n{output}")
-    print(f"  {python} x{workers}: {output.strip().splitlines()[-1].strip()}", flush=True)
+    rates = next(line.strip() for line in output.splitlines() if "moves/s" in line)
+    print(f"  {python} x{workers}: {rates}", flush=True)
     return float(found.group(1))
 
 
@@ -61,6 +62,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", default="1,2", help="the numbers of processes, comma-separated")
     parser.add_argument("--think", type=float, default=0.0)
+    parser.add_argument("--pages", action="store_true", help="each game's page open too (web_load.py --pages)")
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--server", help="a postgresql:// URL where new databases may be created")
     args = parser.parse_args()
@@ -77,12 +79,13 @@ def main() -> None:
                 name = f"tresfute_load_{run}"
                 database = fresh_database(args.server, name) if args.server else None
                 try:
-                    rate = one_run(python, args.games, count, args.think, args.port, database)
+                    rate = one_run(python, args.games, count, args.think, args.pages, args.port, database)
                 finally:
                     if args.server:
                         drop_database(args.server, name)
                 results.setdefault((python, count), []).append(rate)
-    print(f"{args.games} games, think {args.think} s, best / median of {args.rounds} rounds:")
+    pages = ", each with its page open" if args.pages else ""
+    print(f"{args.games} games{pages}, think {args.think} s, best / median of {args.rounds} rounds:")
     for python in (args.old, args.new):
         rates = {count: results[python, count] for count in workers}
         line = ", ".join(

@@ -6,6 +6,7 @@ judge of legality, the server of who may ask; a refused request changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -593,6 +594,57 @@ def test_bytes_on_the_websocket_get_an_error_a_bad_hello_gets_and_change_nothing
         )
         assert moved.status_code == 200
         assert socket.receive_json()["state"]["revision"] == moved.json()["revision"], "still listening"
+
+
+def test_after_the_hello_a_page_is_answered_in_the_language_it_chose(client: TestClient) -> None:
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    path = f"/api/games/{created['id']}/ws"
+    for lang, not_bytes, too_large in [
+        ("en", "a message is text (JSON), not bytes", "the message is too large"),
+        ("fr", "un message est du texte (JSON), pas des octets", "le message est trop grand"),
+    ]:
+        with client.websocket_connect(path) as socket:
+            socket.send_json({"type": "hello", "token": token, "lang": lang})
+            assert socket.receive_json()["type"] == "state"
+            socket.send_bytes(b"\x00")
+            assert socket.receive_json() == {"type": "error", "error": not_bytes}
+            socket.send_text("x" * 2000)
+            assert socket.receive_json() == {"type": "error", "error": too_large}
+
+
+def test_a_change_is_viewed_once_for_each_seat_and_language_among_the_pages(client: TestClient) -> None:
+    """A move's own view (its answer) is what the mover's pages get; the spectators' pages in one
+    language share one view: a table's pages cost one view each of who they are, not each page."""
+    created = new_game(client)
+    token = created["seats"][0]["token"]
+    path = f"/api/games/{created['id']}/ws"
+    host = client.app.state.host  # type: ignore[attr-defined]
+    hellos = [
+        {"type": "hello", "token": token, "lang": "fr"},  # the mover's page, and a second tab
+        {"type": "hello", "token": token, "lang": "fr"},
+        {"type": "hello", "lang": "fr"},  # two spectators in French, one in English
+        {"type": "hello", "lang": "fr"},
+        {"type": "hello", "lang": "en"},
+    ]
+    with contextlib.ExitStack() as pages:
+        sockets = [pages.enter_context(client.websocket_connect(path)) for _ in hellos]
+        for socket, hello in zip(sockets, hellos, strict=True):
+            socket.send_json(hello)
+            assert socket.receive_json()["type"] == "state"
+        views: list[tuple[int | None, str]] = []
+        view = host.view
+        host.view = lambda table, seat, language: views.append((seat, language)) or view(table, seat, language)
+        answer = client.post(
+            f"/api/games/{created['id']}/act", json={"move": "roll", "seq": 0}, headers={"X-Seat-Token": token}
+        )
+        assert answer.status_code == 200
+        pushed = [socket.receive_json()["state"] for socket in sockets]
+        assert pushed[0] == pushed[1] == answer.json()
+        assert [state["you"] for state in pushed] == [0, 0, None, None, None]
+        assert {state["revision"] for state in pushed} == {answer.json()["revision"]}
+        assert "legal" not in pushed[2] and pushed[2] == pushed[3] != pushed[4], "in French, in English"
+        assert sorted(views, key=str) == sorted([(0, "fr"), (None, "fr"), (None, "en")], key=str)
 
 
 def test_a_websocket_for_an_unknown_game_is_refused(client: TestClient) -> None:

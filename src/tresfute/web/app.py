@@ -17,6 +17,7 @@ import queue
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -263,7 +264,10 @@ class Listeners:
         """The tables that some page watches."""
         return list(self._by_table)
 
-    async def publish(self, host: Host, table: Table) -> None:
+    async def publish(self, host: Host, table: Table, known: KnownView | None = None) -> None:
+        """Send the table's state to its pages: one view (serialized once) for each seat and
+        language among them; ``known`` is one already made, the mover's (its page gets the same
+        state in the move's answer, and again here, as its other pages do)."""
         listening = list(self._by_table.get(table.id, {}).items())
         if not listening:
             return
@@ -271,15 +275,37 @@ class Listeners:
         if self._sent.get(table.id, -1) >= revision:
             return  # already sent (a change made here comes back from the database's notice)
         self._sent[table.id] = revision
+        texts: dict[tuple[int | None, str], bytes] = {}
+        if known is not None and known.revision == revision:
+            texts[known.seat, known.language] = known.body
+        missing = {who for _socket, who in listening} - texts.keys()
+        if missing:
 
-        def views() -> list[dict[str, Any]]:  # in a thread: the table may be locked by a thinking bot
-            return [host.view(table, seat, language) for _socket, (seat, language) in listening]
+            def views() -> dict[tuple[int | None, str], bytes]:  # in a thread: a thinking bot may lock the table
+                return {who: JSON_OBJECT.dump_json(host.view(table, *who)) for who in missing}
 
-        for (socket, _who), view in zip(listening, await run_in_threadpool(views), strict=True):
+            texts.update(await run_in_threadpool(views))
+        messages = {who: state_message(body) for who, body in texts.items()}
+        for socket, who in listening:
             try:
-                await socket.send_json({"type": "state", "state": view})
+                await socket.send_text(messages[who])
             except Exception:  # a socket that closed meanwhile
                 self.remove(table.id, socket)
+
+
+@dataclass(frozen=True)
+class KnownView:
+    """A view already made and serialized: ``seat``'s, in ``language``, at ``revision``."""
+
+    revision: int
+    seat: int | None
+    language: str
+    body: bytes
+
+
+def state_message(view: bytes) -> str:
+    """The WebSocket's message that carries a (serialized) view."""
+    return (b'{"type":"state","state":' + view + b"}").decode()
 
 
 Changes = Callable[[], AsyncIterator[tuple[str, int] | None]]
@@ -449,18 +475,19 @@ def create_app(
 
         return await guarded(lang, work)
 
-    async def changed(
-        token: str | None, lang: str | None, change: Callable[[str], tuple[Table, int]]
-    ) -> dict[str, Any]:
-        """Apply a seat's change, then tell every listener; the answer is the seat's new view."""
+    async def changed(token: str | None, lang: str | None, change: Callable[[str], tuple[Table, int]]) -> bytes:
+        """Apply a seat's change, then tell every listener; the answer is the seat's new view,
+        serialized (the same bytes go to the seat's pages)."""
+        language = language_of(lang)
 
-        def work() -> tuple[Table, dict[str, Any]]:
+        def work() -> tuple[Table, KnownView]:
             table, seat = change(needed(token))
-            return table, host.view(table, seat, language_of(lang))
+            view = host.view(table, seat, language)
+            return table, KnownView(view["revision"], seat, language, JSON_OBJECT.dump_json(view))
 
-        table, view = await guarded(lang, work)
-        await listeners.publish(host, table)
-        return view
+        table, known = await guarded(lang, work)
+        await listeners.publish(host, table, known)
+        return known.body
 
     # A move and an undo are plain Starlette routes, the requests a game sends most: FastAPI's
     # parameters (the path, the header, the query and the body each solved and validated apart)
@@ -471,13 +498,13 @@ def create_app(
         body, token, lang = await seat_request(request, Act)
         game_id = request.path_params["game_id"]
         view = await changed(token, lang, lambda token: host.act(game_id, token, body.move, body.seq))
-        return JSONBytes(view)
+        return Response(view, media_type="application/json")
 
     async def undo(request: Request) -> Response:
         body, token, lang = await seat_request(request, Undo)
         game_id = request.path_params["game_id"]
         view = await changed(token, lang, lambda token: host.undo(game_id, token, body.seq))
-        return JSONBytes(view)
+        return Response(view, media_type="application/json")
 
     # First of the routes: a request tries them in turn, and these are the most frequent (at
     # the end of the list, matching the others cost 0.1 million instructions per move).
@@ -581,15 +608,16 @@ def create_app(
         listeners.add(table.id, socket, seat, language)
         try:
             view = await run_in_threadpool(host.view, table, seat, language)
-            await socket.send_json({"type": "state", "state": view})
-            while True:
-                try:
-                    text = await receive_text(socket)  # nothing is expected: keep-alive only
-                except ValueError as exc:
-                    await socket.send_json({"type": "error", "error": str(exc)})
-                    continue
-                if len(text) > 1024:
-                    await socket.send_json({"type": "error", "error": _("the message is too large")})
+            await socket.send_text(state_message(JSON_OBJECT.dump_json(view)))
+            with use_language(language):  # what it says from now on
+                while True:
+                    try:
+                        text = await receive_text(socket)  # nothing is expected: keep-alive only
+                    except ValueError as exc:
+                        await socket.send_json({"type": "error", "error": str(exc)})
+                        continue
+                    if len(text) > 1024:
+                        await socket.send_json({"type": "error", "error": _("the message is too large")})
         except WebSocketDisconnect:
             pass
         finally:
@@ -624,16 +652,6 @@ def seat_change_description(name: str, model: type[BaseModel]) -> dict[str, Any]
             "responses": {"200": {"description": "The seat's new view", "content": {"application/json": {}}}},
         }
     }
-
-
-class JSONBytes(Response):
-    """A JSON answer written by pydantic's serializer, as FastAPI's own answers are (the standard
-    library's ``json``, Starlette's ``JSONResponse``, costs more)."""
-
-    media_type = "application/json"
-
-    def render(self, content: Any) -> bytes:
-        return JSON_OBJECT.dump_json(content)
 
 
 async def seat_request(request: Request, model: type[Body]) -> tuple[Body, str | None, str | None]:
