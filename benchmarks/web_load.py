@@ -87,7 +87,8 @@ async def watch(url: str, game_id: str, token: str, pushes: list[int]) -> None:
     """A game's page: its WebSocket, read until the game is over or the page is closed."""
     import websockets
 
-    async with websockets.connect(url.replace("http", "ws", 1) + f"/api/games/{game_id}/ws") as socket:
+    address = url.replace("http", "ws", 1) + f"/api/games/{game_id}/ws"
+    async with websockets.connect(address, open_timeout=120) as socket:  # a loaded server is slow to answer
         await socket.send(json.dumps({"type": "hello", "token": token, "lang": "fr"}))
         async for message in socket:
             pushes.append(1)
