@@ -12,7 +12,9 @@ one needs a ``postgresql://`` database, which should be empty: the games are add
 ``--think S`` makes each player wait S seconds (0.5 S to 1.5 S) before each move, as people do:
 without it the players send as fast as the server answers, and the latency is then the number
 of games over the throughput. ``--pages`` keeps each game's page open as a browser does: a
-WebSocket that gets the state pushed at every change (the player's own moves included).
+WebSocket that gets the state pushed at every change (the player's own moves included); it
+also prints how long after the move's answer its page had it (with several processes, the
+page and the player's requests are on different processes about half the time).
 Prints the moves per second and the latency percentiles of the moves.
 """
 
@@ -83,16 +85,17 @@ class Connection:
         await self.writer.wait_closed()
 
 
-async def watch(url: str, game_id: str, token: str, pushes: list[int]) -> None:
-    """A game's page: its WebSocket, read until the game is over or the page is closed."""
+async def watch(url: str, game_id: str, token: str, pushed: dict[int, float]) -> None:
+    """A game's page: its WebSocket, read until the game is over; when each revision came."""
     import websockets
 
     address = url.replace("http", "ws", 1) + f"/api/games/{game_id}/ws"
     async with websockets.connect(address, open_timeout=120) as socket:  # a loaded server is slow to answer
         await socket.send(json.dumps({"type": "hello", "token": token, "lang": "fr"}))
         async for message in socket:
-            pushes.append(1)
-            if json.loads(message)["state"]["over"]:
+            state = json.loads(message)["state"]
+            pushed.setdefault(state["revision"], time.perf_counter())
+            if state["over"]:
                 return
 
 
@@ -103,14 +106,16 @@ async def play_game(
     seed: int,
     latencies: list[float],
     think: float = 0.0,
-    pushes: list[int] | None = None,
+    lags: list[float] | None = None,
 ) -> int:
     rng = random.Random(seed)
     connection = await Connection.open(url)
     seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
     created = await connection.request("POST", "/api/games", {"game": game, "seats": seats})
     token = created["seats"][0]["token"]
-    page = None if pushes is None else asyncio.create_task(watch(url, created["id"], token, pushes))
+    answered: dict[int, float] = {}  # when the player had each revision, and when its page had it
+    pushed: dict[int, float] = {}
+    page = None if lags is None else asyncio.create_task(watch(url, created["id"], token, pushed))
     view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
     moves = 0
     while not view["over"]:
@@ -121,21 +126,21 @@ async def play_game(
         view = await connection.request(
             "POST", f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token
         )
-        latencies.append(time.perf_counter() - start)
+        answered[view["revision"]] = time.perf_counter()
+        latencies.append(answered[view["revision"]] - start)
         moves += 1
     await connection.close()
-    if page is not None:
+    if page is not None and lags is not None:
         await asyncio.wait_for(page, timeout=30)  # the last push: the game is over
+        lags.extend(max(0.0, pushed[r] - answered[r]) for r in answered.keys() & pushed.keys())
     return moves
 
 
 async def run(url: str, games: int, game: str, bots: int, think: float = 0.0, pages: bool = False) -> None:
     latencies: list[float] = []
-    pushes: list[int] | None = [] if pages else None
+    lags: list[float] | None = [] if pages else None
     start = time.perf_counter()
-    counts = await asyncio.gather(
-        *(play_game(url, game, bots, seed, latencies, think, pushes) for seed in range(games))
-    )
+    counts = await asyncio.gather(*(play_game(url, game, bots, seed, latencies, think, lags) for seed in range(games)))
     seconds = time.perf_counter() - start
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
@@ -146,8 +151,13 @@ async def run(url: str, games: int, game: str, bots: int, think: float = 0.0, pa
         f"  {sum(counts) / seconds:.0f} moves/s; latency p50 {p(0.50):.1f} ms, p90 {p(0.90):.1f} ms, "
         f"p99 {p(0.99):.1f} ms, max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms"
     )
-    if pushes is not None:
-        print(f"  {len(pushes)} states pushed to the games' pages")
+    if lags:
+        lags.sort()
+        lag = lambda q: lags[min(len(lags) - 1, int(q * len(lags)))] * 1000  # noqa: E731
+        print(
+            f"  pages: {len(lags)} moves seen by the mover's page, after the move's answer by"
+            f" p50 {lag(0.5):.1f} ms, p90 {lag(0.9):.1f} ms, p99 {lag(0.99):.1f} ms, max {lag(1):.1f} ms"
+        )
 
 
 def main() -> None:

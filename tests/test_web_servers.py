@@ -299,3 +299,69 @@ def test_a_page_is_brought_up_to_date_when_its_server_listens_again_after_losing
 
     update = asyncio.run(watch())
     assert update["revision"] == view["revision"] + 1 and update["state"]["dice"][0]["value"]
+
+
+def test_a_notice_carries_the_moves_appended_so_a_server_holding_the_game_plays_them_unread(
+    postgres_url: str,
+) -> None:
+    """PostgreSQL's notice of a move carries its record entries: a server whose copy is one
+    revision behind plays them on its copy without reading the game, and ends where a server
+    that read it would; a copy further behind, or a change that is not moves, is read again."""
+    from tresfute.web.store import Change, PostgresStore
+    from tresfute.web.tables import Host, SeatRequest
+
+    store_a, store_b = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    a, b = Host(store_a), Host(store_b)
+    notices: list[Change] = []
+
+    async def listen(count: int, act: Any) -> None:
+        changes = store_b.changes()
+        assert await anext(changes) is None  # listening
+        await asyncio.to_thread(act)
+        while len(notices) < count:
+            change = await asyncio.wait_for(anext(changes), timeout=20)
+            assert change is not None
+            notices.append(change)
+        await changes.aclose()
+
+    try:
+        table, (token, _robot) = a.create("tres-fute", [SeatRequest("Ana"), SeatRequest("Robot", "greedy")])
+        on_b = b.table(table.id)
+        reads: list[str] = []
+        load, revision = store_b.load, store_b.revision
+        store_b.load = lambda game_id: reads.append("load") or load(game_id)  # type: ignore[method-assign]
+        store_b.revision = lambda game_id: reads.append("revision") or revision(game_id)  # type: ignore[method-assign]
+
+        asyncio.run(listen(1, lambda: a.act(table.id, token, "roll", 0)))
+        (rolled,) = notices
+        assert rolled.revision == on_b.stored.revision + 1 and rolled.appended is not None
+        assert rolled.appended.start == 0 and rolled.appended.seat == 0  # her roll is her act
+        assert rolled.appended.entries == table.stored.moves and rolled.appended.entries[0].startswith("dice ")
+        assert b.told(table.id, [rolled]) is on_b and reads == [], "played from the notice, nothing read"
+        assert b.view(on_b, 0, "fr") == a.view(table, 0, "fr")
+        assert b.told(table.id, [rolled]) is on_b and reads == [], "a change it has already: nothing to do"
+
+        notices.clear()
+        # two moves of Ana's; B is told only the second: its copy is two revisions behind
+        move = table.legal(0)[0]
+        a.act(table.id, token, str(move), table.stored.seats[0].acted)
+        move = table.legal(0)[0]
+        asyncio.run(listen(1, lambda: a.act(table.id, token, str(move), table.stored.seats[0].acted)))
+        assert notices[0].appended is not None and notices[0].appended.seat == 0
+        assert b.told(table.id, notices[-1:]) is on_b and reads == ["load"], "too far behind: read again"
+        assert b.view(on_b, 0, "fr") == a.view(table, 0, "fr")
+    finally:
+        store_a.close()
+        store_b.close()
+
+
+def test_a_notice_without_the_moves_is_read_from_the_database() -> None:
+    """A notice too long to carry its moves, or of a change that is not moves (a seat taken, an
+    undo), says only the game and its revision."""
+    from tresfute.web.store import Appended, Change
+
+    assert Change.parse("g7 12") == Change("g7", 12)
+    assert Change.parse("g7 12 30 -\ndice w1 y2 b3 g4 o5 p6\n1:y@r1c1") == Change(
+        "g7", 12, Appended(30, ["dice w1 y2 b3 g4 o5 p6", "1:y@r1c1"], None)
+    )
+    assert Change.parse("g7 13 32 1\n2:pass") == Change("g7", 13, Appended(32, ["2:pass"], 1))

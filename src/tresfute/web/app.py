@@ -36,7 +36,7 @@ from ..i18n import LANGUAGES, _, use_language
 from ..rules import SPECS
 from .challenge import DailyChallenge, entry_view
 from .layout import sheet_layout
-from .store import Store, open_store
+from .store import Change, Store, open_store
 from .strings import ui_strings
 from .tables import Host, SeatRequest, Table, TableError
 
@@ -264,33 +264,61 @@ class Listeners:
         """The tables that some page watches."""
         return list(self._by_table)
 
+    def has(self, table_id: str, revision: int) -> bool:
+        """Whether the table's pages have been sent ``revision`` (or a later one)."""
+        return self._sent.get(table_id, -1) >= revision
+
     async def publish(self, host: Host, table: Table, known: KnownView | None = None) -> None:
         """Send the table's state to its pages: one view (serialized once) for each seat and
         language among them; ``known`` is one already made, the mover's (its page gets the same
         state in the move's answer, and again here, as its other pages do)."""
         listening = list(self._by_table.get(table.id, {}).items())
-        if not listening:
-            return
         revision = table.stored.revision
-        if self._sent.get(table.id, -1) >= revision:
-            return  # already sent (a change made here comes back from the database's notice)
-        self._sent[table.id] = revision
+        if not listening or self.has(table.id, revision):
+            return  # nobody, or already sent (a change made here comes back from the database's notice)
         texts: dict[tuple[int | None, str], bytes] = {}
         if known is not None and known.revision == revision:
             texts[known.seat, known.language] = known.body
         missing = {who for _socket, who in listening} - texts.keys()
         if missing:
+            texts.update(await run_in_threadpool(_views, host, table, missing))
+        await self._send(host, table, revision, texts)
 
-            def views() -> dict[tuple[int | None, str], bytes]:  # in a thread: a thinking bot may lock the table
-                return {who: JSON_OBJECT.dump_json(host.view(table, *who)) for who in missing}
+    async def update(self, host: Host, table_id: str, changes: list[Change | None]) -> None:
+        """Bring the table up to ``changes`` (another server's) and send its new state to its
+        pages, both in one game thread: under load, each trip waits behind the moves queued."""
+        wanted = set(self._by_table.get(table_id, {}).values())
+        if not wanted:
+            return
 
-            texts.update(await run_in_threadpool(views))
+        def work() -> tuple[Table, int, dict[tuple[int | None, str], bytes]]:
+            table = host.told(table_id, changes)
+            with table.lock:  # the views of the revision said
+                return table, table.stored.revision, _views(host, table, wanted)
+
+        table, revision, texts = await run_in_threadpool(work)
+        await self._send(host, table, revision, texts)
+
+    async def _send(self, host: Host, table: Table, revision: int, texts: dict[tuple[int | None, str], bytes]) -> None:
+        if self.has(table.id, revision):
+            return
+        self._sent[table.id] = revision
+        listening = list(self._by_table.get(table.id, {}).items())
+        missing = {who for _socket, who in listening} - texts.keys()
+        if missing:  # a page of another seat or language came meanwhile
+            texts = {**texts, **await run_in_threadpool(_views, host, table, missing)}
         messages = {who: state_message(body) for who, body in texts.items()}
         for socket, who in listening:
             try:
                 await socket.send_text(messages[who])
             except Exception:  # a socket that closed meanwhile
                 self.remove(table.id, socket)
+
+
+def _views(host: Host, table: Table, who: set[tuple[int | None, str]]) -> dict[tuple[int | None, str], bytes]:
+    """The table's view for each seat and language, serialized; in a game thread (a thinking
+    computer player may hold the table)."""
+    return {(seat, language): JSON_OBJECT.dump_json(host.view(table, seat, language)) for seat, language in who}
 
 
 @dataclass(frozen=True)
@@ -308,29 +336,62 @@ def state_message(view: bytes) -> str:
     return (b'{"type":"state","state":' + view + b"}").decode()
 
 
-Changes = Callable[[], AsyncIterator[tuple[str, int] | None]]
+Changes = Callable[[], AsyncIterator[Change | None]]
 
 
 async def forward_changes(host: Host, listeners: Listeners, changes: Changes) -> None:
     """Tell this server's pages of the changes made through any server (PostgreSQL's
     ``LISTEN/NOTIFY``); listen again after a lost connection, and then bring every watched
-    table up to date: what changed while nobody listened was told to no one."""
-    while True:
-        try:
-            async for change in changes():
-                # None: listening (again), when every watched table may have changed unheard
-                changed = listeners.tables() if change is None else [change[0]]
-                for game_id in filter(listeners.watched, changed):
-                    try:
-                        table = await run_in_threadpool(host.table, game_id)  # reloads it if behind
-                        await listeners.publish(host, table)
-                    except Exception:  # that table's pages miss this change; the others' do not
-                        logging.getLogger(__name__).exception("could not tell the pages of %s", game_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            logging.getLogger(__name__).exception("lost the database's notices; listening again")
-            await asyncio.sleep(1)
+    table up to date: what changed while nobody listened was told to no one.
+
+    The notices are read as they come: each table is brought up to date by a task of its own,
+    which takes the changes told meanwhile in one go. Waiting for a table's update before the
+    next notice held every notice behind the game threads' queue: under load, a page on this
+    server saw another server's moves seconds late."""
+    told: dict[str, list[Change | None]] = {}  # the tables being updated: the changes told since
+    updates: set[asyncio.Task[None]] = set()
+
+    def tell(game_id: str, change: Change | None) -> None:
+        if change is not None and listeners.has(game_id, change.revision):
+            return  # made here (most often), and its pages have it already
+        if game_id in told:
+            told[game_id].append(change)
+            return
+        told[game_id] = []
+        update = asyncio.create_task(bring_up(game_id, [change]))
+        updates.add(update)
+        update.add_done_callback(updates.discard)
+
+    async def bring_up(game_id: str, changes: list[Change | None]) -> None:
+        while changes:
+            last = changes[-1]
+            try:
+                held = host.holding(last) if last is not None and None not in changes else None
+                if held is not None:
+                    await listeners.publish(host, held)
+                else:
+                    await listeners.update(host, game_id, changes)
+            except Exception:  # that table's pages miss this change; the others' do not
+                logging.getLogger(__name__).exception("could not tell the pages of %s", game_id)
+            changes, told[game_id] = told[game_id], []
+        del told[game_id]
+
+    try:
+        while True:
+            try:
+                async for change in changes():
+                    # None: listening (again), when every watched table may have changed unheard
+                    changed = listeners.tables() if change is None else [change.game_id]
+                    for game_id in filter(listeners.watched, changed):
+                        tell(game_id, change)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logging.getLogger(__name__).exception("lost the database's notices; listening again")
+                await asyncio.sleep(1)
+    finally:
+        for update in list(updates):
+            update.cancel()
 
 
 def create_app(

@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-# The channel PostgreSQL notifies at every change of a game ("<game id> <revision>").
+# The channel PostgreSQL notifies at every change of a game: "<game id> <revision>", and for
+# moves appended "<game id> <revision> <start> <seat or ->", then a line for each entry.
 CHANNEL = "tresfute_games"
+NOTICE_ROOM = 7000  # bytes: PostgreSQL's notices carry less than 8000; longer moves go untold
 
 
 def token_hash(token: str) -> str:
@@ -52,6 +54,36 @@ class StoredGame:
     revision: int = 0  # grows at every change (a move, an undo): the newest state wins
     challenge: str | None = None  # the day ("2026-11-23") of a daily challenge's entry
     listed: bool = False  # an open table: listed on the home page while it has free seats
+
+
+@dataclass(frozen=True)
+class Appended:
+    """Record entries written as moves ``start``, ``start + 1``, … (``seat`` acted, if any)."""
+
+    start: int
+    entries: list[str]
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change of a game that the database tells every server: its new ``revision`` and, for
+    moves appended (when they fit in the notice), the moves: a server that holds the revision
+    before plays them on its copy instead of reading the game again."""
+
+    game_id: str
+    revision: int
+    appended: Appended | None = None
+
+    @classmethod
+    def parse(cls, notice: str) -> Change:
+        head, _, entries = notice.partition("\n")
+        game_id, revision, *appended = head.split(" ")
+        if not appended:
+            return cls(game_id, int(revision))
+        start, seat = appended
+        told = Appended(int(start), entries.split("\n"), None if seat == "-" else int(seat))
+        return cls(game_id, int(revision), told)
 
 
 class MoveConflictError(RuntimeError):
@@ -636,7 +668,8 @@ class PostgresStore(_SQLStore):
             UPDATE challenge_entries SET score = %(score)s
             WHERE %(score)s::integer IS NOT NULL AND game_id = %(game)s AND EXISTS (SELECT 1 FROM g)
         )
-        SELECT revision, pg_notify(%(channel)s, %(game)s || ' ' || revision), (SELECT COUNT(*) FROM m) FROM g
+        SELECT revision, pg_notify(%(channel)s, %(game)s || ' ' || revision || %(told)s), (SELECT COUNT(*) FROM m)
+        FROM g
     """
 
     def append_moves(
@@ -652,15 +685,18 @@ class PostgresStore(_SQLStore):
 
         if any("\n" in entry for entry in entries):
             raise ValueError(f"a record entry is one line: {entries!r}")
+        lines = "\n".join(entries)
+        told = f" {start} {'-' if seat is None else seat}\n{lines}"
         values = {
             "game": game_id,
             "revision": revision,
             "start": start,
-            "entries": "\n".join(entries),
+            "entries": lines,
             "count": len(entries),
             "seat": seat,
             "score": score,
             "channel": CHANNEL,
+            "told": told if len(game_id) + len(told.encode()) < NOTICE_ROOM else "",
         }
         try:
             with self._pool.connection() as connection:
@@ -670,9 +706,9 @@ class PostgresStore(_SQLStore):
         if row is None:
             raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {start} moves")
 
-    async def changes(self) -> AsyncIterator[tuple[str, int] | None]:
-        """Every change of any game, by any server: ``(game id, revision)``, as it is committed;
-        first ``None``, once listening: the changes made before it are not told."""
+    async def changes(self) -> AsyncIterator[Change | None]:
+        """Every change of any game, by any server, as it is committed; first ``None``, once
+        listening: the changes made before it are not told."""
         import psycopg
 
         connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
@@ -680,8 +716,7 @@ class PostgresStore(_SQLStore):
             await connection.execute(f"LISTEN {CHANNEL}")
             yield None
             async for notice in connection.notifies():
-                game_id, _, revision = notice.payload.partition(" ")
-                yield game_id, int(revision)
+                yield Change.parse(notice.payload)
         finally:
             await connection.close()
 

@@ -31,7 +31,7 @@ from ..bots import Bot, analyse, make_bot
 from ..i18n import _, language, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
 from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
-from .store import EntryRefusedError, MoveConflictError, Store, StoredGame, StoredSeat, token_hash
+from .store import Change, EntryRefusedError, MoveConflictError, Store, StoredGame, StoredSeat, token_hash
 
 ROLL = Move(MoveKind.ROLL)
 
@@ -279,6 +279,45 @@ class Host:
             if automatic:
                 self._automatic(table)
 
+    def holding(self, change: Change) -> Table | None:
+        """The table, if this server's copy has ``change`` already (it made it, most often).
+        A glance without locks, for the event loop: a copy's revision only grows."""
+        kept = self._tables.get(change.game_id)
+        return kept[0] if kept is not None and kept[0].stored.revision >= change.revision else None
+
+    def told(self, table_id: str, changes: list[Change | None]) -> Table:
+        """The table brought up to changes that servers made (the database's notices, in their
+        order; None: changes unknown). A change this copy has (its own, or an older one) is
+        passed over; one whose moves the notice carries, made on the revision this copy holds,
+        is played on it; any other makes it read the game again."""
+        table = self._kept(table_id)
+        if table is None or None in changes:
+            return self.table(table_id)
+        with table.lock:
+            changed = False
+            for change in changes:
+                assert change is not None
+                stored, appended = table.stored, change.appended
+                if stored.revision >= change.revision:
+                    continue
+                changed = True
+                if appended is None or stored.revision != change.revision - 1 or len(stored.moves) != appended.start:
+                    self._reload(table, automatic=False)
+                    continue
+                try:
+                    game = _played(table.game, appended.entries)
+                except (IllegalMoveError, MoveSyntaxError):  # the record is the judge
+                    self._reload(table, automatic=False)
+                    continue
+                stored.moves.extend(appended.entries)
+                stored.revision = change.revision
+                if appended.seat is not None:
+                    stored.seats[appended.seat].acted += 1
+                table.game = game
+            if changed:  # as after a reload: the server that wrote may have stopped before its computer players moved
+                self._automatic(table)
+        return table
+
     def seat_of(self, table_id: str, token: str) -> tuple[Table, int]:
         """The table and seat a token plays, as the store has it now; refused unless it is a seat
         of that very game."""
@@ -456,13 +495,10 @@ class Host:
     def _commit(self, table: Table, entries: list[str], seat: int | None) -> None:
         """Play on a copy (the engine's check is the only one), write to the store, then apply:
         the store never lags the table, and an illegal move changes nothing."""
-        trial = table.game.copy()
-        for entry in entries:
-            player, text = records.split_entry(entry)
-            try:
-                trial.play(text, player)
-            except IllegalMoveError as exc:
-                raise TableError(409, _("illegal move: {reason}").format(reason=explain(exc))) from None
+        try:
+            trial = _played(table.game, entries)
+        except IllegalMoveError as exc:
+            raise TableError(409, _("illegal move: {reason}").format(reason=explain(exc))) from None
         # the move that ends a daily challenge's entry writes its score with it: never one without the other
         score = trial.scores()[0].total if trial.is_over and table.stored.challenge is not None else None
         try:
@@ -551,6 +587,15 @@ def _replay(stored: StoredGame, entries: list[str]) -> Game:
     """The stored game after ``entries``, replayed as any game record is."""
     seats = [s.name for s in stored.seats]
     return records.replay(records.Record(game=stored.game, players=seats, dice="external", moves=entries))
+
+
+def _played(game: Game, entries: list[str]) -> Game:
+    """A copy of ``game`` after record ``entries`` (the game itself is left as it is)."""
+    after = game.copy()
+    for entry in entries:
+        player, text = records.split_entry(entry)
+        after.play(text, player)
+    return after
 
 
 def _table_of(stored: StoredGame) -> Table:
