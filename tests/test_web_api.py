@@ -7,6 +7,7 @@ judge of legality, the server of who may ask; a refused request changes nothing.
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -768,3 +769,69 @@ def test_a_record_is_written_out_in_a_game_thread_never_on_the_event_loop(
     response = client.get(f"/api/games/{created['id']}/record")
     assert response.status_code == 200 and records.loads(response.text).players == ["Ana", "Robot"]
     assert len(threads) == 1 and threads[0].startswith("tresfute-game-")
+
+
+def test_a_table_slow_to_bring_up_to_date_holds_back_no_other_tables_notices() -> None:
+    """The database's notices are read as they come: while one table is being brought up to
+    date (its game thread busy), another table's pages get its change; the first table's
+    changes told meanwhile are then taken in one go, in their order."""
+    import asyncio
+    import threading
+    from types import SimpleNamespace
+
+    from tresfute.web.app import Listeners, forward_changes
+    from tresfute.web.store import Change
+
+    release = threading.Event()
+    calls: list[tuple[str, list[int]]] = []
+
+    class SlowHost:
+        def holding(self, change: Change) -> None:
+            return None
+
+        def told(self, table_id: str, changes: list[Change]) -> Any:
+            calls.append((table_id, [c.revision for c in changes]))
+            if table_id == "slow":
+                release.wait(10)
+            stored = SimpleNamespace(revision=changes[-1].revision)
+            return SimpleNamespace(id=table_id, stored=stored, lock=threading.RLock())
+
+        def view(self, table: Any, seat: int | None, language: str) -> dict[str, Any]:
+            return {"revision": table.stored.revision}
+
+    class Page:
+        def __init__(self) -> None:
+            self.got: list[int] = []
+
+        async def send_text(self, text: str) -> None:
+            self.got.append(json.loads(text)["state"]["revision"])
+
+    async def scenario() -> None:
+        listeners = Listeners()
+        pages = {"slow": Page(), "fast": Page()}
+        for table_id, page in pages.items():
+            listeners.add(table_id, page, None, "fr")  # type: ignore[arg-type]
+        notices: asyncio.Queue[Change | None] = asyncio.Queue()
+
+        async def changes() -> Any:
+            while True:
+                yield await notices.get()
+
+        forwarding = asyncio.create_task(forward_changes(SlowHost(), listeners, changes))  # type: ignore[arg-type]
+        for notice in [Change("slow", 1), Change("fast", 1), Change("slow", 2), Change("slow", 3)]:
+            notices.put_nowait(notice)
+        for _ in range(500):
+            if pages["fast"].got:
+                break
+            await asyncio.sleep(0.01)
+        assert pages["fast"].got == [1] and pages["slow"].got == [], "the fast table's page is told first"
+        release.set()
+        for _ in range(500):
+            if pages["slow"].got[-1:] == [3]:
+                break
+            await asyncio.sleep(0.01)
+        assert pages["slow"].got == [1, 3]
+        assert sorted(calls[:2]) == [("fast", [1]), ("slow", [1])] and calls[2:] == [("slow", [2, 3])]
+        forwarding.cancel()
+
+    asyncio.run(scenario())
