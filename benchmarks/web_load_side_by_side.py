@@ -49,8 +49,9 @@ def one_run(python: str, games: int, workers: int, think: float, pages: bool, po
     found = MOVES_PER_SECOND.search(output)
     if found is None:
         raise RuntimeError(f"no moves/s in the output of {' '.join(command)}:\n{output}")
-    rates = next(line.strip() for line in output.splitlines() if "moves/s" in line)
-    print(f"  {python} x{workers}: {rates}", flush=True)
+    for line in output.splitlines():
+        if "moves/s" in line or "pages:" in line:  # the figures (web_load.py prints the pages' with --pages)
+            print(f"  {python} x{workers}: {line.strip()}", flush=True)
     return float(found.group(1))
 
 

@@ -16,7 +16,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -245,6 +245,8 @@ class Listeners:
     def __init__(self) -> None:
         self._by_table: dict[str, dict[WebSocket, tuple[int | None, str]]] = {}
         self._sent: dict[str, int] = {}  # the revision each table's listeners last got
+        # the seats' requests changing each table now: each will send the table as it leaves it
+        self._changing: dict[str, int] = {}
 
     def add(self, table_id: str, socket: WebSocket, seat: int | None, language: str) -> None:
         self._by_table.setdefault(table_id, {})[socket] = (seat, language)
@@ -267,6 +269,20 @@ class Listeners:
     def has(self, table_id: str, revision: int) -> bool:
         """Whether the table's pages have been sent ``revision`` (or a later one)."""
         return self._sent.get(table_id, -1) >= revision
+
+    @contextlib.contextmanager
+    def changing(self, table_id: str) -> Iterator[None]:
+        """A seat's request is changing the table (it publishes when done)."""
+        self._changing[table_id] = self._changing.get(table_id, 0) + 1
+        try:
+            yield
+        finally:
+            self._changing[table_id] -= 1
+            if not self._changing[table_id]:
+                del self._changing[table_id]
+
+    def changing_now(self, table_id: str) -> bool:
+        return table_id in self._changing
 
     async def publish(self, host: Host, table: Table, known: KnownView | None = None) -> None:
         """Send the table's state to its pages: one view (serialized once) for each seat and
@@ -352,8 +368,11 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
     updates: set[asyncio.Task[None]] = set()
 
     def tell(game_id: str, change: Change | None) -> None:
-        if change is not None and listeners.has(game_id, change.revision):
-            return  # made here (most often), and its pages have it already
+        if change is not None and (
+            listeners.has(game_id, change.revision)  # made here (most often), and its pages have it
+            or (listeners.changing_now(game_id) and host.holding(change) is not None)  # or they will
+        ):
+            return
         if game_id in told:
             told[game_id].append(change)
             return
@@ -536,9 +555,12 @@ def create_app(
 
         return await guarded(lang, work)
 
-    async def changed(token: str | None, lang: str | None, change: Callable[[str], tuple[Table, int]]) -> bytes:
+    async def changed(
+        table_id: str, token: str | None, lang: str | None, change: Callable[[str], tuple[Table, int]]
+    ) -> bytes:
         """Apply a seat's change, then tell every listener; the answer is the seat's new view,
-        serialized (the same bytes go to the seat's pages)."""
+        serialized (the same bytes go to the seat's pages). A refused change may have brought
+        the table up to date (another server's moves): its pages are sent that."""
         language = language_of(lang)
 
         def work() -> tuple[Table, KnownView]:
@@ -546,8 +568,14 @@ def create_app(
             view = host.view(table, seat, language)
             return table, KnownView(view["revision"], seat, language, JSON_OBJECT.dump_json(view))
 
-        table, known = await guarded(lang, work)
-        await listeners.publish(host, table, known)
+        with listeners.changing(table_id):
+            try:
+                table, known = await guarded(lang, work)
+            except Exception:
+                if (kept := host.kept(table_id)) is not None:
+                    await listeners.publish(host, kept)
+                raise
+            await listeners.publish(host, table, known)
         return known.body
 
     # A move and an undo are plain Starlette routes, the requests a game sends most: FastAPI's
@@ -558,13 +586,13 @@ def create_app(
     async def act(request: Request) -> Response:
         body, token, lang = await seat_request(request, Act)
         game_id = request.path_params["game_id"]
-        view = await changed(token, lang, lambda token: host.act(game_id, token, body.move, body.seq))
+        view = await changed(game_id, token, lang, lambda token: host.act(game_id, token, body.move, body.seq))
         return Response(view, media_type="application/json")
 
     async def undo(request: Request) -> Response:
         body, token, lang = await seat_request(request, Undo)
         game_id = request.path_params["game_id"]
-        view = await changed(token, lang, lambda token: host.undo(game_id, token, body.seq))
+        view = await changed(game_id, token, lang, lambda token: host.undo(game_id, token, body.seq))
         return Response(view, media_type="application/json")
 
     # First of the routes: a request tries them in turn, and these are the most frequent (at

@@ -279,11 +279,16 @@ class Host:
             if automatic:
                 self._automatic(table)
 
+    def kept(self, table_id: str) -> Table | None:
+        """The table if this server holds it (a glance: no lock, no reading)."""
+        kept = self._tables.get(table_id)
+        return None if kept is None else kept[0]
+
     def holding(self, change: Change) -> Table | None:
         """The table, if this server's copy has ``change`` already (it made it, most often).
         A glance without locks, for the event loop: a copy's revision only grows."""
-        kept = self._tables.get(change.game_id)
-        return kept[0] if kept is not None and kept[0].stored.revision >= change.revision else None
+        table = self.kept(change.game_id)
+        return table if table is not None and table.stored.revision >= change.revision else None
 
     def told(self, table_id: str, changes: list[Change | None]) -> Table:
         """The table brought up to changes that servers made (the database's notices, in their
