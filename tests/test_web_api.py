@@ -835,3 +835,23 @@ def test_a_table_slow_to_bring_up_to_date_holds_back_no_other_tables_notices() -
         forwarding.cancel()
 
     asyncio.run(scenario())
+
+
+def test_a_move_refused_as_out_of_date_sends_the_pages_the_game_as_it_stands(tmp_path: Path) -> None:
+    """Another server played the seat's move (the page got no answer, and sends it again here):
+    this server's copy was behind; the repeat is refused (409), and the seat's page is sent the
+    game as it now stands, which the refusal brought this server up to."""
+    path = tmp_path / "games.sqlite3"
+    client = TestClient(create_app(database=path))
+    created = new_game(client)
+    token, game_id = created["seats"][0]["token"], created["id"]
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as page:
+        page.send_json({"type": "hello", "token": token})
+        shown = page.receive_json()["state"]
+        other = SQLiteStore(path)  # the other server writes Ana's roll
+        other.append_moves(game_id, 0, ["dice w1 y2 b3 g4 o5 p6"], 0, revision=shown["revision"])
+        repeated = act(client, game_id, token, "roll", shown["seq"])
+        assert repeated.status_code == 409
+        update = page.receive_json()["state"]
+        assert update["revision"] == shown["revision"] + 1 and update["seq"] == shown["seq"] + 1
+        assert [d["value"] for d in update["state"]["dice"]][:2] == [1, 2]
