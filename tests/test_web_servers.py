@@ -365,3 +365,28 @@ def test_a_notice_without_the_moves_is_read_from_the_database() -> None:
         "g7", 12, Appended(30, ["dice w1 y2 b3 g4 o5 p6", "1:y@r1c1"], None)
     )
     assert Change.parse("g7 13 32 1\n2:pass") == Change("g7", 13, Appended(32, ["2:pass"], 1))
+
+
+def test_a_server_knows_its_own_changes_among_the_notices(postgres_url: str) -> None:
+    """A notice sent by one of a server's own connections is its own change: the request that
+    made it tells its pages, and the notice is only a safety net for it."""
+    from tresfute.web.store import Change, PostgresStore, StoredGame, StoredSeat
+
+    mine, theirs = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    try:
+        mine.create(StoredGame("own", "tres-fute", True, None, [StoredSeat("Ana", None, "h" * 64)]))
+
+        async def listen() -> list[Change]:
+            changes = mine.changes()
+            assert await anext(changes) is None
+            await asyncio.to_thread(theirs.append_moves, "own", 0, ["dice w1 y2 b3 g4 o5 p6"], None)
+            await asyncio.to_thread(mine.append_moves, "own", 1, ["1:y@r1c1"], 0)
+            told = [await asyncio.wait_for(anext(changes), timeout=20) for _ in range(2)]
+            await changes.aclose()
+            return [change for change in told if change is not None]
+
+        told = asyncio.run(listen())
+        assert [(change.revision, change.own) for change in told] == [(1, False), (2, True)]
+    finally:
+        mine.close()
+        theirs.close()

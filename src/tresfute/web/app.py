@@ -16,7 +16,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -41,6 +41,7 @@ from .strings import ui_strings
 from .tables import Host, SeatRequest, Table, TableError
 
 MAX_BODY = 16 * 1024  # bytes: every legitimate request is far smaller
+OWN_CHANGE_WAIT = 0.2  # seconds a server leaves its own change to the request that made it
 # Game work (moves, computer players' thinking, views) runs in a few threads: it is pure Python,
 # so more threads would only take turns on the interpreter lock.
 GAME_THREADS = 4
@@ -245,8 +246,6 @@ class Listeners:
     def __init__(self) -> None:
         self._by_table: dict[str, dict[WebSocket, tuple[int | None, str]]] = {}
         self._sent: dict[str, int] = {}  # the revision each table's listeners last got
-        # the seats' requests changing each table now: each will send the table as it leaves it
-        self._changing: dict[str, int] = {}
 
     def add(self, table_id: str, socket: WebSocket, seat: int | None, language: str) -> None:
         self._by_table.setdefault(table_id, {})[socket] = (seat, language)
@@ -269,20 +268,6 @@ class Listeners:
     def has(self, table_id: str, revision: int) -> bool:
         """Whether the table's pages have been sent ``revision`` (or a later one)."""
         return self._sent.get(table_id, -1) >= revision
-
-    @contextlib.contextmanager
-    def changing(self, table_id: str) -> Iterator[None]:
-        """A seat's request is changing the table (it publishes when done)."""
-        self._changing[table_id] = self._changing.get(table_id, 0) + 1
-        try:
-            yield
-        finally:
-            self._changing[table_id] -= 1
-            if not self._changing[table_id]:
-                del self._changing[table_id]
-
-    def changing_now(self, table_id: str) -> bool:
-        return table_id in self._changing
 
     async def publish(self, host: Host, table: Table, known: KnownView | None = None) -> None:
         """Send the table's state to its pages: one view (serialized once) for each seat and
@@ -363,15 +348,18 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
     The notices are read as they come: each table is brought up to date by a task of its own,
     which takes the changes told meanwhile in one go. Waiting for a table's update before the
     next notice held every notice behind the game threads' queue: under load, a page on this
-    server saw another server's moves seconds late."""
+    server saw another server's moves seconds late. This server's own changes are left a moment
+    to the requests that made them, which send them to the pages with the view they made."""
     told: dict[str, list[Change | None]] = {}  # the tables being updated: the changes told since
     updates: set[asyncio.Task[None]] = set()
 
-    def tell(game_id: str, change: Change | None) -> None:
-        if change is not None and (
-            listeners.has(game_id, change.revision)  # made here (most often), and its pages have it
-            or (listeners.changing_now(game_id) and host.holding(change) is not None)  # or they will
-        ):
+    def tell(game_id: str, change: Change | None, late: bool = False) -> None:
+        if change is not None and listeners.has(game_id, change.revision):
+            return  # its pages have it already
+        if change is not None and change.own and not late:
+            # made here: the request that made it sends it, most often long before; what is
+            # made otherwise (a computer player's move after a page loaded a game) is sent then
+            asyncio.get_running_loop().call_later(OWN_CHANGE_WAIT, tell, game_id, change, True)
             return
         if game_id in told:
             told[game_id].append(change)
@@ -568,14 +556,13 @@ def create_app(
             view = host.view(table, seat, language)
             return table, KnownView(view["revision"], seat, language, JSON_OBJECT.dump_json(view))
 
-        with listeners.changing(table_id):
-            try:
-                table, known = await guarded(lang, work)
-            except Exception:
-                if (kept := host.kept(table_id)) is not None:
-                    await listeners.publish(host, kept)
-                raise
-            await listeners.publish(host, table, known)
+        try:
+            table, known = await guarded(lang, work)
+        except Exception:
+            if (kept := host.kept(table_id)) is not None:
+                await listeners.publish(host, kept)
+            raise
+        await listeners.publish(host, table, known)
         return known.body
 
     # A move and an undo are plain Starlette routes, the requests a game sends most: FastAPI's

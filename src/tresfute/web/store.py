@@ -11,6 +11,7 @@ open it (:data:`MIGRATIONS`, applied in order, each in one transaction).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import sqlite3
 import threading
@@ -74,16 +75,17 @@ class Change:
     game_id: str
     revision: int
     appended: Appended | None = None
+    own: bool = False  # made by the server that is told
 
     @classmethod
-    def parse(cls, notice: str) -> Change:
+    def parse(cls, notice: str, own: bool = False) -> Change:
         head, _, entries = notice.partition("\n")
         game_id, revision, *appended = head.split(" ")
         if not appended:
-            return cls(game_id, int(revision))
+            return cls(game_id, int(revision), own=own)
         start, seat = appended
         told = Appended(int(start), entries.split("\n"), None if seat == "-" else int(seat))
-        return cls(game_id, int(revision), told)
+        return cls(game_id, int(revision), told, own)
 
 
 class MoveConflictError(RuntimeError):
@@ -621,7 +623,17 @@ class PostgresStore(_SQLStore):
             raise RuntimeError('a postgresql:// database needs psycopg: pip install "tresfute[postgres]"') from None
 
         self.url = url
-        self._pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=False, kwargs={"autocommit": True})
+        # the database processes of this store's connections: a notice sent by one of them is a
+        # change this server made
+        self._backends: set[int] = set()
+        self._pool = ConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            open=False,
+            kwargs={"autocommit": True},
+            configure=lambda connection: self._backends.add(connection.info.backend_pid),
+        )
         self._pool.open(wait=True, timeout=30)
         with self._transaction() as cursor:
             # several servers may start together: one migrates, the others wait for it
@@ -712,11 +724,42 @@ class PostgresStore(_SQLStore):
         import psycopg
 
         connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        loop = asyncio.get_running_loop()
+        notices: asyncio.Queue[list[Change] | psycopg.Error] = asyncio.Queue()
+        libpq = connection.pgconn
+
+        # The notices are read from libpq whenever its socket is readable: psycopg's notifies()
+        # costs twice the CPU a notice (it adds and removes its reader, and arms a timer, at each
+        # one), and every server gets a notice for every move of every game.
+        def readable() -> None:
+            try:
+                libpq.consume_input()
+                if libpq.status == psycopg.pq.ConnStatus.BAD:
+                    raise psycopg.OperationalError("the connection for notices is lost")
+            except psycopg.Error as lost:
+                loop.remove_reader(socket)
+                notices.put_nowait(lost)
+                return
+            told = []
+            while (notice := libpq.notifies()) is not None:
+                told.append(Change.parse(notice.extra.decode(), own=notice.be_pid in self._backends))
+            if told:
+                notices.put_nowait(told)
+
         try:
             await connection.execute(f"LISTEN {CHANNEL}")
-            yield None
-            async for notice in connection.notifies():
-                yield Change.parse(notice.payload)
+            socket = libpq.socket
+            loop.add_reader(socket, readable)
+            try:
+                yield None
+                while True:
+                    told = await notices.get()
+                    if isinstance(told, psycopg.Error):
+                        raise told
+                    for change in told:
+                        yield change
+            finally:
+                loop.remove_reader(socket)
         finally:
             await connection.close()
 
