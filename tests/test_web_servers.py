@@ -369,24 +369,34 @@ def test_a_notice_without_the_moves_is_read_from_the_database() -> None:
 
 def test_a_server_knows_its_own_changes_among_the_notices(postgres_url: str) -> None:
     """A notice sent by one of a server's own connections is its own change: the request that
-    made it tells its pages, and the notice is only a safety net for it."""
-    from tresfute.web.store import Change, PostgresStore, StoredGame, StoredSeat
+    made it tells its pages, and the notice is only a safety net for it. A notice it does not
+    understand (another release's, anybody's NOTIFY) says that any game may have changed."""
+    import psycopg
+
+    from tresfute.web.store import CHANNEL, Change, PostgresStore, StoredGame, StoredSeat
 
     mine, theirs = PostgresStore(postgres_url), PostgresStore(postgres_url)
     try:
         mine.create(StoredGame("own", "tres-fute", True, None, [StoredSeat("Ana", None, "h" * 64)]))
 
-        async def listen() -> list[Change]:
+        def nonsense() -> None:
+            with psycopg.connect(postgres_url, autocommit=True) as connection:
+                connection.execute("SELECT pg_notify(%s, 'not a notice')", (CHANNEL,))
+
+        async def listen() -> list[Change | None]:
             changes = mine.changes()
             assert await anext(changes) is None
             await asyncio.to_thread(theirs.append_moves, "own", 0, ["dice w1 y2 b3 g4 o5 p6"], None)
             await asyncio.to_thread(mine.append_moves, "own", 1, ["1:y@r1c1"], 0)
-            told = [await asyncio.wait_for(anext(changes), timeout=20) for _ in range(2)]
+            await asyncio.to_thread(nonsense)
+            told = [await asyncio.wait_for(anext(changes), timeout=20) for _ in range(3)]
             await changes.aclose()
-            return [change for change in told if change is not None]
+            return told
 
-        told = asyncio.run(listen())
-        assert [(change.revision, change.own) for change in told] == [(1, False), (2, True)]
+        first, second, third = asyncio.run(listen())
+        assert first is not None and (first.revision, first.own) == (1, False)
+        assert second is not None and (second.revision, second.own) == (2, True)
+        assert third is None
     finally:
         mine.close()
         theirs.close()

@@ -387,7 +387,8 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
         while True:
             try:
                 async for change in changes():
-                    # None: listening (again), when every watched table may have changed unheard
+                    # None: listening (again), or a notice not understood: every watched table
+                    # may have changed unheard
                     changed = listeners.tables() if change is None else [change.game_id]
                     for game_id in filter(listeners.watched, changed):
                         tell(game_id, change)

@@ -719,13 +719,14 @@ class PostgresStore(_SQLStore):
             raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {start} moves")
 
     async def changes(self) -> AsyncIterator[Change | None]:
-        """Every change of any game, by any server, as it is committed; first ``None``, once
-        listening: the changes made before it are not told."""
+        """Every change of any game, by any server, as it is committed; ``None`` first, once
+        listening (the changes made before it are not told), and for a notice not understood:
+        then any game may have changed."""
         import psycopg
 
         connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         loop = asyncio.get_running_loop()
-        notices: asyncio.Queue[list[Change] | psycopg.Error] = asyncio.Queue()
+        notices: asyncio.Queue[list[Change | None] | psycopg.Error] = asyncio.Queue()
         libpq = connection.pgconn
 
         # The notices are read from libpq whenever its socket is readable: psycopg's notifies()
@@ -740,9 +741,12 @@ class PostgresStore(_SQLStore):
                 loop.remove_reader(socket)
                 notices.put_nowait(lost)
                 return
-            told = []
+            told: list[Change | None] = []
             while (notice := libpq.notifies()) is not None:
-                told.append(Change.parse(notice.extra.decode(), own=notice.be_pid in self._backends))
+                try:
+                    told.append(Change.parse(notice.extra.decode(), own=notice.be_pid in self._backends))
+                except ValueError:  # not a notice of this release's: what changed is not known
+                    told.append(None)
             if told:
                 notices.put_nowait(told)
 
