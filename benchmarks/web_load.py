@@ -93,9 +93,11 @@ async def watch(url: str, game_id: str, token: str, pushed: dict[int, float]) ->
     async with websockets.connect(address, open_timeout=120) as socket:  # a loaded server is slow to answer
         await socket.send(json.dumps({"type": "hello", "token": token, "lang": "fr"}))
         async for message in socket:
-            state = json.loads(message)["state"]
-            pushed.setdefault(state["revision"], time.perf_counter())
-            if state["over"]:
+            told = json.loads(message)
+            if told["type"] != "state":
+                raise RuntimeError(f"the page was told: {told}")
+            pushed.setdefault(told["state"]["revision"], time.perf_counter())
+            if told["state"]["over"]:
                 return
 
 
@@ -116,19 +118,24 @@ async def play_game(
     answered: dict[int, float] = {}  # when the player had each revision, and when its page had it
     pushed: dict[int, float] = {}
     page = None if lags is None else asyncio.create_task(watch(url, created["id"], token, pushed))
-    view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
     moves = 0
-    while not view["over"]:
-        move = rng.choice(view["legal"])["move"]
-        if think:
-            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-        start = time.perf_counter()
-        view = await connection.request(
-            "POST", f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token
-        )
-        answered[view["revision"]] = time.perf_counter()
-        latencies.append(answered[view["revision"]] - start)
-        moves += 1
+    try:
+        view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
+        while not view["over"]:
+            move = rng.choice(view["legal"])["move"]
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            start = time.perf_counter()
+            view = await connection.request(
+                "POST", f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token
+            )
+            answered[view["revision"]] = time.perf_counter()
+            latencies.append(answered[view["revision"]] - start)
+            moves += 1
+    except BaseException:
+        if page is not None:
+            page.cancel()
+        raise
     await connection.close()
     if page is not None and lags is not None:
         await asyncio.wait_for(page, timeout=30)  # the last push: the game is over

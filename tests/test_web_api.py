@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import queue
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -852,6 +854,65 @@ def test_a_move_refused_as_out_of_date_sends_the_pages_the_game_as_it_stands(tmp
         other.append_moves(game_id, 0, ["dice w1 y2 b3 g4 o5 p6"], 0, revision=shown["revision"])
         repeated = act(client, game_id, token, "roll", shown["seq"])
         assert repeated.status_code == 409
-        update = page.receive_json()["state"]
+        received: queue.Queue[Any] = queue.Queue()  # a page told nothing fails the test, not hangs it
+        threading.Thread(target=lambda: received.put(page.receive_json()), daemon=True).start()
+        update = received.get(timeout=20)["state"]
         assert update["revision"] == shown["revision"] + 1 and update["seq"] == shown["seq"] + 1
         assert [d["value"] for d in update["state"]["dice"]][:2] == [1, 2]
+
+
+def test_a_change_told_late_does_not_hide_a_newer_one_told_before_it() -> None:
+    """A server's own change comes back from the database a moment late, and may follow a newer
+    change of another server's: the table is brought up to the newest, not left at the late one."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from tresfute.web.app import Listeners, forward_changes
+    from tresfute.web.store import Change
+
+    release = threading.Event()
+    copy = SimpleNamespace(id="g", stored=SimpleNamespace(revision=6), lock=threading.RLock())
+
+    class Host:
+        def holding(self, change: Change) -> Any:
+            return copy if copy.stored.revision >= change.revision else None
+
+        def told(self, table_id: str, changes: list[Change]) -> Any:
+            release.wait(10)
+            copy.stored.revision = max(copy.stored.revision, *(c.revision for c in changes))
+            return copy
+
+        def view(self, table: Any, seat: int | None, language: str) -> dict[str, Any]:
+            return {"revision": table.stored.revision}
+
+    class Page:
+        def __init__(self) -> None:
+            self.got: list[int] = []
+
+        async def send_text(self, text: str) -> None:
+            self.got.append(json.loads(text)["state"]["revision"])
+
+    async def scenario() -> None:
+        listeners, page = Listeners(), Page()
+        listeners.add("g", page, None, "fr")  # type: ignore[arg-type]
+        notices: asyncio.Queue[Change | None] = asyncio.Queue()
+
+        async def changes() -> Any:
+            while True:
+                yield await notices.get()
+
+        forwarding = asyncio.create_task(forward_changes(Host(), listeners, changes))  # type: ignore[arg-type]
+        # an update to 7 under way (its game thread busy); then another server's 9, then 7 again
+        # (as this server's own change is, told late): once at 7, the copy holds 7 but not 9
+        for notice in [Change("g", 7), Change("g", 9), Change("g", 7)]:
+            notices.put_nowait(notice)
+        await asyncio.sleep(0.2)
+        release.set()
+        for _ in range(500):
+            if page.got[-1:] == [9]:
+                break
+            await asyncio.sleep(0.01)
+        assert page.got[-1:] == [9] and copy.stored.revision == 9
+        forwarding.cancel()
+
+    asyncio.run(scenario())

@@ -350,6 +350,21 @@ def test_a_notice_carries_the_moves_appended_so_a_server_holding_the_game_plays_
         assert notices[0].appended is not None and notices[0].appended.seat == 0
         assert b.told(table.id, notices[-1:]) is on_b and reads == ["load"], "too far behind: read again"
         assert b.view(on_b, 0, "fr") == a.view(table, 0, "fr")
+
+        notices.clear()
+        # an undo: a change that is not moves appended, told by its revision alone
+        for _ in range(50):  # Ana plays until she has a choice to take back
+            a.act(table.id, token, str(table.legal(0)[0]), table.stored.seats[0].acted)
+            if table.can_undo(0):
+                break
+        else:
+            raise AssertionError("Ana never had a choice to take back")
+        b.told(table.id, [Change(table.id, table.stored.revision)])
+        reads.clear()
+        asyncio.run(listen(1, lambda: a.undo(table.id, token, table.stored.seats[0].acted)))
+        assert notices[0].appended is None
+        assert b.told(table.id, notices) is on_b and reads == ["load"], "not moves: read again"
+        assert b.view(on_b, 0, "fr") == a.view(table, 0, "fr")
     finally:
         store_a.close()
         store_b.close()
@@ -365,6 +380,9 @@ def test_a_notice_without_the_moves_is_read_from_the_database() -> None:
         "g7", 12, Appended(30, ["dice w1 y2 b3 g4 o5 p6", "1:y@r1c1"], None)
     )
     assert Change.parse("g7 13 32 1\n2:pass") == Change("g7", 13, Appended(32, ["2:pass"], 1))
+    # a later release's notice, with more to it: the game and its revision, to be read
+    assert Change.parse("g7 14 33 1 more\n2:pass") == Change("g7", 14)
+    assert Change.parse("g7 14 x -\n2:pass") == Change("g7", 14)
 
 
 def test_a_server_knows_its_own_changes_among_the_notices(postgres_url: str) -> None:
@@ -373,7 +391,7 @@ def test_a_server_knows_its_own_changes_among_the_notices(postgres_url: str) -> 
     understand (another release's, anybody's NOTIFY) says that any game may have changed."""
     import psycopg
 
-    from tresfute.web.store import CHANNEL, Change, PostgresStore, StoredGame, StoredSeat
+    from tresfute.web.store import CHANNEL, OLD_CHANNEL, Change, PostgresStore, StoredGame, StoredSeat
 
     mine, theirs = PostgresStore(postgres_url), PostgresStore(postgres_url)
     try:
@@ -382,6 +400,8 @@ def test_a_server_knows_its_own_changes_among_the_notices(postgres_url: str) -> 
         def nonsense() -> None:
             with psycopg.connect(postgres_url, autocommit=True) as connection:
                 connection.execute("SELECT pg_notify(%s, 'not a notice')", (CHANNEL,))
+                # an older release's server, on the channel it knows
+                connection.execute("SELECT pg_notify(%s, 'own 9')", (OLD_CHANNEL,))
 
         async def listen() -> list[Change | None]:
             changes = mine.changes()
@@ -389,14 +409,44 @@ def test_a_server_knows_its_own_changes_among_the_notices(postgres_url: str) -> 
             await asyncio.to_thread(theirs.append_moves, "own", 0, ["dice w1 y2 b3 g4 o5 p6"], None)
             await asyncio.to_thread(mine.append_moves, "own", 1, ["1:y@r1c1"], 0)
             await asyncio.to_thread(nonsense)
-            told = [await asyncio.wait_for(anext(changes), timeout=20) for _ in range(3)]
+            # moves too long for a notice: told by the revision alone
+            await asyncio.to_thread(theirs.append_moves, "own", 2, ["1:y@r1c1"] * 800, None)
+            told = [await asyncio.wait_for(anext(changes), timeout=20) for _ in range(5)]
             await changes.aclose()
             return told
 
-        first, second, third = asyncio.run(listen())
-        assert first is not None and (first.revision, first.own) == (1, False)
+        first, second, third, fourth, fifth = asyncio.run(listen())
+        assert first is not None and (first.revision, first.own) == (1, False) and first.appended is not None
         assert second is not None and (second.revision, second.own) == (2, True)
         assert third is None
+        assert fourth == Change("own", 9)
+        assert fifth == Change("own", 3), "no moves: too long"
     finally:
         mine.close()
         theirs.close()
+
+
+def test_a_change_a_server_made_outside_any_request_still_reaches_its_pages(postgres_url: str) -> None:
+    """A server leaves its own changes to the requests that made them; one that no request made
+    (written by the server's own connections, as a computer player's move after a page loaded
+    the game is) reaches its pages all the same, from the database's notice, a moment later."""
+    import queue
+
+    from fastapi.testclient import TestClient
+
+    from tresfute.web.app import create_app
+    from tresfute.web.store import PostgresStore
+
+    store = PostgresStore(postgres_url)
+    with TestClient(create_app(store=store)) as client:
+        created = client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": "Ana"}]}).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        with client.websocket_connect(f"/api/games/{game_id}/ws") as page:
+            page.send_json({"type": "hello", "token": token})
+            shown = page.receive_json()["state"]
+            store.append_moves(game_id, 0, ["dice w1 y2 b3 g4 o5 p6"], None, revision=shown["revision"])
+            received: queue.Queue[Any] = queue.Queue()
+            threading.Thread(target=lambda: received.put(page.receive_json()), daemon=True).start()
+            update = received.get(timeout=20)["state"]
+            assert update["revision"] == shown["revision"] + 1
+            assert [d["value"] for d in update["state"]["dice"]][:3] == [1, 2, 3]

@@ -301,13 +301,13 @@ class Listeners:
         await self._send(host, table, revision, texts)
 
     async def _send(self, host: Host, table: Table, revision: int, texts: dict[tuple[int | None, str], bytes]) -> None:
-        if self.has(table.id, revision):
-            return
-        self._sent[table.id] = revision
         listening = list(self._by_table.get(table.id, {}).items())
         missing = {who for _socket, who in listening} - texts.keys()
         if missing:  # a page of another seat or language came meanwhile
             texts = {**texts, **await run_in_threadpool(_views, host, table, missing)}
+        if self.has(table.id, revision):
+            return  # this one, or a newer one, has gone out meanwhile
+        self._sent[table.id] = revision
         messages = {who: state_message(body) for who, body in texts.items()}
         for socket, who in listening:
             try:
@@ -352,10 +352,11 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
     to the requests that made them, which send them to the pages with the view they made."""
     told: dict[str, list[Change | None]] = {}  # the tables being updated: the changes told since
     updates: set[asyncio.Task[None]] = set()
+    stopped = asyncio.Event()  # deferred notices come to nothing once the server stops
 
     def tell(game_id: str, change: Change | None, late: bool = False) -> None:
-        if change is not None and listeners.has(game_id, change.revision):
-            return  # its pages have it already
+        if stopped.is_set() or (change is not None and listeners.has(game_id, change.revision)):
+            return  # stopped; or its pages have it already
         if change is not None and change.own and not late:
             # made here: the request that made it sends it, most often long before; what is
             # made otherwise (a computer player's move after a page loaded a game) is sent then
@@ -371,9 +372,11 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
 
     async def bring_up(game_id: str, changes: list[Change | None]) -> None:
         while changes:
-            last = changes[-1]
+            # the newest: an own change, told late, may come after newer ones
+            known = [change for change in changes if change is not None]
+            newest = max(known, key=lambda change: change.revision) if len(known) == len(changes) else None
             try:
-                held = host.holding(last) if last is not None and None not in changes else None
+                held = host.holding(newest) if newest is not None else None
                 if held is not None:
                     await listeners.publish(host, held)
                 else:
@@ -398,6 +401,7 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
                 logging.getLogger(__name__).exception("lost the database's notices; listening again")
                 await asyncio.sleep(1)
     finally:
+        stopped.set()
         for update in list(updates):
             update.cancel()
 

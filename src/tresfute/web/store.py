@@ -25,7 +25,11 @@ from urllib.parse import urlsplit
 
 # The channel PostgreSQL notifies at every change of a game: "<game id> <revision>", and for
 # moves appended "<game id> <revision> <start> <seat or ->", then a line for each entry.
-CHANNEL = "tresfute_games"
+CHANNEL = "tresfute_changes"
+# The channel of releases before the moves travelled with their notice ("<game id> <revision>"
+# only, which is all they can read): heard too, so that during an upgrade the pages of a new
+# server still see the moves made through an old one (not the other way round).
+OLD_CHANNEL = "tresfute_games"
 NOTICE_ROOM = 7000  # bytes: PostgreSQL's notices carry less than 8000; longer moves go untold
 
 
@@ -79,12 +83,18 @@ class Change:
 
     @classmethod
     def parse(cls, notice: str, own: bool = False) -> Change:
+        """A notice's change; one whose moves are not told as this release tells them is
+        taken for a change of the game, which is then read (a later release may add to it)."""
         head, _, entries = notice.partition("\n")
         game_id, revision, *appended = head.split(" ")
-        if not appended:
-            return cls(game_id, int(revision), own=own)
+        change = cls(game_id, int(revision), own=own)
+        if len(appended) != 2 or not entries:
+            return change
         start, seat = appended
-        told = Appended(int(start), entries.split("\n"), None if seat == "-" else int(seat))
+        try:
+            told = Appended(int(start), entries.split("\n"), None if seat == "-" else int(seat))
+        except ValueError:
+            return change
         return cls(game_id, int(revision), told, own)
 
 
@@ -752,6 +762,7 @@ class PostgresStore(_SQLStore):
 
         try:
             await connection.execute(f"LISTEN {CHANNEL}")
+            await connection.execute(f"LISTEN {OLD_CHANNEL}")
             socket = libpq.socket
             loop.add_reader(socket, readable)
             try:

@@ -311,6 +311,8 @@ class Host:
                     continue
                 try:
                     game = _played(table.game, appended.entries)
+                    if appended.seat is not None and not 0 <= appended.seat < len(stored.seats):
+                        raise IllegalMoveError(f"no seat {appended.seat}")
                 except (IllegalMoveError, MoveSyntaxError):  # the record is the judge
                     self._reload(table, automatic=False)
                     continue
