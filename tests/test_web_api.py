@@ -773,6 +773,26 @@ def test_a_record_is_written_out_in_a_game_thread_never_on_the_event_loop(
     assert len(threads) == 1 and threads[0].startswith("tresfute-game-")
 
 
+class Page:
+    """A page's WebSocket, as the server sees it: the revisions it was sent."""
+
+    def __init__(self) -> None:
+        self.got: list[int] = []
+
+    async def send_text(self, text: str) -> None:
+        self.got.append(json.loads(text)["state"]["revision"])
+
+
+def told(notices: Any) -> Any:
+    """A database's notices, as ``forward_changes`` listens to them: those put on the queue."""
+
+    async def changes() -> Any:
+        while True:
+            yield await notices.get()
+
+    return changes
+
+
 def test_a_table_slow_to_bring_up_to_date_holds_back_no_other_tables_notices() -> None:
     """The database's notices are read as they come: while one table is being brought up to
     date (its game thread busy), another table's pages get its change; the first table's
@@ -801,13 +821,6 @@ def test_a_table_slow_to_bring_up_to_date_holds_back_no_other_tables_notices() -
         def view(self, table: Any, seat: int | None, language: str) -> dict[str, Any]:
             return {"revision": table.stored.revision}
 
-    class Page:
-        def __init__(self) -> None:
-            self.got: list[int] = []
-
-        async def send_text(self, text: str) -> None:
-            self.got.append(json.loads(text)["state"]["revision"])
-
     async def scenario() -> None:
         listeners = Listeners()
         pages = {"slow": Page(), "fast": Page()}
@@ -815,11 +828,7 @@ def test_a_table_slow_to_bring_up_to_date_holds_back_no_other_tables_notices() -
             listeners.add(table_id, page, None, "fr")  # type: ignore[arg-type]
         notices: asyncio.Queue[Change | None] = asyncio.Queue()
 
-        async def changes() -> Any:
-            while True:
-                yield await notices.get()
-
-        forwarding = asyncio.create_task(forward_changes(SlowHost(), listeners, changes))  # type: ignore[arg-type]
+        forwarding = asyncio.create_task(forward_changes(SlowHost(), listeners, told(notices)))  # type: ignore[arg-type]
         for notice in [Change("slow", 1), Change("fast", 1), Change("slow", 2), Change("slow", 3)]:
             notices.put_nowait(notice)
         for _ in range(500):
@@ -885,23 +894,12 @@ def test_a_change_told_late_does_not_hide_a_newer_one_told_before_it() -> None:
         def view(self, table: Any, seat: int | None, language: str) -> dict[str, Any]:
             return {"revision": table.stored.revision}
 
-    class Page:
-        def __init__(self) -> None:
-            self.got: list[int] = []
-
-        async def send_text(self, text: str) -> None:
-            self.got.append(json.loads(text)["state"]["revision"])
-
     async def scenario() -> None:
         listeners, page = Listeners(), Page()
         listeners.add("g", page, None, "fr")  # type: ignore[arg-type]
         notices: asyncio.Queue[Change | None] = asyncio.Queue()
 
-        async def changes() -> Any:
-            while True:
-                yield await notices.get()
-
-        forwarding = asyncio.create_task(forward_changes(Host(), listeners, changes))  # type: ignore[arg-type]
+        forwarding = asyncio.create_task(forward_changes(Host(), listeners, told(notices)))  # type: ignore[arg-type]
         # an update to 7 under way (its game thread busy); then another server's 9, then 7 again
         # (as this server's own change is, told late): once at 7, the copy holds 7 but not 9
         for notice in [Change("g", 7), Change("g", 9), Change("g", 7)]:
