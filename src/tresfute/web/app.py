@@ -280,9 +280,6 @@ class Listeners:
         texts: dict[tuple[int | None, str], bytes] = {}
         if known is not None and known.revision == revision:
             texts[known.seat, known.language] = known.body
-        missing = {who for _socket, who in listening} - texts.keys()
-        if missing:
-            texts.update(await run_in_threadpool(_views, host, table, missing))
         await self._send(host, table, revision, texts)
 
     async def update(self, host: Host, table_id: str, changes: list[Change | None]) -> None:
@@ -301,9 +298,11 @@ class Listeners:
         await self._send(host, table, revision, texts)
 
     async def _send(self, host: Host, table: Table, revision: int, texts: dict[tuple[int | None, str], bytes]) -> None:
+        """Send ``revision``'s state to the table's pages: ``texts`` are the views made already,
+        by seat and language; the others' are made here."""
         listening = list(self._by_table.get(table.id, {}).items())
         missing = {who for _socket, who in listening} - texts.keys()
-        if missing:  # a page of another seat or language came meanwhile
+        if missing:  # not made yet, or a page of another seat or language came meanwhile
             texts = {**texts, **await run_in_threadpool(_views, host, table, missing)}
         if self.has(table.id, revision):
             return  # this one, or a newer one, has gone out meanwhile

@@ -69,6 +69,12 @@ class Appended:
     entries: list[str]
     seat: int | None
 
+    def told(self) -> str:
+        """How a notice tells these moves, after the game and its revision (:meth:`Change.parse`
+        reads it)."""
+        lines = "\n".join(self.entries)
+        return f" {self.start} {'-' if self.seat is None else self.seat}\n{lines}"
+
 
 @dataclass(frozen=True)
 class Change:
@@ -707,13 +713,12 @@ class PostgresStore(_SQLStore):
 
         if any("\n" in entry for entry in entries):
             raise ValueError(f"a record entry is one line: {entries!r}")
-        lines = "\n".join(entries)
-        told = f" {start} {'-' if seat is None else seat}\n{lines}"
+        told = Appended(start, entries, seat).told()
         values = {
             "game": game_id,
             "revision": revision,
             "start": start,
-            "entries": lines,
+            "entries": "\n".join(entries),
             "count": len(entries),
             "seat": seat,
             "score": score,

@@ -316,11 +316,7 @@ class Host:
                 except (IllegalMoveError, MoveSyntaxError):  # the record is the judge
                     self._reload(table, automatic=False)
                     continue
-                stored.moves.extend(appended.entries)
-                stored.revision = change.revision
-                if appended.seat is not None:
-                    stored.seats[appended.seat].acted += 1
-                table.game = game
+                _written(table, appended.entries, game, appended.seat)
             if changed:  # as after a reload: the server that wrote may have stopped before its computer players moved
                 self._automatic(table)
         return table
@@ -515,11 +511,7 @@ class Host:
         except MoveConflictError:
             self._reload(table, automatic=False)  # whoever won plays on (or the next request does)
             raise ConflictError() from None
-        table.stored.moves.extend(entries)
-        table.game = trial
-        table.stored.revision += 1
-        if seat is not None:
-            table.stored.seats[seat].acted += 1
+        _written(table, entries, trial, seat)
 
     def _automatic(self, table: Table, after: Move | None = None) -> None:
         """Computer players' moves, and the rolls nobody needs to ask for: a computer player's
@@ -603,6 +595,16 @@ def _played(game: Game, entries: list[str]) -> Game:
         player, text = records.split_entry(entry)
         after.play(text, player)
     return after
+
+
+def _written(table: Table, entries: list[str], game: Game, seat: int | None) -> None:
+    """The table as the store has it once ``entries`` are written (``game``: the game after them),
+    as every server's copy follows a write it made or was told of."""
+    table.stored.moves.extend(entries)
+    table.stored.revision += 1
+    if seat is not None:
+        table.stored.seats[seat].acted += 1
+    table.game = game
 
 
 def _table_of(stored: StoredGame) -> Table:
