@@ -270,3 +270,190 @@ def test_the_hint_names_the_strong_players_move_and_the_cost_of_the_highlighted_
         assert json.dumps(game.view(), sort_keys=True) == before, "a hint plays nothing"
 
     run(scenario)
+
+
+# --- small terminals: 80×24 -------------------------------------------------------------------
+
+
+def _screen_lines(app: TresFuteApp) -> list[str]:
+    """The characters on the terminal, line by line, the way Textual's screenshots take them."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, color_system=None)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return [line.rstrip() for line in console.export_text().split("\n")[:height]]
+
+
+def _fits(app: TresFuteApp, selector: str) -> bool:
+    """The widget lies inside the terminal, and its container needs no scrolling."""
+    widget = app.screen.query_one(selector)
+    inside = app.screen.region.contains_region(widget.region) and widget.region.height > 0
+    parent = widget.parent
+    return inside and getattr(parent, "max_scroll_x", 0) == 0 and getattr(parent, "max_scroll_y", 0) == 0
+
+
+@pytest.mark.parametrize("game", ["tres-fute", "vraiment-tres-fute"])
+@pytest.mark.parametrize(("kinds", "round_"), [((), 1), ((), 4), (("person", "greedy"), 1), (("person", "greedy"), 3)])
+def test_at_80_by_24_the_whole_sheet_the_dice_the_moves_and_every_key_are_on_the_screen(
+    game: str, kinds: tuple[str, ...], round_: int
+) -> None:
+    from tresfute.rules import SPECS
+    from tresfute.text import area_name
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, game, players=max(1, len(kinds)), kinds=kinds)
+        while app.screen.session.game.round < round_:  # the start, or the middle of the game
+            await pilot.press("enter")
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.has_class("compact")
+        lines = _screen_lines(app)
+        assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+        shown = "\n".join(lines)
+        sheet = str(screen.query_one("#sheet").render()).split("\n")
+        assert _fits(app, "#sheet") and len(sheet) >= 14
+        for line in sheet:  # every line of the drawn sheet, whole, on the terminal
+            assert line.rstrip() in lines or any(line.rstrip() in s for s in lines), line
+        for a in SPECS[game].areas:
+            assert area_name(a).upper() in shown
+        assert "Renards" in shown and "Total" in shown and "Tours\u00a0:" in shown
+        dice = str(screen.query_one("#dice").render())
+        assert (
+            _fits(app, "#dice") and dice.strip() in lines and ("Lancer\u00a0:" in dice or "Autres dés\u00a0:" in dice)
+        )
+        moves = screen.query_one("#moves")
+        assert app.screen.region.contains_region(moves.region) and moves.region.height >= 2
+        first = str(moves.get_option_at_index(0).prompt)
+        assert first[:60] in shown
+        footer = lines[-1]
+        for key, label in [("u", "Annuler"), ("c", "Conseil"), ("s", "Sauvegarder"), ("v", "Autres feuilles")]:
+            assert f"{key} {label}" in footer
+        assert "h Aide" in footer and "q Quitter" in footer
+
+    run_at(scenario, (80, 24))
+
+
+def run_at(scenario: Callable[[TresFuteApp, object], Awaitable[None]], size: tuple[int, int], app=None) -> None:
+    app = app or TresFuteApp(bot_delay=0)
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await scenario(app, pilot)
+
+    asyncio.run(main())
+
+
+def test_at_80_by_24_q_asks_then_quits() -> None:
+    from tresfute.tui.app import QuitScreen
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "vraiment-tres-fute")
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        lines = _screen_lines(app)
+        assert any("Quitter sans sauvegarder" in line for line in lines) and "esc Annuler" in lines[-1]
+        await pilot.press("escape")  # cancelled: back to the game
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.click("#quit")
+        await pilot.pause()
+        assert app.return_code == 0
+
+    run_at(scenario, (80, 24))
+
+
+@pytest.mark.parametrize(("language", "said"), [("fr", "Partie sauvegardée dans "), ("en", "Game saved to ")])
+def test_saving_says_the_game_was_saved_and_its_full_path(
+    tmp_path: Path, monkeypatch, language: str, said: str
+) -> None:
+    set_language(language)
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        field = app.screen.query_one("#save-path")
+        assert field.value.startswith(str(tmp_path) + "/tresfute-")  # the full path, offered
+        field.value = "partie.json"  # a relative name: saved in the current folder
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        message = str(app.screen.query_one("#message").render())
+        assert message == said + str(tmp_path / "partie.json")
+        assert _fits(app, "#message")
+        assert said.strip() in "\n".join(_screen_lines(app))
+
+    run_at(scenario, (80, 24))
+    assert json.loads((tmp_path / "partie.json").read_text())["game"] == "tres-fute"
+
+
+def test_a_failed_save_says_why_and_keeps_the_dialog_open(tmp_path: Path) -> None:
+    from tresfute.tui.app import SaveScreen
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot)
+        before = json.dumps(app.screen.session.game.view(), sort_keys=True)
+        await pilot.press("s")
+        await pilot.pause()
+        field = app.screen.query_one("#save-path")
+        missing = tmp_path / "nulle-part"
+        for value, reason in [
+            (str(missing / "partie.json"), f"le dossier {missing} n'existe pas"),
+            (str(tmp_path), f"{tmp_path} est un dossier"),
+            ("  ", "donnez un nom de fichier"),
+        ]:
+            field.value = value
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, SaveScreen)
+            assert str(app.screen.query_one("#save-error").render()) == f"Impossible de sauvegarder : {reason}"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert json.dumps(app.screen.session.game.view(), sort_keys=True) == before
+        assert "sauvegardée" not in str(app.screen.query_one("#message").render())
+
+    run_at(scenario, (80, 24))
+    assert not (tmp_path / "nulle-part").exists()
+
+
+def test_save_and_quit_saves_then_quits(tmp_path: Path) -> None:
+    path = tmp_path / "partie.json"
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "vraiment-tres-fute")
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.click("#save-quit")
+        await pilot.pause()
+        app.screen.query_one("#save-path").value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.return_code == 0
+
+    run_at(scenario, (80, 24))
+    assert json.loads(path.read_text())["game"] == "vraiment-tres-fute"
+
+
+def test_larger_terminals_keep_the_full_sheet_and_the_moves_beside_it() -> None:
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "vraiment-tres-fute")
+        screen = app.screen
+        assert not screen.has_class("compact")
+        assert "c1   c2" in str(screen.query_one("#sheet").render())  # the full drawing
+        assert screen.query_one("#moves").region.x >= screen.query_one("#sheet").region.right
+        await pilot.resize_terminal(120, 40)  # the full sheet no longer fits: the compact one, moves beside
+        await pilot.pause()
+        assert screen.has_class("compact") and not screen.has_class("stacked")
+        assert _fits(app, "#sheet")
+        assert screen.query_one("#moves").region.x >= screen.query_one("#sheet").region.right
+
+    run_at(scenario, (160, 50))

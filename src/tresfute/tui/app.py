@@ -83,7 +83,18 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_seats(1)
+        self._fit()
         self.query_one("#start", Button).focus()  # Enter starts a solo game at once
+
+    def on_resize(self, _event: Resize) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Below 40 lines, fields without borders: four seats, Start and Quit fit in 80×24."""
+        small = self.app.size.height < 40
+        self.set_class(small, "compact")
+        for widget in self.query("Input, Select, Button, RadioSet"):
+            widget.compact = small  # type: ignore[attr-defined]
 
     @on(Select.Changed, "#players")
     def _players_changed(self, event: Select.Changed) -> None:
@@ -367,6 +378,7 @@ class HandoverScreen(ModalScreen[None]):
         with Vertical(classes="dialog"):
             yield Label(_("Pass the keyboard to {name}").format(name=self.person), id="handover")
             yield Button(_("I am {name}: continue").format(name=self.person), variant="primary", id="ok")
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#ok", Button).focus()
@@ -419,6 +431,7 @@ class SaveScreen(SessionDialog):
             yield Label(_("Save the game to:"))
             yield Input(value=str(default), id="save-path")
             yield Static("", id="save-error")
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#save-path", Input).focus()
@@ -447,6 +460,7 @@ class QuitScreen(SessionDialog):
                 yield Button(_("Save and quit"), variant="primary", id="save-quit")
                 yield Button(_("Quit without saving"), variant="error", id="quit")
                 yield Button(_("Cancel"), id="cancel")
+        yield Footer(show_command_palette=False)
 
     @on(Button.Pressed, "#save-quit")
     def save_quit(self) -> None:
@@ -502,6 +516,7 @@ class EndScreen(ModalScreen[None]):
             with Horizontal(classes="buttons"):
                 yield Button(_("Save the record"), id="save")
                 yield Button(_("Quit"), variant="primary", id="quit")
+        yield Footer(show_command_palette=False)
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
@@ -509,7 +524,9 @@ class EndScreen(ModalScreen[None]):
 
     def _saved(self, path: Path | None) -> None:
         if path is not None:
-            self.query_one("#saved", Static).update(saved_message(path))
+            saved = self.query_one("#saved", Static)
+            saved.update(saved_message(path))
+            saved.display = True
 
     @on(Button.Pressed, "#quit")
     def action_quit(self) -> None:
@@ -528,6 +545,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog", id="help-dialog"):
             yield Markdown(text)
             yield Button(_("Close"), id="close")
+        yield Footer(show_command_palette=False)
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:

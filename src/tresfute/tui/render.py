@@ -87,7 +87,9 @@ def _cell_token(area: Grid, level: int, value: int, state: str) -> str:
     return "  ⊗ " if area.marks == 2 else "  ✗ "
 
 
-def _grid_row(game: Game, a: str, area: Grid, state: list[int], r: int, targets: set[Target], focus: Target | None) -> Text:
+def _grid_row(
+    game: Game, a: str, area: Grid, state: list[int], r: int, targets: set[Target], focus: Target | None
+) -> Text:
     """One row of a grid's cells, ``CELL`` characters each."""
     out = Text()
     for c in range(1, area.cols + 1):
@@ -247,7 +249,9 @@ def _compact_title(a: str, points: int) -> Text:
     return out
 
 
-def _compact_grid(game: Game, a: str, area: Grid, state: list[int], targets: set[Target], focus: Target | None) -> list[Text]:
+def _compact_grid(
+    game: Game, a: str, area: Grid, state: list[int], targets: set[Target], focus: Target | None
+) -> list[Text]:
     lines = [_compact_title(a, area.score(state))]
     rows = {line.name: line for line in area.lines}
     for r in range(1, area.rows + 1):
@@ -343,7 +347,8 @@ def _compact_sheet(game: Game, player: int, targets: set[Target], focus: Target 
 
 def render_dice(game: Game, compact: bool = False) -> Text:
     """Where each die lies: the roll (or, in a solo passive turn, the other dice), the silver
-    platter, the die fields. The compact line (80 columns) shortens the group names."""
+    platter, the die fields. The compact line (at most 80 columns) shortens the group names
+    and leaves out the empty groups."""
     groups = {
         Where.HAND: _("Other dice") if game.solo_passive else _("Roll"),
         Where.PLATTER: _("Platter") if compact else _("Silver platter"),
@@ -354,6 +359,8 @@ def render_dice(game: Game, compact: bool = False) -> Text:
         dice = [i for i in range(6) if game.where[i] is where]
         if where is Where.FIELD:
             dice = [i for i in game.field]
+        if compact and not dice:  # every die is in another group
+            continue
         if out:
             out.append("  " if compact else "     ")
         out.append(labelled(title), style="bold")
