@@ -266,7 +266,7 @@ def test_the_hint_names_the_strong_players_move_and_the_cost_of_the_highlighted_
         text = _visible_text(app)
         assert "Conseil : " + describe_move(game, estimates[0].move) in text
         cost = estimates[0].value - estimates[-1].value
-        assert f"Le coup en surbrillance coûte {cost:.1f} points." in text
+        assert f"Le coup en surbrillance coûte {cost:.1f} points.".replace(".", ",", 1) in text  # a decimal comma
         assert json.dumps(game.view(), sort_keys=True) == before, "a hint plays nothing"
 
     run(scenario)
@@ -295,18 +295,37 @@ def _fits(app: TresFuteApp, selector: str) -> bool:
     return inside and getattr(parent, "max_scroll_x", 0) == 0 and getattr(parent, "max_scroll_y", 0) == 0
 
 
+def _resumed_in_round(tmp_path: Path, game: str, seats: list[Seat], round_: int) -> TresFuteApp:
+    """The app resuming a game played (at random, seeded) up to the start of ``round_``."""
+    import random
+
+    session = Session.new(game, seats, seed=7)
+    rng = random.Random(7)
+    while session.game.round < round_:
+        if session.is_bot(session.decider):
+            session.play_bot()
+        else:
+            session.play(rng.choice(session.game.legal_moves(session.decider)))
+    path = tmp_path / "partie.json"
+    session.save(path)
+    return TresFuteApp(resume=path, bot_delay=0)
+
+
 @pytest.mark.parametrize("game", ["tres-fute", "vraiment-tres-fute"])
-@pytest.mark.parametrize(("kinds", "round_"), [((), 1), ((), 4), (("person", "greedy"), 1), (("person", "greedy"), 3)])
+@pytest.mark.parametrize(("players", "round_"), [(1, 1), (1, 4), (2, 1), (3, 3)])
 def test_at_80_by_24_the_whole_sheet_the_dice_the_moves_and_every_key_are_on_the_screen(
-    game: str, kinds: tuple[str, ...], round_: int
+    tmp_path: Path, game: str, players: int, round_: int
 ) -> None:
+    """Solo and with computer players, at the start of the game and in its middle."""
     from tresfute.rules import SPECS
     from tresfute.text import area_name
 
+    seats = [Seat("Joueur 1")] + [Seat(f"Joueur {i + 1}", "greedy") for i in range(1, players)]
+
     async def scenario(app: TresFuteApp, pilot) -> None:
-        await start(app, pilot, game, players=max(1, len(kinds)), kinds=kinds)
-        while app.screen.session.game.round < round_:  # the start, or the middle of the game
-            await pilot.press("enter")
+        if round_ == 1:
+            await start(app, pilot, game, players=players, kinds=tuple(s.bot or "person" for s in seats))
+        while app.screen.session.is_bot(app.screen.session.decider):
             await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen) and screen.has_class("compact")
@@ -333,7 +352,7 @@ def test_at_80_by_24_the_whole_sheet_the_dice_the_moves_and_every_key_are_on_the
             assert f"{key} {label}" in footer
         assert "h Aide" in footer and "q Quitter" in footer
 
-    run_at(scenario, (80, 24))
+    run_at(scenario, (80, 24), None if round_ == 1 else _resumed_in_round(tmp_path, game, seats, round_))
 
 
 def run_at(scenario: Callable[[TresFuteApp, object], Awaitable[None]], size: tuple[int, int], app=None) -> None:
@@ -457,3 +476,15 @@ def test_larger_terminals_keep_the_full_sheet_and_the_moves_beside_it() -> None:
         assert screen.query_one("#moves").region.x >= screen.query_one("#sheet").region.right
 
     run_at(scenario, (160, 50))
+
+
+def test_at_80_by_24_the_mouse_plays_a_listed_move() -> None:
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "vraiment-tres-fute")
+        history = len(app.screen.session.game.history)
+        await pilot.click("#moves", offset=(4, 0))
+        await pilot.pause()
+        assert len(app.screen.session.game.history) == history + 1
+        assert "Joué : " in str(app.screen.query_one("#message").render())
+
+    run_at(scenario, (80, 24))

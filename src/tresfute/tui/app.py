@@ -40,6 +40,12 @@ def bind_keys(screen: Screen, keys: list[tuple[str, str, str]]) -> None:
         screen._bindings.bind(key, action, _(label))
 
 
+def decimal(x: float) -> str:
+    """One decimal, with a decimal comma in French."""
+    text = f"{x:.1f}"
+    return text.replace(".", ",") if language() == "fr" else text
+
+
 def seat_kinds(extra: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """Who may sit: a person, a computer player, or one given by ``tresfute play --bot``."""
     bots = [*BOTS, *(b for b in extra if b not in BOTS)]
@@ -344,7 +350,7 @@ class GameScreen(Screen[None]):
             chosen = parse_move(moves_list.get_option_at_index(index).id or "")
             if chosen != best.move:
                 cost = best.value - next(e.value for e in estimates if e.move == chosen)
-                text += "\n" + _("The highlighted move costs {cost:.1f} points.").format(cost=cost)
+                text += "\n" + _("The highlighted move costs {cost} points.").format(cost=decimal(cost))
         self.query_one("#message", Static).update(text)
 
     def action_next_sheet(self) -> None:
