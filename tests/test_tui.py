@@ -488,3 +488,26 @@ def test_at_80_by_24_the_mouse_plays_a_listed_move() -> None:
         assert "Joué : " in str(app.screen.query_one("#message").render())
 
     run_at(scenario, (80, 24))
+
+
+def test_the_end_screen_says_where_the_record_was_saved(tmp_path: Path) -> None:
+    session = Session.new("vraiment-tres-fute", [Seat("Ana")], seed=3)
+    while not session.game.is_over:
+        session.play(session.game.legal_moves(0)[0])
+    finished = tmp_path / "finie.json"
+    session.save(finished)
+    record = tmp_path / "record.json"
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("s")
+        await pilot.pause()
+        app.screen.query_one("#save-path").value = str(record)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        assert str(app.screen.query_one("#saved").render()) == f"Partie sauvegardée dans {record}"
+        assert _fits(app, "#saved") and "q Quitter" in _screen_lines(app)[-1]
+
+    run_at(scenario, (80, 24), TresFuteApp(resume=finished, bot_delay=0))
+    assert json.loads(record.read_text()) == json.loads(finished.read_text())

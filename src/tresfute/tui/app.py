@@ -271,17 +271,6 @@ class GameScreen(Screen[None]):
         game = self.game
         player = self.viewed if self.viewed is not None else (decider if decider is not None else game.active)
         seat = self.session.seats[player]
-        status = Text()
-        status.append(f" {game_name(game.spec)} ", style="bold reverse")
-        status.append("  " + _("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
-        active = self.session.seats[game.active].name
-        if game.n_players == 1:
-            turn = _("passive turn") if game.solo_passive else _("active turn")
-            status.append(f"  ·  {turn}")
-        else:
-            status.append("  ·  " + _("active player: {name}").format(name=active))
-        status.append("  ·  " + _("sheet of {name}").format(name=seat.name), style="bold")
-        self.query_one("#status", Static).update(status)
         shown = moves if player == decider else []
         focus = self.focus_target if player == decider else None
         sheet = render_sheet(game, player, targets_of(shown), focus)
@@ -296,6 +285,20 @@ class GameScreen(Screen[None]):
         self.set_class(compact, "compact")
         self.set_class(stacked, "stacked")
         self.query_one("#sheet-pane").styles.width = "100%" if stacked else sheet_width + 1 if compact else "1fr"
+        gap = " · " if compact else "  ·  "
+        status = Text()
+        status.append(_("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
+        active = self.session.seats[game.active].name
+        if game.n_players == 1:
+            turn = _("passive turn") if game.solo_passive else _("active turn")
+            status.append(gap + turn)
+        else:
+            status.append(gap + _("active player: {name}").format(name=active))
+        status.append(gap + _("sheet of {name}").format(name=seat.name), style="bold")
+        title = Text(f" {game_name(game.spec)} ", style="bold reverse")
+        if not compact or title.cell_len + 2 + status.cell_len <= width:  # long names: the game's goes
+            status = Text.assemble(title, "  ", status)
+        self.query_one("#status", Static).update(status)
         self.query_one("#dice", Static).update(render_dice(game, compact=compact))
         self.query_one("#sheet", Static).update(sheet)
 
