@@ -71,7 +71,7 @@ def test_an_illegal_moves_reason_is_translated_and_stays_english_for_library_use
         game.play("reprise o")  # a reason inside a reason, with the words of the situation
     with use_language("fr"):
         assert explain(caught.value) == (
-            "'reprise o' n'est pas possible maintenant : le joueur actif choisit un dé du lancer"
+            "'reprise o' n'est pas possible maintenant\u00a0: le joueur actif choisit un dé du lancer"
         )
 
 

@@ -375,7 +375,7 @@ def test_the_hint_ranks_the_legal_moves_with_the_strong_players_choice_first(cli
 
 def test_pages_layout_and_messages_come_in_french_or_english(client: TestClient) -> None:
     assert "<main" in client.get("/").text and "<main" in client.get("/g/whatever").text
-    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/js/main.js").status_code == 200
     fr = client.get("/api/strings?lang=fr").json()
     en = client.get("/api/strings?lang=en").json()
     assert fr["New game"] == "Nouvelle partie" and en["New game"] == "New game"
@@ -397,7 +397,7 @@ def test_the_last_moves_are_told_in_each_pages_language_with_who_played_them(cli
     for _ in range(2):  # twice each: the second answer must not mix the languages up
         fr = state(client, created["id"], bob, lang="fr")["log"]
         en = state(client, created["id"], ana, lang="en")["log"]
-        assert fr[0].startswith("Dés : ") and en[0].startswith("Dice: ")
+        assert fr[0].startswith("Dés\u00a0: ") and en[0].startswith("Dice: ")
         assert fr[0] != en[0] and fr[1] != en[1]
         # the move as the page offered it ("Yellow 5 → yellow: …"), less what the dice showed
         offered_die, target = picked["label"].split(" → ")
@@ -412,7 +412,7 @@ def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
     for path in [
         "/",
         f"/g/{created['id']}",
-        "/static/app.js",
+        "/static/js/main.js",
         "/api/strings?lang=en",
         "/api/layout/tres-fute",
         f"/api/games/{created['id']}",
