@@ -39,7 +39,9 @@ def main() -> None:
                 message.string = mended(message.string)
     with CATALOGUE.open("wb") as handle:
         write_po(handle, catalog, width=100, omit_header=False, sort_output=False)
-    left = [s for m in catalog if m.id for s in (m.string if isinstance(m.string, tuple) else (m.string,)) if problems(s)]
+    left = [
+        s for m in catalog if m.id for s in (m.string if isinstance(m.string, tuple) else (m.string,)) if problems(s)
+    ]
     if left:
         print("\n".join(left), file=sys.stderr)
         sys.exit(1)

@@ -24,7 +24,8 @@ def page_messages() -> tuple[str | tuple[str, str], ...]:
     """The script's messages: a text, or a (singular, plural) pair."""
     modules = resources.files("tresfute.web") / "static" / "js"
     script = "\n".join(
-        module.read_text(encoding="utf-8") for module in sorted(modules.iterdir(), key=lambda m: m.name)
+        module.read_text(encoding="utf-8")
+        for module in sorted(modules.iterdir(), key=lambda m: m.name)
         if module.name.endswith(".js")
     )
     single: list[str | tuple[str, str]] = [json.loads(m) for m in _MARKED.findall(script)]

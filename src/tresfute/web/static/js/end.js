@@ -105,7 +105,7 @@ export function EndOfGame({ layout, view, token }) {
     </table></div>
     <p><a href=${`/api/games/${view.id}/record`} download=${`tresfute-${view.id}.json`} id="record-link"
       onClick=${(event) => download(event, view, token)}>${t("Download the game record")}</a>
-      · <a href=${`/g/${view.id}?replay`} id="replay-link">${t("Replay the game move by move")}</a></p>
+      ${" · "}<a href=${`/g/${view.id}?replay`} id="replay-link">${t("Replay the game move by move")}</a></p>
   </section>`;
 }
 

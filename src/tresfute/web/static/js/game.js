@@ -26,7 +26,8 @@ function targetsOf(legal, die) {
 }
 
 /** A new turn waits for its first roll: the dice on the table are the last turn's. */
-const staleDice = (view) => view.state.phase === "roll" && view.state.picks === 0 && !view.over;
+const staleDice = (view) => view.state.phase === "roll" && view.state.picks === 0 && !view.over
+  && view.state.dice.some((d) => d.value);
 
 function TurnBar({ layout, view }) {
   const state = view.state;

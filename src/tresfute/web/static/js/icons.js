@@ -3,7 +3,7 @@
 import { html } from "./lib.js";
 
 export const COLOURS = {
-  w: "#ffffff", s: "#a7b0ba", y: "#f5cf1d", b: "#2567d2", g: "#2e9d4a", o: "#f07d16", p: "#8440bd", k: "#ea5a9e",
+  w: "#ffffff", s: "#a7b0ba", y: "#f5cf1d", b: "#2567d2", g: "#1f7f38", o: "#f07d16", p: "#8440bd", k: "#ea5a9e",
   black: "#2a2a2a",
 };
 // The ink that reads on each colour.
