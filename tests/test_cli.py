@@ -41,7 +41,8 @@ def test_replay_rejects_a_bad_record_with_the_reason(tmp_path: Path) -> None:
     path.write_text('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["1:done"]}')
     code, out = run("replay", str(path))
     assert (
-        code == 1 and "le coup 1 ('1:done') est illégal\u00a0: 'done' n'est pas possible maintenant\u00a0: le joueur actif" in out
+        code == 1
+        and "le coup 1 ('1:done') est illégal\u00a0: 'done' n'est pas possible maintenant\u00a0: le joueur actif" in out
     )
     code, out = run("replay", str(path), "--lang", "en")
     assert code == 1 and "move 1 ('1:done') is illegal: 'done' is not possible now: the active player picks" in out

@@ -180,7 +180,9 @@ def test_resuming_a_record_with_an_illegal_move_says_why_in_french(tmp_path: Pat
     async def scenario(app: TresFuteApp, pilot) -> None:
         assert isinstance(app.screen, SetupScreen)
         text = _visible_text(app)
-        assert "Impossible de reprendre\u00a0: le coup 1 ('1:done') est illégal\u00a0: 'done' n'est pas possible" in text
+        assert (
+            "Impossible de reprendre\u00a0: le coup 1 ('1:done') est illégal\u00a0: 'done' n'est pas possible" in text
+        )
 
     run(scenario, TresFuteApp(resume=path, bot_delay=0))
 
