@@ -31,6 +31,7 @@ from ..bots import Bot, analyse, make_bot
 from ..i18n import _, language, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
 from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
+from .days import closes
 from .store import Change, EntryRefusedError, MoveConflictError, Store, StoredGame, StoredSeat, token_hash
 
 ROLL = Move(MoveKind.ROLL)
@@ -235,8 +236,6 @@ class Host:
         everyone plays the same dice that day."""
         if stored.challenge is None:
             return True
-        from .challenge import closes  # the challenge builds on the host
-
         return self.wall_clock() >= closes(stored.challenge)
 
     def table(self, table_id: str, revision: int | None = None) -> Table:
