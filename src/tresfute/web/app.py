@@ -7,9 +7,11 @@ never in a URL the server logs: the page reads it from the link's ``#`` part.
 Where a request goes: ``routes/games.py`` (create, see, move, undo, hint, the WebSocket),
 ``routes/open_tables.py`` (the open tables, joining one), ``routes/challenge.py`` (the daily
 challenge), ``routes/records.py`` (a game's record), ``routes/pages.py`` (the page, its static
-files, messages and sheets). What they share (the :class:`~.deps.Server`, the language, the
-tokens) are FastAPI dependencies in ``deps.py``; game work runs in ``threads.py``'s game threads;
-``listeners.py`` tells the pages of every change; ``middleware.py`` guards every request.
+files, messages and sheets), ``routes/docs.py`` (the API's description, browsable at
+``/docs``). What they share (the :class:`~.deps.Server`, the language, the tokens) are FastAPI
+dependencies in ``deps.py``; game work runs in ``threads.py``'s game threads; ``listeners.py``
+tells the pages of every change; ``middleware.py`` guards every request and ``errors.py`` words
+every refusal.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from .challenge import DailyChallenge
 from .deps import Server
 from .errors import answer_errors_as_json
 from .listeners import Listeners, forward_changes
-from .middleware import BodyLimit, HeadAsGet
-from .routes import challenge, games, open_tables, pages, records
+from .middleware import BodyLimit, HeadAsGet, SecurityHeaders
+from .routes import challenge, docs, games, open_tables, pages, records
 from .store import Store, open_store
 from .tables import Host
 
@@ -48,7 +50,7 @@ def create_app(
     server = Server(host, DailyChallenge(host, bot=challenge_bot), Listeners())
     app = FastAPI(
         title="tresfute",
-        docs_url="/api/docs",
+        docs_url=None,  # routes/docs.py serves it from the package
         redoc_url=None,
         openapi_url="/api/openapi.json",
         lifespan=lambda app: forwarding_changes(server),
@@ -56,9 +58,10 @@ def create_app(
     app.state.server, app.state.host, app.state.daily = server, host, server.daily
     app.add_middleware(BodyLimit)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(SecurityHeaders)
     answer_errors_as_json(app)
     app.mount("/static", pages.static_files(), name="static")
-    for module in (pages, games, open_tables, records, challenge):
+    for module in (pages, games, open_tables, records, challenge, docs):
         app.include_router(module.router)
     app.router.routes[:0] = games.fast_routes  # tried first: the requests a game sends most
 

@@ -10,6 +10,8 @@ validated apart) cost a quarter of the server's instructions per move (callgrind
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -181,6 +183,7 @@ async def live(socket: WebSocket, game_id: str, server: ServerDep) -> None:
     the server sends ``{"type": "state", …}`` at every change of the game."""
     host, listeners = server.host, server.listeners
     await socket.accept()
+    text = ""
     try:
         text = await asyncio.wait_for(receive_text(socket), timeout=30)
         if len(text) > 1024:
@@ -193,13 +196,12 @@ async def live(socket: WebSocket, game_id: str, server: ServerDep) -> None:
             else:
                 table, seat = await run_in_game_thread(host.seat_of, game_id, hello.token)
     except (TableError, ValidationError, ValueError, TimeoutError) as exc:
-        message = (
-            exc.message
-            if isinstance(exc, TableError)
-            else _("malformed message: {problem}").format(
-                problem=str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        with use_language(language_asked(text)):
+            message = (
+                exc.message
+                if isinstance(exc, TableError)
+                else _("malformed message: {problem}").format(problem=problems(exc))
             )
-        )
         await socket.send_json({"type": "error", "error": message})
         await socket.close(code=1008)
         return
@@ -233,3 +235,19 @@ async def receive_text(socket: WebSocket) -> str:
     if text is None:
         raise ValueError(_("a message is text (JSON), not bytes"))
     return text
+
+
+def language_asked(hello: str) -> str:
+    """The language a hello asks for, even when the rest of it is refused (French by default)."""
+    with contextlib.suppress(ValueError):
+        asked = json.loads(hello)
+        if isinstance(asked, dict):
+            return language_of(asked.get("lang"))
+    return language_of(None)
+
+
+def problems(error: Exception) -> str:
+    """What is wrong with a message, each field named: ``token: Input should be a valid string``."""
+    if isinstance(error, ValidationError):
+        return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in error.errors())
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
