@@ -16,7 +16,6 @@ every refusal.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import os
@@ -25,11 +24,13 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
 from fastapi import FastAPI
 
 from .challenge import DailyChallenge
 from .deps import Server
 from .errors import answer_errors_as_json
+from .limits import Guard, Limits, forget_finished
 from .listeners import Listeners, forward_changes
 from .middleware import BodyLimit, HeadAsGet, SecurityHeaders
 from .routes import challenge, docs, games, open_tables, pages, records
@@ -42,18 +43,21 @@ def create_app(
     database: str | Path = "tresfute.sqlite3",
     clock: Callable[[], float] | None = None,
     challenge_bot: str = "strong",
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The application; ``store`` defaults to the one ``database`` names (an SQLite file's path
     or a ``postgresql://`` URL). ``clock`` (seconds since 1970) decides the challenge's days;
-    ``challenge_bot`` is the computer player measured on each day's dice."""
+    ``challenge_bot`` is the computer player measured on each day's dice; ``limits`` default to
+    those the environment sets (:meth:`Limits.from_environment`)."""
     host = Host(store if store is not None else open_store(database), wall_clock=clock or time.time)
-    server = Server(host, DailyChallenge(host, bot=challenge_bot), Listeners())
+    limits = limits if limits is not None else Limits.from_environment()
+    server = Server(host, DailyChallenge(host, bot=challenge_bot), Listeners(), Guard(limits))
     app = FastAPI(
         title="tresfute",
         docs_url=None,  # routes/docs.py serves it from the package
         redoc_url=None,
         openapi_url="/api/openapi.json",
-        lifespan=lambda app: forwarding_changes(server),
+        lifespan=lambda app: running(server),
     )
     app.state.server, app.state.host, app.state.daily = server, host, server.daily
     app.add_middleware(BodyLimit)
@@ -75,18 +79,19 @@ def create_app(
 
 
 @contextlib.asynccontextmanager
-async def forwarding_changes(server: Server) -> AsyncIterator[None]:
-    """While the application runs: tell its pages of the changes other servers make, if its
-    store has the database's notices (PostgreSQL)."""
-    changes = getattr(server.host.store, "changes", None)
-    if changes is None:
+async def running(server: Server) -> AsyncIterator[None]:
+    """What runs beside the requests while the application does: the forwarding of the changes
+    other servers make to this one's pages (a store with the database's notices: PostgreSQL),
+    and the forgetting of old finished games."""
+    host = server.host
+    async with anyio.create_task_group() as tasks:
+        changes = getattr(host.store, "changes", None)
+        if changes is not None:
+            tasks.start_soon(forward_changes, host, server.listeners, changes)
+        if server.guard.limits.keep_finished_days > 0:
+            tasks.start_soon(forget_finished, host.store, server.guard.limits.keep_finished_days, host.wall_clock)
         yield
-        return
-    task = asyncio.create_task(forward_changes(server.host, server.listeners, changes))
-    yield
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+        tasks.cancel_scope.cancel()
 
 
 def app_from_environment() -> FastAPI:

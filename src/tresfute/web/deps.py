@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection
 
 from ..i18n import LANGUAGES, _, use_language
 from .challenge import DailyChallenge
+from .limits import Guard
 from .listeners import Listeners
 from .models import Token
 from .tables import Host, Table, TableError
@@ -23,11 +24,12 @@ Result = TypeVar("Result")
 @dataclass
 class Server:
     """One server process's games: its host (the tables and their store), the daily challenge
-    built on it, and the pages listening to each table."""
+    built on it, the pages listening to each table, and the limits each client address meets."""
 
     host: Host
     daily: DailyChallenge
     listeners: Listeners
+    guard: Guard
 
     def watched(self, game_id: str, player: str | None) -> Table:
         """A table a spectator may see (a challenge entry of a day not over: only by a player
@@ -44,6 +46,11 @@ def server_of(connection: HTTPConnection) -> Server:
     """The application's :class:`Server` (a request's or a WebSocket's)."""
     server: Server = connection.app.state.server
     return server
+
+
+def client_address(connection: HTTPConnection) -> str:
+    """The client's address: the connection's, or the one a trusted reverse proxy names."""
+    return connection.client.host if connection.client is not None else "unknown"
 
 
 def language_of(lang: str | None = None) -> str:
@@ -73,6 +80,7 @@ def seat_token_needed(token: str | None, language: str) -> str:
 
 ServerDep = Annotated[Server, Depends(server_of)]
 LanguageDep = Annotated[str, Depends(language_of)]
+AddressDep = Annotated[str, Depends(client_address)]
 SeatToken = Annotated[Token | None, Header(alias="x-seat-token")]
 PlayerToken = Annotated[Token | None, Header(alias="x-player-token")]
 

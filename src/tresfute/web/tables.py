@@ -503,9 +503,16 @@ class Host:
             raise TableError(409, _("illegal move: {reason}").format(reason=explain(exc))) from None
         # the move that ends a daily challenge's entry writes its score with it: never one without the other
         score = trial.scores()[0].total if trial.is_over and table.stored.challenge is not None else None
+        finished = self.wall_clock() if trial.is_over else None
         try:
             self.store.append_moves(
-                table.id, len(table.stored.moves), entries, seat, revision=table.stored.revision, score=score
+                table.id,
+                len(table.stored.moves),
+                entries,
+                seat,
+                revision=table.stored.revision,
+                score=score,
+                finished=finished,
             )
         except MoveConflictError:
             self._reload(table, automatic=False)  # whoever won plays on (or the next request does)

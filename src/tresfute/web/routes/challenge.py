@@ -6,8 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from ...i18n import use_language
 from ..challenge import entry_view
-from ..deps import LanguageDep, PlayerToken, ServerDep, in_game_thread
+from ..deps import AddressDep, LanguageDep, PlayerToken, ServerDep, in_game_thread
 from ..models import ChallengeIn
 
 router = APIRouter()
@@ -22,10 +23,17 @@ async def challenge_history(server: ServerDep, x_player_token: PlayerToken = Non
 
 @router.post("/api/challenge/{game}", status_code=201)
 async def challenge_start(
-    game: str, body: ChallengeIn, server: ServerDep, language: LanguageDep, x_player_token: PlayerToken = None
+    game: str,
+    body: ChallengeIn,
+    server: ServerDep,
+    language: LanguageDep,
+    address: AddressDep,
+    x_player_token: PlayerToken = None,
 ) -> dict[str, Any]:
     """Today's entry in ``game``'s challenge under ``name``; ``player`` is the player's token (a
     new one if none was sent): the page keeps it, it holds the name for the day."""
+    with use_language(language):
+        server.guard.spend("entries", address)
     table, token, player = await in_game_thread(
         language, lambda: server.daily.start(game, body.name, x_player_token, language)
     )

@@ -23,26 +23,30 @@ from starlette.routing import Route
 
 from ...i18n import _, use_language
 from ..deps import (
+    AddressDep,
     LanguageDep,
     PlayerToken,
     RequiredSeatToken,
     SeatToken,
     Server,
     ServerDep,
+    client_address,
     in_game_thread,
     language_of,
     seat_token_needed,
 )
 from ..listeners import KnownView, state_message
 from ..models import JSON_OBJECT, TOKEN, Act, Body, Hello, NewGame, Undo
-from ..tables import SeatRequest, Table, TableError
+from ..tables import Host, SeatRequest, Table, TableError
 from ..threads import run_in_game_thread
 
 router = APIRouter()
 
 
 @router.post("/api/games", status_code=201)
-async def new_game(body: NewGame, server: ServerDep, language: LanguageDep) -> dict[str, Any]:
+async def new_game(body: NewGame, server: ServerDep, language: LanguageDep, address: AddressDep) -> dict[str, Any]:
+    with use_language(language):
+        server.guard.spend("tables" if body.listed else "games", address)
     seats = [SeatRequest(s.name, s.bot) for s in body.seats]
     table, tokens = await in_game_thread(
         language, lambda: server.host.create(body.game, seats, body.real_dice, body.language, listed=body.listed)
@@ -180,9 +184,21 @@ def _seat_change_description(name: str, model: type[BaseModel]) -> dict[str, Any
 @router.websocket("/api/games/{game_id}/ws")
 async def live(socket: WebSocket, game_id: str, server: ServerDep) -> None:
     """The first message says who listens: ``{"type": "hello", "token": …, "lang": …}``; then
-    the server sends ``{"type": "state", …}`` at every change of the game."""
-    host, listeners = server.host, server.listeners
+    the server sends ``{"type": "state", …}`` at every change of the game. An address holds at
+    most so many sockets open (``Limits.sockets_per_address``), those waiting for a hello too."""
     await socket.accept()
+    with server.guard.sockets.held(client_address(socket)) as allowed:
+        if not allowed:
+            with use_language(language_of(socket.query_params.get("lang"))):
+                message = _("too many pages of this site are open from your connection: close some, then reload")
+            await socket.send_json({"type": "error", "error": message})
+            await socket.close(code=1008)
+            return
+        await hello_then_listen(socket, game_id, server)
+
+
+async def hello_then_listen(socket: WebSocket, game_id: str, server: Server) -> None:
+    host, listeners = server.host, server.listeners
     text = ""
     try:
         text = await asyncio.wait_for(receive_text(socket), timeout=30)
@@ -209,21 +225,26 @@ async def live(socket: WebSocket, game_id: str, server: ServerDep) -> None:
         return
     listeners.add(table.id, socket, seat, language)
     try:
-        view = await run_in_game_thread(host.view, table, seat, language)
-        await socket.send_text(state_message(JSON_OBJECT.dump_json(view)))
-        with use_language(language):  # what it says from now on
-            while True:
-                try:
-                    text = await receive_text(socket)  # nothing is expected: keep-alive only
-                except ValueError as exc:
-                    await socket.send_json({"type": "error", "error": str(exc)})
-                    continue
-                if len(text) > 1024:
-                    await socket.send_json({"type": "error", "error": _("the message is too large")})
+        await listen(socket, host, table, seat, language)
     except WebSocketDisconnect:
         pass
     finally:
         listeners.remove(table.id, socket)
+
+
+async def listen(socket: WebSocket, host: Host, table: Table, seat: int | None, language: str) -> None:
+    """Send the game's state now; then only keep the socket (the listeners send the changes)."""
+    view = await run_in_game_thread(host.view, table, seat, language)
+    await socket.send_text(state_message(JSON_OBJECT.dump_json(view)))
+    with use_language(language):  # what it says from now on
+        while True:
+            try:
+                text = await receive_text(socket)  # nothing is expected: keep-alive only
+            except ValueError as exc:
+                await socket.send_json({"type": "error", "error": str(exc)})
+                continue
+            if len(text) > 1024:
+                await socket.send_json({"type": "error", "error": _("the message is too large")})
 
 
 async def receive_text(socket: WebSocket) -> str:
