@@ -75,11 +75,13 @@ class LiveServer:
         self._thread.join(timeout=10)
 
 
-def open_page(browser: Any, url: str, width: int = 1366, height: int = 900) -> tuple[Any, list[str]]:
+def open_page(
+    browser: Any, url: str, width: int = 1366, height: int = 900, enforce_csp: bool = False
+) -> tuple[Any, list[str]]:
     """The page at ``url`` and the errors it logs. Playwright's waits evaluate strings in the page,
-    which the site's Content-Security-Policy forbids: the policy is set aside here (one test runs
-    the page under it)."""
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    which the site's Content-Security-Policy forbids: the policy is set aside unless
+    ``enforce_csp`` (test_the_page_and_the_api_docs_run_under_the_sites_security_policy)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=not enforce_csp)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

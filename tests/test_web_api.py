@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 
 from tresfute import fair_dice, records
 from tresfute.bots import StrongBot
-from tresfute.web.app import MAX_BODY, create_app
+from tresfute.web.app import create_app
+from tresfute.web.middleware import MAX_BODY
 from tresfute.web.store import SQLiteStore
 
 
@@ -714,7 +715,7 @@ def test_game_work_runs_in_a_game_thread_and_its_result_or_error_comes_back_to_t
     import contextvars
     import threading
 
-    from tresfute.web.app import GameThreads
+    from tresfute.web.threads import GameThreads
 
     language: contextvars.ContextVar[str] = contextvars.ContextVar("language", default="fr")
     threads = GameThreads(2)
@@ -801,7 +802,7 @@ def test_a_table_slow_to_bring_up_to_date_holds_back_no_other_tables_notices() -
     import threading
     from types import SimpleNamespace
 
-    from tresfute.web.app import Listeners, forward_changes
+    from tresfute.web.listeners import Listeners, forward_changes
     from tresfute.web.store import Change
 
     release = threading.Event()
@@ -876,7 +877,7 @@ def test_a_change_told_late_does_not_hide_a_newer_one_told_before_it() -> None:
     import asyncio
     from types import SimpleNamespace
 
-    from tresfute.web.app import Listeners, forward_changes
+    from tresfute.web.listeners import Listeners, forward_changes
     from tresfute.web.store import Change
 
     release = threading.Event()

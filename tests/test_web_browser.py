@@ -347,3 +347,19 @@ def test_a_whole_turn_is_played_with_the_keyboard(server: str, browser: Any) -> 
     else:
         raise AssertionError("the turn did not end")
     assert errors == []
+
+
+def test_the_page_and_the_api_docs_run_under_the_sites_security_policy(server: str, browser: Any) -> None:
+    """Under the Content-Security-Policy every answer carries (only the site's own scripts and
+    styles), the page starts a game and shows its first roll, and /docs shows the API from the
+    package's Swagger UI; a script or style the policy refuses would log an error."""
+    page, errors = open_page(browser, server + "/", enforce_csp=True)
+    start_game(page, "tres-fute", [("", "Ana")])
+    page.locator("#moves .move-roll").click()
+    page.wait_for_selector(".game[data-revision='1']")
+    page.wait_for_selector(".own-sheet button.target")
+    docs, docs_errors = open_page(browser, server + "/docs", enforce_csp=True)
+    docs.wait_for_selector(".swagger-ui .info .title")
+    assert "tresfute" in docs.locator(".swagger-ui .info .title").inner_text()
+    docs.wait_for_selector(".opblock-summary-path[data-path='/api/games/{game_id}/act']")
+    assert errors == [] and docs_errors == []
