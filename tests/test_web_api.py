@@ -157,7 +157,7 @@ def test_a_request_without_a_valid_seat_token_changes_nothing(client: TestClient
     for change, body in (("act", {"move": "roll", "seq": 0}), ("undo", {"seq": 0})):
         malformed = client.post(f"/api/games/{a['id']}/{change}", json=body, headers={"X-Seat-Token": "bad token!"})
         assert malformed.status_code == 422 and malformed.json()["error"].startswith(
-            "requête mal formée : x-seat-token"
+            "requête mal formée\u00a0: x-seat-token"
         )
     assert client.get("/api/games/nope").status_code == 404
     assert state(client, a["id"]) == before
@@ -188,18 +188,18 @@ def test_an_illegal_or_malformed_move_gets_a_clear_error_and_changes_nothing(cli
     before = state(client, created["id"], token)
     illegal = next(m for m in ["y@r1c1", "y@r1c2", "y@r1c3"] if m not in [x["move"] for x in view["legal"]])
     response = act(client, created["id"], token, illegal, view["seq"])
-    assert response.status_code == 409 and response.json()["error"].startswith("coup illégal : ")
+    assert response.status_code == 409 and response.json()["error"].startswith("coup illégal\u00a0: ")
     response = act(client, created["id"], token, "k", view["seq"])  # no pink die in Très futé
-    assert response.json()["error"] == "coup illégal : il n'y a pas de dé rose dans Très futé"
+    assert response.json()["error"] == "coup illégal\u00a0: il n'y a pas de dé rose dans Très futé"
     response = client.post(
         f"/api/games/{created['id']}/act?lang=en",
         json={"move": "k", "seq": view["seq"]},
         headers={"X-Seat-Token": token},
     )
-    assert response.json()["error"] == "illegal move: there is no pink die in That's Pretty Clever"
+    assert response.json()["error"] == "illegal move: there is no pink die in That's Pretty Clever!"
     response = act(client, created["id"], token, "fly away", view["seq"])
     assert response.status_code == 422
-    assert response.json()["error"].startswith("ce n'est pas un coup : impossible de lire 'fly away' comme un coup")
+    assert response.json()["error"].startswith("ce n'est pas un coup\u00a0: impossible de lire 'fly away' comme un coup")
     response = act(client, created["id"], token, "roll", view["seq"])
     assert response.status_code == 409
     for body in (

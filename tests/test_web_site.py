@@ -38,7 +38,7 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
     answers = [
         client.get("/"),
         client.get(f"/g/{game['id']}"),
-        client.get("/static/app.js"),
+        client.get("/static/js/main.js"),
         client.get("/api/strings"),
         client.get(f"/api/games/{game['id']}"),
         client.post(f"/api/games/{game['id']}/act", json={"move": "roll", "seq": 0}),  # 401
