@@ -232,6 +232,21 @@ def test_two_people_on_two_browsers_and_a_computer_finish_a_game(server: str, br
     assert ana_errors == [] and bob_errors == []
 
 
+def test_the_hint_marks_its_best_move_on_the_sheet_with_its_expected_score(server: str, browser: Any) -> None:
+    page, errors = open_page(browser, server + "/")
+    start_game(page, "tres-fute", [("", "Ana")])
+    page.click("#moves .move-roll")
+    page.wait_for_selector("#hint-button")
+    page.click("#hint-button")
+    page.wait_for_selector(".hint-box", timeout=30_000)
+    assert "score final attendu" in page.locator(".hint-box").inner_text()
+    marked = page.locator(".own-sheet .hint, #moves .move.hint")
+    assert marked.count() >= 1, "the best move is marked where it is played"
+    if page.locator(".own-sheet .hint").count():
+        assert page.locator(".hint-badge").inner_text().startswith("meilleur")
+    assert errors == []
+
+
 def test_at_a_real_dice_table_the_player_who_rolls_types_the_dice(server: str, browser: Any) -> None:
     page, errors = open_page(browser, server + "/")
     start_game(page, "tres-fute", [("", "Ana")], real_dice=True)
@@ -309,6 +324,8 @@ def test_an_open_table_waits_for_players_and_a_stranger_takes_the_free_seat(serv
     ana, ana_errors = open_page(browser, server + "/")
     start_game(ana, "tres-fute", [("", "Ana"), ("", "Siège libre")], listed=True)
     game_id = ana.url.split("/g/")[1].split("#")[0]
+    assert "En attente de joueurs" in ana.locator(".invitations").inner_text()
+    assert ana.locator(".invitations input").first.input_value().endswith(f"/g/{game_id}")
     zed, zed_errors = open_page(browser, server + "/")
     zed.fill("#open-name", "Zed")
     zed.locator(f"#open-tables li[data-game='{game_id}'] .take-seat").click()

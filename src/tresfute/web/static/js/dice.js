@@ -20,9 +20,11 @@ export function DiceTray({ layout, view, selected, onSelect, stale }) {
   const state = view.state;
   const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
   const playable = new Set((view.legal || []).filter((m) => m.die && (m.kind === "pick" || m.kind === "extra")).map((m) => m.die));
+  const toRoll = state.phase === "roll" && !view.over; // the dice in hand wait for their roll: no value yet
   const group = (where, title) => {
     let dice = state.dice.filter((d) => d.where === where);
     if (where === "field") dice = dice.sort((a, b) => a.field - b.field);
+    if (where === "hand" && toRoll) dice = dice.map((d) => ({ ...d, value: null }));
     return html`<div class=${`dice-group dice-${where}`}>
       <h3>${title}</h3>
       <div class="dice-row">${dice.length
@@ -33,7 +35,7 @@ export function DiceTray({ layout, view, selected, onSelect, stale }) {
   };
   return html`<div class=${`dice${stale ? " stale" : ""}`} id="dice" aria-label=${stale ? t("Dice of the last turn") : t("Dice")}>
     ${stale ? html`<p class="stale-note">${t("Dice of the last turn")}</p>` : null}
-    ${group("hand", state.solo_passive_turn ? t("Other dice") : t("Roll"))}
+    ${group("hand", toRoll ? t("To roll") : state.solo_passive_turn ? t("Other dice") : t("Roll"))}
     ${group("field", t("Chosen dice"))}
     ${group("platter", t("Silver platter"))}
   </div>`;

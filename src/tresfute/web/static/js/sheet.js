@@ -210,6 +210,7 @@ export function Sheet({ layout, view, player, play = null, small = false }) {
       <header class="sheet-head">
         <h2>${seat.name}${seat.bot_label ? html` <small>(${seat.bot_label})</small>` : null}</h2>
         ${seat.deciding && !view.over ? html`<span class="deciding-tag">${t("deciding")}</span>` : null}
+        ${seat.free ? html`<span class="free-tag">${t("free seat: waiting for a player")}</span>` : null}
         <span class="total">${t("Total: {total}", { total: num(sheet.score.total) })}</span>
       </header>
       <div class="sheet-top">
