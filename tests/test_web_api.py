@@ -199,7 +199,9 @@ def test_an_illegal_or_malformed_move_gets_a_clear_error_and_changes_nothing(cli
     assert response.json()["error"] == "illegal move: there is no pink die in That's Pretty Clever!"
     response = act(client, created["id"], token, "fly away", view["seq"])
     assert response.status_code == 422
-    assert response.json()["error"].startswith("ce n'est pas un coup\u00a0: impossible de lire 'fly away' comme un coup")
+    assert response.json()["error"].startswith(
+        "ce n'est pas un coup\u00a0: impossible de lire 'fly away' comme un coup"
+    )
     response = act(client, created["id"], token, "roll", view["seq"])
     assert response.status_code == 409
     for body in (
