@@ -91,7 +91,7 @@ def test_a_solo_game_is_played_to_the_end_through_the_screen(game: str) -> None:
         total = session.game.score(0).total
         end = _visible_text(app)
         assert "Fin de la partie" in end and f"{total}" in end
-        assert f"Note en solo : {session.game.solo_rating()[0]}" in end
+        assert f"Note en solo\u00a0: {session.game.solo_rating()[0]}" in end
 
     run(scenario)
 
@@ -180,7 +180,9 @@ def test_resuming_a_record_with_an_illegal_move_says_why_in_french(tmp_path: Pat
     async def scenario(app: TresFuteApp, pilot) -> None:
         assert isinstance(app.screen, SetupScreen)
         text = _visible_text(app)
-        assert "Impossible de reprendre : le coup 1 ('1:done') est illégal : 'done' n'est pas possible" in text
+        assert (
+            "Impossible de reprendre\u00a0: le coup 1 ('1:done') est illégal\u00a0: 'done' n'est pas possible" in text
+        )
 
     run(scenario, TresFuteApp(resume=path, bot_delay=0))
 
@@ -264,7 +266,7 @@ def test_the_hint_names_the_strong_players_move_and_the_cost_of_the_highlighted_
         await pilot.press("c")
         await pilot.pause()
         text = _visible_text(app)
-        assert "Conseil : " + describe_move(game, estimates[0].move) in text
+        assert "Conseil\u00a0: " + describe_move(game, estimates[0].move) in text
         cost = estimates[0].value - estimates[-1].value
         assert f"Le coup en surbrillance coûte {cost:.1f} points.".replace(".", ",", 1) in text  # a decimal comma
         assert json.dumps(game.view(), sort_keys=True) == before, "a hint plays nothing"
@@ -433,7 +435,7 @@ def test_a_failed_save_says_why_and_keeps_the_dialog_open(tmp_path: Path) -> Non
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, SaveScreen)
-            assert str(app.screen.query_one("#save-error").render()) == f"Impossible de sauvegarder : {reason}"
+            assert str(app.screen.query_one("#save-error").render()) == f"Impossible de sauvegarder\u00a0: {reason}"
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
@@ -485,7 +487,7 @@ def test_at_80_by_24_the_mouse_plays_a_listed_move() -> None:
         await pilot.click("#moves", offset=(4, 0))
         await pilot.pause()
         assert len(app.screen.session.game.history) == history + 1
-        assert "Joué : " in str(app.screen.query_one("#message").render())
+        assert "Joué\u00a0: " in str(app.screen.query_one("#message").render())
 
     run_at(scenario, (80, 24))
 
