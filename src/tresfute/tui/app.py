@@ -281,7 +281,7 @@ class GameScreen(Screen[None]):
         if compact:
             sheet = render_sheet(game, player, targets_of(shown), focus, compact=True)
             sheet_width = text_size(sheet)[0]
-            stacked = width < sheet_width + 1 + NARROW_SIDE
+            stacked = width < sheet_width + 3 + NARROW_SIDE
         self.set_class(compact, "compact")
         self.set_class(stacked, "stacked")
         self.query_one("#sheet-pane").styles.width = "100%" if stacked else sheet_width + 1 if compact else "1fr"
