@@ -38,6 +38,7 @@ LABELS: tuple[tuple[str, float], ...] = (
     ("blunder", float("inf")),
 )
 ACCURACY_HALF_LIFE = 3.0  # points: a decision that cost this much is 50 % accurate
+FORMAT = "tresfute-review/1"  # the JSON form of a review (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 BATCH = 1000  # afterstates valued in one call at most (the network keeps 8,192 area states)
 
@@ -167,7 +168,7 @@ class Review:
             return data
 
         return {
-            "format": "tresfute-review/1",
+            "format": FORMAT,
             "game": self.game,
             "player": self.player + 1,
             "name": self.name,
@@ -362,6 +363,7 @@ def computer_choices(game: Game, player: int | None = None, seed: int = 0) -> li
 __all__ = [
     "ACCURACY_HALF_LIFE",
     "COSTLIEST",
+    "FORMAT",
     "LABELS",
     "Choice",
     "Decision",
