@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from tresfute import records
 from tresfute.bots import GreedyBot, StrongBot
-from tresfute.bots.review import LABELS, Valuer, computer_choices, decision_accuracy, label, review_game
+from tresfute.bots.review import LABELS, Valuer, computer_choices, label, review_game
 from tresfute.cli import main
 from tresfute.rules import Game
 from tresfute.simulate import play_game
@@ -39,17 +39,18 @@ def test_the_strong_players_own_game_is_best_everywhere(game_id: str) -> None:
 
 
 def test_random_play_costs_more_than_greedy_play_which_costs_more_than_strong_play() -> None:
-    """Seeded solo games of each player: the expected points lost per decision, and the
-    accuracy, order them as their strength does."""
-    mean_cost = {}
-    accuracy = {}
-    for bot in ("random", "greedy", "strong"):
-        reviews = [review_game(records.record_of(play_game("tres-fute", 1, bot, 1, k))) for k in range(3)]
-        decisions = sum(len(r.decisions) for r in reviews)
-        mean_cost[bot] = sum(r.total_cost for r in reviews) / decisions
-        accuracy[bot] = sum(r.accuracy for r in reviews) / len(reviews)
-    assert mean_cost["random"] > 1.2 * mean_cost["greedy"] > 1.2 * mean_cost["strong"]
-    assert accuracy["random"] < accuracy["greedy"] < accuracy["strong"]
+    """Seeded solo games of each player: the total cost, the expected points lost per decision
+    and the accuracy order them as their strength does, game by game. (The strong player of
+    these games has a seed of its own, not the review's: its close calls are not always the
+    review's, so it loses a little.)"""
+    reviews = {
+        bot: [review_game(records.record_of(play_game("tres-fute", 1, bot, 1, k))) for k in range(3)]
+        for bot in ("random", "greedy", "strong")
+    }
+    for random_, greedy, strong in zip(*reviews.values(), strict=True):
+        assert random_.total_cost > 1.1 * greedy.total_cost > 1.1 * strong.total_cost
+        assert random_.mean_cost > 1.1 * greedy.mean_cost > 1.1 * strong.mean_cost
+        assert random_.accuracy + 5 < greedy.accuracy < strong.accuracy
 
 
 def test_a_decision_is_labelled_by_its_cost_and_the_costliest_come_first() -> None:
@@ -66,7 +67,6 @@ def test_a_decision_is_labelled_by_its_cost_and_the_costliest_come_first() -> No
         "blunder",
     ]
     assert [name for name, _ in LABELS] == ["best", "good", "inaccuracy", "mistake", "blunder"]
-    assert decision_accuracy(0) == 100 and decision_accuracy(3) == pytest.approx(50)
     review = review_game(records.record_of(play_game("tres-fute", 1, "greedy", 1, 0)))
     costs = [d.cost for d in review.decisions]
     assert all(c >= 0 for c in costs)
@@ -82,6 +82,7 @@ def test_a_decision_is_labelled_by_its_cost_and_the_costliest_come_first() -> No
         (d, v, str(w)) for d, v, w in zip(before.dice, before.values, before.where, strict=True)
     ]
     assert before.is_legal(first.played, 0) and before.is_legal(first.best, 0)
+    assert first.round == before.round and review.decisions[0].round == 1
 
 
 def test_a_move_left_out_by_the_analysis_is_searched_on_the_same_futures() -> None:

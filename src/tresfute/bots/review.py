@@ -37,7 +37,6 @@ LABELS: tuple[tuple[str, float], ...] = (
     ("mistake", 10.0),
     ("blunder", float("inf")),
 )
-ACCURACY_HALF_LIFE = 3.0  # points: a decision that cost this much is 50 % accurate
 FORMAT = "tresfute-review/1"  # the JSON form of a review (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 BATCH = 1000  # afterstates valued in one call at most (the network keeps 8,192 area states)
@@ -51,11 +50,6 @@ class ReviewError(ValueError):
         super().__init__(template.format(**params))
         self.template = template
         self.params = params
-
-
-def decision_accuracy(cost: float) -> float:
-    """A decision's accuracy in %: 100 at no cost, 50 at ``ACCURACY_HALF_LIFE`` points, and so on."""
-    return 100.0 * 0.5 ** (cost / ACCURACY_HALF_LIFE)
 
 
 def label(cost: float) -> str:
@@ -121,11 +115,11 @@ class Review:
 
     @property
     def accuracy(self) -> float:
-        """The mean of each decision's accuracy, in %: 100 for a decision that cost nothing,
-        halved for every ``ACCURACY_HALF_LIFE`` points it cost (docs/review.md)."""
-        if not self.decisions:
+        """The share (in %) of the strong player's expected final score that the decisions
+        kept: 100 × (1 − total cost / start value), from 0 to 100 (docs/review.md)."""
+        if not self.decisions or self.start_value <= 0:
             return 100.0
-        return sum(decision_accuracy(d.cost) for d in self.decisions) / len(self.decisions)
+        return max(0.0, min(100.0, 100.0 * (1.0 - self.total_cost / self.start_value)))
 
     def chart(self) -> list[float]:
         """The expected final score through the game: before the first decision, then after
@@ -316,7 +310,7 @@ def review_game(
             best = estimates[0]
             decision = Decision(
                 move_number=number,
-                round=game.round + 1,
+                round=game.round,
                 phase=str(game.phase),
                 dice=_dice(game),
                 legal_moves=len(estimates),
@@ -361,7 +355,6 @@ def computer_choices(game: Game, player: int | None = None, seed: int = 0) -> li
 
 
 __all__ = [
-    "ACCURACY_HALF_LIFE",
     "COSTLIEST",
     "FORMAT",
     "LABELS",
@@ -372,7 +365,6 @@ __all__ = [
     "ReviewError",
     "Valuer",
     "computer_choices",
-    "decision_accuracy",
     "label",
     "review_game",
 ]
