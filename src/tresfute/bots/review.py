@@ -10,9 +10,10 @@ than 0. A game played by the strong player itself (seed 0, the review's) thus co
 decision: the review and the player run the same analysis on the same positions.
 
 Only what the review needs is searched: the strong player's own candidates and the played
-move; the other legal moves keep the network's value. The extra searches run all their
-simulated futures side by side, so each step of the turn values every future's afterstates
-in one batch through the network. ``docs/review.md`` explains the labels, the accuracy and
+move; the other legal moves keep the network's value. (Advancing all the futures of a search
+side by side, to value their afterstates in one batch through the network, was tried and was
+slower: 0.58 to 0.83 times the speed, the network's kept area states being thrown away by the
+large batches; docs/review.md.) ``docs/review.md`` explains the labels, the accuracy and
 the JSON form.
 """
 
@@ -27,7 +28,7 @@ from ..i18n import N_
 from ..rules import CHANCE, Game, Move, parse_move
 from .greedy import GreedyBot
 from .network import ValueNetwork, shipped_network
-from .strong import Estimate, StrongBot, afterstates, roll_own_dice
+from .strong import Estimate, StrongBot, evaluate_moves, roll_own_dice
 
 # A decision's label by its cost in expected points (docs/review.md says why these).
 LABELS: tuple[tuple[str, float], ...] = (
@@ -39,7 +40,6 @@ LABELS: tuple[tuple[str, float], ...] = (
 )
 FORMAT = "tresfute-review/1"  # the JSON form of a review (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
-BATCH = 1000  # afterstates valued in one call at most (the network keeps 8,192 area states)
 
 
 class ReviewError(ValueError):
@@ -212,66 +212,34 @@ class Valuer:
         return estimates, values
 
     def search(self, game: Game, player: int, moves: list[Move]) -> dict[Move, float]:
-        """Each move's expected final score by the strong player's search (its futures, its
-        dice), every future of every move advanced side by side."""
+        """Each move's expected final score by the strong player's search: the same futures
+        (seeds, dice), the rest of the turn played by the network's best moves."""
         network = shipped_network(game.spec.id)
         settings = self.strong.search(game)
         seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(settings.samples)]
-        futures: list[_Future] = []
+        values = {}
         for move in moves:
+            total = 0.0
             for s in seeds:
                 sim = game.copy(dice="external")
                 sim.play(move, player)
-                futures.append(_Future(sim, random.Random(s)))
-        _play_out(futures, network)
-        ends = network.values([f.sim for f in futures], player)
-        n = len(seeds)
-        return {move: sum(ends[k * n : (k + 1) * n]) / n for k, move in enumerate(moves)}
+                total += _future(sim, player, network, random.Random(s))
+            values[move] = total / len(seeds)
+        return values
 
 
-class _Future:
-    """One simulated future of a searched move: the rest of its turn, on its own dice."""
-
-    def __init__(self, sim: Game, rng: random.Random) -> None:
-        self.sim = sim
-        self.rng = rng
-        self.turn = (sim.round, sim.turn, sim.solo_passive)
-
-    def to_decide(self) -> int | None:
-        """Roll the dice due; the player who decides next in this turn, or None once it is over."""
-        sim = self.sim
-        while not sim.is_over and (sim.round, sim.turn, sim.solo_passive) == self.turn:
-            p = sim.to_move
-            if p != CHANCE:
-                return p
-            roll_own_dice(sim, self.rng)
-        return None
-
-
-def _play_out(futures: list[_Future], network: ValueNetwork) -> None:
-    """Play every future's turn to its end by the network's best moves (``StrongBot``'s rule:
-    the first of the best), the afterstates of all of them valued together at each step."""
-    live = futures
-    while live:
-        waiting: dict[int, list[tuple[_Future, list[Move], list[Game]]]] = {}
-        for f in live:
-            p = f.to_decide()
-            if p is not None:
-                moves, afters = afterstates(f.sim, p)
-                waiting.setdefault(p, []).append((f, moves, afters))
-        live = []
-        for p, group in waiting.items():
-            positions = [a for _, _, afters in group for a in afters]
-            values: list[float] = []
-            for start in range(0, len(positions), BATCH):
-                values += network.values(positions[start : start + BATCH], p)
-            at = 0
-            for f, moves, _ in group:
-                mine = values[at : at + len(moves)]
-                at += len(moves)
-                best = max(range(len(mine)), key=mine.__getitem__)  # the first of the best
-                f.sim.play(moves[best], p)
-                live.append(f)
+def _future(sim: Game, player: int, network: ValueNetwork, rng: random.Random) -> float:
+    """The value once the turn is over, its rest played by the network's best moves, on dice
+    rolled from ``rng`` (as the strong player's search does)."""
+    turn = (sim.round, sim.turn, sim.solo_passive)
+    while not sim.is_over and (sim.round, sim.turn, sim.solo_passive) == turn:
+        p = sim.to_move
+        if p == CHANCE:
+            roll_own_dice(sim, rng)
+        else:
+            assert p is not None
+            sim.play(evaluate_moves(sim, p, network)[0][1], p)
+    return network.value(sim, player)
 
 
 def _dice(game: Game) -> tuple[Die, ...]:
