@@ -189,3 +189,27 @@ def test_review_refuses_bad_input_in_one_line(tmp_path: Path, two_player_record:
     assert code != 0 and "il n'y a pas de joueur 3" in out
     code, out = run("review", str(tmp_path / "missing.json"), "--lang", "en")
     assert code != 0 and "cannot read" in out
+
+
+def test_progress_is_told_after_each_decision() -> None:
+    record = records.record_of(play_game("tres-fute", 2, "greedy", 1, 0))
+    told: list[tuple[int, int]] = []
+    review = review_game(record, 1, progress=lambda done, total: told.append((done, total)))
+    n = len(review.decisions)
+    assert n == sum(1 for entry in record.moves if entry.startswith("2:"))
+    assert told == [(k, n) for k in range(1, n + 1)]
+
+
+def test_choices_for_a_passive_player_of_a_game_with_others() -> None:
+    """In a game with others, the passive players decide too: the panel answers for each."""
+    game = Game("vraiment-tres-fute", 3, seed=2)
+    while game.phase != "passive":
+        p = game.to_move
+        assert p is not None
+        game.play(GreedyBot(0).choose(game, p), p)
+    for p in game.players_to_move:
+        greedy, strong = computer_choices(game, p)
+        assert game.is_legal(greedy.move, p) and game.is_legal(strong.move, p)
+        assert strong.move == StrongBot(0).choose(game, p)
+    with pytest.raises(ValueError, match="no player decides"):
+        computer_choices(game, game.active)
