@@ -64,8 +64,9 @@ def review_json(record: Record, review: Review) -> dict[str, Any]:
     return data
 
 
-def chart_lines(values: list[float], rows: int = CHART_ROWS) -> list[str]:
-    """The expected final score through the game, drawn with one column per point."""
+def chart_lines(values: list[float], rounds: list[int] | None = None, rows: int = CHART_ROWS) -> list[str]:
+    """The expected final score through the game, drawn with one column per point; under the
+    axis, ``rounds`` (one per point) numbered where each round begins."""
     low, high = min(values), max(values)
     span = max(high - low, 1.0)
     levels = [round((v - low) / span * (rows - 1)) for v in values]
@@ -75,6 +76,9 @@ def chart_lines(values: list[float], rows: int = CHART_ROWS) -> list[str]:
         cells = "".join("●" if level == row else ("│" if level > row else " ") for level in levels)
         lines.append(f"{axis:6.0f} ┤{cells}")
     lines.append(" " * 7 + "└" + "─" * len(values))
+    if rounds is not None:
+        marks = [str(r % 10) if k == 0 or r != rounds[k - 1] else " " for k, r in enumerate(rounds)]
+        lines.append(" " * 8 + "".join(marks).rstrip())
     return lines
 
 
@@ -128,8 +132,9 @@ def print_review(record: Record, review: Review, console: Console | None = None)
             f"[{style}]{label_word(d.label)}[/{style}]",
         )
     console.print(table)
-    console.print(_("Expected final score through the game:"))
-    for line in chart_lines(review.chart()):
+    console.print(_("Expected final score through the game (rounds below):"))
+    rounds = [d.round for d in review.decisions]
+    for line in chart_lines(review.chart(), rounds[:1] + rounds):
         console.print(line, markup=False)
 
 
