@@ -12,9 +12,8 @@ decision: the review and the player run the same analysis on the same positions.
 Only what the review needs is searched: the strong player's own candidates and the played
 move; the other legal moves keep the network's value. (Advancing all the futures of a search
 side by side, to value their afterstates in one batch through the network, was tried and was
-slower: 0.58 to 0.83 times the speed, the network's kept area states being thrown away by the
-large batches; docs/review.md.) ``docs/review.md`` explains the labels, the accuracy and
-the JSON form.
+slower: the large batches threw away the area states the network keeps.) ``docs/review.md``
+explains the labels, the accuracy, the JSON form and the speed.
 """
 
 from __future__ import annotations
@@ -22,13 +21,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import N_
 from ..rules import CHANCE, Game, Move, parse_move
 from .greedy import GreedyBot
 from .network import ValueNetwork, shipped_network
 from .strong import Estimate, StrongBot, evaluate_moves, roll_own_dice
+
+if TYPE_CHECKING:
+    from ..records import Record
 
 # A decision's label by its cost in expected points (docs/review.md says why these).
 LABELS: tuple[tuple[str, float], ...] = (
@@ -247,7 +249,7 @@ def _dice(game: Game) -> tuple[Die, ...]:
 
 
 def review_game(
-    record: Any,
+    record: Record,
     player: int = 0,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
@@ -258,7 +260,7 @@ def review_game(
     a game not finished or a player not in it. ``progress(done, total)`` is told after each
     decision reviewed.
     """
-    from .. import records
+    from .. import records  # the record's reading and checks (an adapter above the bots)
 
     final = records.replay(record)
     if not 0 <= player < final.n_players:
