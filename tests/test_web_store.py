@@ -295,3 +295,21 @@ def test_a_record_entry_of_two_lines_is_refused_by_postgresql_and_nothing_is_wri
     loaded = store.load("g1")
     assert loaded is not None and loaded.moves == [] and loaded.revision == 0
     store.close()
+
+
+def test_finished_games_are_forgotten_once_old_enough_challenge_entries_and_others_kept(store: Store) -> None:
+    """A game's end is written with its last move; ``purge_finished`` forgets the games ended
+    before a moment, with their seats and moves (a daily challenge entry stays on its board)."""
+    for game_id, ended in (("old", 100.0), ("new", 300.0), ("open", None)):
+        store.create(a_game(game_id, token=game_id * 16))
+        store.append_moves(game_id, 0, [DICE], None, finished=ended)
+    entry = a_game("entry", token="e" * 32)
+    store.challenge_secret("1970-01-01", "tres-fute", "s" * 64)
+    entry.challenge = "1970-01-01"
+    store.enter(entry, "Ana", "p" * 64)
+    store.append_moves("entry", 0, [DICE], None, finished=50.0, score=10)
+    assert store.purge_finished(200.0) == 1
+    assert store.load("old") is None and store.seat_of("old" * 16) is None
+    assert [store.load(g) is not None for g in ("new", "open", "entry")] == [True, True, True]
+    assert [e.score for e in store.ranking("1970-01-01", "tres-fute")] == [10]
+    assert store.purge_finished(200.0) == 0

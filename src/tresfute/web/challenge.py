@@ -19,22 +19,18 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from .. import fair_dice, records
 from ..bots import make_bot
 from ..i18n import _
 from ..rules import CHANCE, SPECS, Game
+from .days import closes, day_of
 from .store import Entry, token_hash
 from .tables import Host, SeatRequest, Table, TableError
 
 DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def day_of(moment: float) -> str:
-    """The (UTC) day of a moment, as ``YYYY-MM-DD``."""
-    return datetime.fromtimestamp(moment, UTC).date().isoformat()
 
 
 def _is_day(text: str) -> bool:
@@ -43,12 +39,6 @@ def _is_day(text: str) -> bool:
         return DAY.match(text) is not None and bool(date.fromisoformat(text))
     except ValueError:
         return False
-
-
-def closes(day: str) -> float:
-    """When the day is over (its next midnight, UTC)."""
-    start = datetime.combine(date.fromisoformat(day), datetime.min.time(), UTC)
-    return (start + timedelta(days=1)).timestamp()
 
 
 def play_alone(game_id: str, bot_name: str, secret: str) -> Game:

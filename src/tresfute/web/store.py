@@ -147,11 +147,18 @@ class Store(Protocol):
         seat: int | None,
         revision: int | None = None,
         score: int | None = None,
+        finished: float | None = None,
     ) -> None:
         """Write ``entries`` as moves ``start``, ``start + 1``, … (``seat`` acted, if any); raises
         :class:`MoveConflictError` if the record does not have exactly ``start`` moves (or, when
         ``revision`` is given, if the game is no longer at that revision). ``score``: these moves
-        end a daily challenge's entry, whose score is written with them, in the same transaction."""
+        end a daily challenge's entry, whose score is written with them, in the same transaction.
+        ``finished``: these moves end the game, at that moment (seconds since 1970)."""
+        ...
+
+    def purge_finished(self, before: float) -> int:
+        """Forget the games finished before ``before`` (seconds since 1970), daily challenge
+        entries excepted (their day's ranking shows them); how many were forgotten."""
         ...
 
     def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
@@ -288,7 +295,13 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0;
     UPDATE games SET move_count = (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id);
     """,
-    # 5: game reviews, computed once per seat of a finished game (``reviewed``); ``version`` is
+    # 5: when a game ended, so that finished games can be forgotten after a while (those that
+    # ended before this version have none: they are kept)
+    """
+    ALTER TABLE games ADD COLUMN finished {real};
+    CREATE INDEX games_finished ON games (finished);
+    """,
+    # 6: game reviews, computed once per seat of a finished game (``reviewed``); ``version`` is
     # the review's format, so that a later release's review is computed anew, not misread
     """
     CREATE TABLE reviews (
@@ -428,6 +441,7 @@ class _SQLStore:
         seat: int | None,
         revision: int | None = None,
         score: int | None = None,
+        finished: float | None = None,
     ) -> None:
         with self._transaction() as cursor:
             now, count = self._guard(cursor, game_id, revision)
@@ -439,7 +453,20 @@ class _SQLStore:
             )
             if score is not None:
                 cursor.execute("UPDATE challenge_entries SET score = ? WHERE game_id = ?", (score, game_id))
+            if finished is not None:
+                cursor.execute("UPDATE games SET finished = ? WHERE id = ?", (finished, game_id))
             self._changed(cursor, game_id, now + 1, start + len(entries), seat)
+
+    def purge_finished(self, before: float) -> int:
+        with self._transaction() as cursor:
+            old = "SELECT id FROM games WHERE finished < ? AND challenge IS NULL"
+            cursor.execute(f"DELETE FROM moves WHERE game_id IN ({old})", (before,))
+            cursor.execute(f"DELETE FROM reviews WHERE game_id IN ({old})", (before,))
+            cursor.execute(f"DELETE FROM seats WHERE game_id IN ({old})", (before,))
+            forgotten: int = cursor.execute(
+                "DELETE FROM games WHERE finished < ? AND challenge IS NULL", (before,)
+            ).rowcount
+        return forgotten
 
     def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
         with self._transaction() as cursor:
@@ -715,7 +742,8 @@ class PostgresStore(_SQLStore):
     # The entries travel as one text, a line each (psycopg takes longer to send a list).
     _APPEND = """
         WITH g AS (
-            UPDATE games SET revision = revision + 1, move_count = %(start)s + %(count)s
+            UPDATE games SET revision = revision + 1, move_count = %(start)s + %(count)s,
+                finished = COALESCE(%(finished)s::double precision, finished)
             WHERE id = %(game)s AND (%(revision)s::integer IS NULL OR revision = %(revision)s)
               AND move_count = %(start)s
             RETURNING revision
@@ -743,6 +771,7 @@ class PostgresStore(_SQLStore):
         seat: int | None,
         revision: int | None = None,
         score: int | None = None,
+        finished: float | None = None,
     ) -> None:
         import psycopg
 
@@ -757,6 +786,7 @@ class PostgresStore(_SQLStore):
             "count": len(entries),
             "seat": seat,
             "score": score,
+            "finished": finished,
             "channel": CHANNEL,
             "told": told if len(game_id) + len(told.encode()) < NOTICE_ROOM else "",
         }

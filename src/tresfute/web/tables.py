@@ -31,6 +31,7 @@ from ..bots import Bot, analyse, make_bot
 from ..i18n import _, language, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
 from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
+from .days import closes
 from .store import Change, EntryRefusedError, MoveConflictError, Store, StoredGame, StoredSeat, token_hash
 
 ROLL = Move(MoveKind.ROLL)
@@ -235,8 +236,6 @@ class Host:
         everyone plays the same dice that day."""
         if stored.challenge is None:
             return True
-        from .challenge import closes  # the challenge builds on the host
-
         return self.wall_clock() >= closes(stored.challenge)
 
     def table(self, table_id: str, revision: int | None = None) -> Table:
@@ -504,9 +503,16 @@ class Host:
             raise TableError(409, _("illegal move: {reason}").format(reason=explain(exc))) from None
         # the move that ends a daily challenge's entry writes its score with it: never one without the other
         score = trial.scores()[0].total if trial.is_over and table.stored.challenge is not None else None
+        finished = self.wall_clock() if trial.is_over else None
         try:
             self.store.append_moves(
-                table.id, len(table.stored.moves), entries, seat, revision=table.stored.revision, score=score
+                table.id,
+                len(table.stored.moves),
+                entries,
+                seat,
+                revision=table.stored.revision,
+                score=score,
+                finished=finished,
             )
         except MoveConflictError:
             self._reload(table, automatic=False)  # whoever won plays on (or the next request does)

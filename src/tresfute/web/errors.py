@@ -1,0 +1,59 @@
+"""Every error answers in one shape, ``{"error": "<a sentence in the page's language>"}``: a
+request refused by the host, a malformed one, an address with nothing behind it (static files
+included), a method not served, a failure of the server."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from ..i18n import _, use_language
+from .deps import language_of
+from .tables import TableError
+
+
+def _language(request: Request) -> str:
+    return language_of(request.query_params.get("lang"))
+
+
+async def table_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, TableError)
+    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=getattr(exc, "headers", None))
+
+
+async def invalid(request: Request, exc: Exception) -> JSONResponse:
+    """A malformed request (422), with each problem's place: ``seq: Input should be …``."""
+    assert isinstance(exc, RequestValidationError)
+    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in exc.errors())
+    with use_language(_language(request)):
+        message = _("malformed request: {problems}").format(problems=problems)
+    return JSONResponse({"error": message}, status_code=422)
+
+
+async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    """Starlette's own refusals (no such address or file, a method not served)."""
+    assert isinstance(exc, HTTPException)
+    with use_language(_language(request)):
+        if exc.status_code == 404:
+            message = _("there is nothing at this address")
+        elif exc.status_code == 405:
+            message = _("this address does not answer this method")
+        else:
+            message = str(exc.detail)
+    return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def failed(request: Request, exc: Exception) -> JSONResponse:
+    """A fault of the server's (logged by the server): said in the same shape."""
+    with use_language(_language(request)):
+        message = _("the server failed to answer: try again in a moment")
+    return JSONResponse({"error": message}, status_code=500)
+
+
+def answer_errors_as_json(app: FastAPI) -> None:
+    app.add_exception_handler(TableError, table_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, failed)

@@ -1,0 +1,184 @@
+"""The pages listening on WebSockets, and how each learns of a change: the change made by one of
+this server's requests is sent with the view that request made; another server's comes through
+the database's notices (:func:`forward_changes`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from fastapi import WebSocket
+
+from .models import JSON_OBJECT
+from .store import Change
+from .tables import Host, Table
+from .threads import run_in_game_thread
+
+OWN_CHANGE_WAIT = 0.2  # seconds a server leaves its own change to the request that made it
+
+
+class Listeners:
+    """The WebSockets watching each table, each with its seat and language."""
+
+    def __init__(self) -> None:
+        self._by_table: dict[str, dict[WebSocket, tuple[int | None, str]]] = {}
+        self._sent: dict[str, int] = {}  # the revision each table's listeners last got
+
+    def add(self, table_id: str, socket: WebSocket, seat: int | None, language: str) -> None:
+        self._by_table.setdefault(table_id, {})[socket] = (seat, language)
+
+    def remove(self, table_id: str, socket: WebSocket) -> None:
+        listening = self._by_table.get(table_id)
+        if listening is not None:
+            listening.pop(socket, None)
+            if not listening:
+                del self._by_table[table_id]
+                self._sent.pop(table_id, None)
+
+    def watched(self, table_id: str) -> bool:
+        return bool(self._by_table.get(table_id))
+
+    def tables(self) -> list[str]:
+        """The tables that some page watches."""
+        return list(self._by_table)
+
+    def has(self, table_id: str, revision: int) -> bool:
+        """Whether the table's pages have been sent ``revision`` (or a later one)."""
+        return self._sent.get(table_id, -1) >= revision
+
+    async def publish(self, host: Host, table: Table, known: KnownView | None = None) -> None:
+        """Send the table's state to its pages: one view (serialized once) for each seat and
+        language among them; ``known`` is one already made, the mover's (its page gets the same
+        state in the move's answer, and again here, as its other pages do)."""
+        listening = list(self._by_table.get(table.id, {}).items())
+        revision = table.stored.revision
+        if not listening or self.has(table.id, revision):
+            return  # nobody, or already sent (a change made here comes back from the database's notice)
+        texts: dict[tuple[int | None, str], bytes] = {}
+        if known is not None and known.revision == revision:
+            texts[known.seat, known.language] = known.body
+        await self._send(host, table, revision, texts)
+
+    async def update(self, host: Host, table_id: str, changes: list[Change | None]) -> None:
+        """Bring the table up to ``changes`` (another server's) and send its new state to its
+        pages, both in one game thread: under load, each trip waits behind the moves queued."""
+        wanted = set(self._by_table.get(table_id, {}).values())
+        if not wanted:
+            return
+
+        def work() -> tuple[Table, int, dict[tuple[int | None, str], bytes]]:
+            table = host.told(table_id, changes)
+            with table.lock:  # the views of the revision said
+                return table, table.stored.revision, _views(host, table, wanted)
+
+        table, revision, texts = await run_in_game_thread(work)
+        await self._send(host, table, revision, texts)
+
+    async def _send(self, host: Host, table: Table, revision: int, texts: dict[tuple[int | None, str], bytes]) -> None:
+        """Send ``revision``'s state to the table's pages: ``texts`` are the views made already,
+        by seat and language; the others' are made here."""
+        listening = list(self._by_table.get(table.id, {}).items())
+        missing = {who for _socket, who in listening} - texts.keys()
+        if missing:  # not made yet, or a page of another seat or language came meanwhile
+            texts = {**texts, **await run_in_game_thread(_views, host, table, missing)}
+        if self.has(table.id, revision):
+            return  # this one, or a newer one, has gone out meanwhile
+        self._sent[table.id] = revision
+        messages = {who: state_message(body) for who, body in texts.items()}
+        for socket, who in listening:
+            try:
+                await socket.send_text(messages[who])
+            except Exception:  # a socket that closed meanwhile
+                self.remove(table.id, socket)
+
+
+def _views(host: Host, table: Table, who: set[tuple[int | None, str]]) -> dict[tuple[int | None, str], bytes]:
+    """The table's view for each seat and language, serialized; in a game thread (a thinking
+    computer player may hold the table)."""
+    return {(seat, language): JSON_OBJECT.dump_json(host.view(table, seat, language)) for seat, language in who}
+
+
+@dataclass(frozen=True)
+class KnownView:
+    """A view already made and serialized: ``seat``'s, in ``language``, at ``revision``."""
+
+    revision: int
+    seat: int | None
+    language: str
+    body: bytes
+
+
+def state_message(view: bytes) -> str:
+    """The WebSocket's message that carries a (serialized) view."""
+    return (b'{"type":"state","state":' + view + b"}").decode()
+
+
+Changes = Callable[[], AsyncIterator[Change | None]]
+
+
+async def forward_changes(host: Host, listeners: Listeners, changes: Changes) -> None:
+    """Tell this server's pages of the changes made through any server (PostgreSQL's
+    ``LISTEN/NOTIFY``); listen again after a lost connection, and then bring every watched
+    table up to date: what changed while nobody listened was told to no one.
+
+    The notices are read as they come: each table is brought up to date by a task of its own,
+    which takes the changes told meanwhile in one go. Waiting for a table's update before the
+    next notice held every notice behind the game threads' queue: under load, a page on this
+    server saw another server's moves seconds late. This server's own changes are left a moment
+    to the requests that made them, which send them to the pages with the view they made."""
+    told: dict[str, list[Change | None]] = {}  # the tables being updated: the changes told since
+    updates: set[asyncio.Task[None]] = set()
+    stopped = asyncio.Event()  # deferred notices come to nothing once the server stops
+
+    def tell(game_id: str, change: Change | None, late: bool = False) -> None:
+        if stopped.is_set() or (change is not None and listeners.has(game_id, change.revision)):
+            return  # stopped; or its pages have it already
+        if change is not None and change.own and not late:
+            # made here: the request that made it sends it, most often long before; what is
+            # made otherwise (a computer player's move after a page loaded a game) is sent then
+            asyncio.get_running_loop().call_later(OWN_CHANGE_WAIT, tell, game_id, change, True)
+            return
+        if game_id in told:
+            told[game_id].append(change)
+            return
+        told[game_id] = []
+        update = asyncio.create_task(bring_up(game_id, [change]))
+        updates.add(update)
+        update.add_done_callback(updates.discard)
+
+    async def bring_up(game_id: str, changes: list[Change | None]) -> None:
+        while changes:
+            # the newest: an own change, told late, may come after newer ones
+            known = [change for change in changes if change is not None]
+            newest = max(known, key=lambda change: change.revision) if len(known) == len(changes) else None
+            try:
+                held = host.holding(newest) if newest is not None else None
+                if held is not None:
+                    await listeners.publish(host, held)
+                else:
+                    await listeners.update(host, game_id, changes)
+            except Exception:  # that table's pages miss this change; the others' do not
+                logging.getLogger(__name__).exception("could not tell the pages of %s", game_id)
+            changes, told[game_id] = told[game_id], []
+        del told[game_id]
+
+    try:
+        while True:
+            try:
+                async for change in changes():
+                    # None: listening (again), or a notice not understood: every watched table
+                    # may have changed unheard
+                    changed = listeners.tables() if change is None else [change.game_id]
+                    for game_id in filter(listeners.watched, changed):
+                        tell(game_id, change)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logging.getLogger(__name__).exception("lost the database's notices; listening again")
+                await asyncio.sleep(1)
+    finally:
+        stopped.set()
+        for update in list(updates):
+            update.cancel()

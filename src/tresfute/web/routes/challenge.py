@@ -1,0 +1,53 @@
+"""The daily challenge's routes: today's entry, a day's board, a player's history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from ...i18n import use_language
+from ..challenge import entry_view
+from ..deps import AddressDep, LanguageDep, PlayerToken, ServerDep, in_game_thread
+from ..models import ChallengeIn
+
+router = APIRouter()
+
+
+@router.get("/api/challenge/history")  # before /api/challenge/{game}, which would take it
+async def challenge_history(server: ServerDep, x_player_token: PlayerToken = None) -> dict[str, Any]:
+    """The asking player's entries, every day, newest first."""
+    entries = await in_game_thread("fr", lambda: server.daily.history(x_player_token))
+    return {"entries": [entry_view(e) for e in entries]}
+
+
+@router.post("/api/challenge/{game}", status_code=201)
+async def challenge_start(
+    game: str,
+    body: ChallengeIn,
+    server: ServerDep,
+    language: LanguageDep,
+    address: AddressDep,
+    x_player_token: PlayerToken = None,
+) -> dict[str, Any]:
+    """Today's entry in ``game``'s challenge under ``name``; ``player`` is the player's token (a
+    new one if none was sent): the page keeps it, it holds the name for the day."""
+    with use_language(language):
+        server.guard.spend("entries", address)
+    table, token, player = await in_game_thread(
+        language, lambda: server.daily.start(game, body.name, x_player_token, language)
+    )
+    return {
+        "id": table.id,
+        "day": table.stored.challenge,
+        "token": token,
+        "player": player,
+        "link": f"/g/{table.id}#seat={token}",
+    }
+
+
+@router.get("/api/challenge/{game}")
+async def challenge_board(
+    game: str, server: ServerDep, language: LanguageDep, day: str | None = None, x_player_token: PlayerToken = None
+) -> dict[str, Any]:
+    return await in_game_thread(language, lambda: server.daily.board(game, day, x_player_token))

@@ -1,0 +1,32 @@
+"""Open tables: the games listed on the home page while a seat is free, and taking that seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from ...i18n import _, use_language
+from ..deps import LanguageDep, ServerDep, in_game_thread
+from ..models import JoinIn
+from ..tables import TableError
+
+router = APIRouter()
+
+
+@router.get("/api/open")
+async def open_tables(server: ServerDep) -> dict[str, Any]:
+    """The open tables that still have a free seat, newest first."""
+    return {"games": await in_game_thread("fr", server.host.open_tables)}
+
+
+@router.post("/api/games/{game_id}/join", status_code=201)
+async def join(game_id: str, body: JoinIn, server: ServerDep, language: LanguageDep) -> dict[str, Any]:
+    """Take a free seat of an open table: its token, kept by the page as any seat's."""
+    name = " ".join(body.name.split())
+    if not name:
+        with use_language(language):
+            raise TableError(422, _("choose a name"))
+    table, seat, token = await in_game_thread(language, lambda: server.host.join(game_id, name))
+    await server.listeners.publish(server.host, table)
+    return {"id": table.id, "seat": seat, "token": token, "link": f"/g/{table.id}#seat={token}"}
