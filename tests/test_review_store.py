@@ -124,3 +124,13 @@ def test_sqlite_and_postgresql_keep_the_same_review(tmp_path: Path, finished: li
         reviews.append(reviewed(store, "g1", 0))
         store.close()
     assert reviews[0] is not None and reviews[0] == reviews[1]
+
+
+def test_a_review_is_forgotten_with_its_game(store: Store, finished: list[str]) -> None:
+    """A finished game forgotten after the retention takes its reviews with it (and PostgreSQL,
+    which holds the reviews to their game, lets it go)."""
+    store.create(a_game(finished[:-1], "old"))
+    store.append_moves("old", len(finished) - 1, finished[-1:], 0, finished=100.0)
+    store.save_review("old", 0, FORMAT, '{"kept": true}')
+    assert store.purge_finished(200.0) == 1
+    assert store.load("old") is None and store.load_review("old", 0, FORMAT) is None
