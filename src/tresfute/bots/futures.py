@@ -1,24 +1,20 @@
-"""The strong player's simulated futures: the rest of a turn, played many times at once.
+"""The strong player's simulated futures: the rest of a turn, played for several futures at once.
 
 A searched move is valued on several simulated futures (``StrongBot.analyse``): on dice the
 player draws itself, one random generator per future, the rest of the turn is played by the
-network's best moves and the position at its end is valued. Played one future at a time, most
-of the work would be done many times over and in small pieces. Here all the futures of all the
-searched moves advance together, step by step:
-
-- futures that are in the same position share it: they all start as one position per move,
-  and they part only where their dice differ (with one or two dice left to roll, several
-  futures often draw the same faces; a move that ends the turn needs no future at all);
-- at each step every position to decide has its afterstates valued in one batch per player, and
-  the afterstate of the best move becomes the next position (no move is played twice);
-- the positions at the end of the turn are valued in one batch.
-
-Each future draws its dice from its own generator in the order it meets them, and a position's
-best move is the first of the highest values, as played one at a time: the values are the same.
+network's best moves and the position at its end is valued. Played one future at a time, much
+of the work is done several times over. Here the futures of a move share their positions for as
+long as they are the same: they all start as one position, and they part only where their dice
+differ (with one or two dice left to roll, several futures often draw the same faces; a move
+that ends the turn is valued once, not once per future). Each future still draws its dice from
+its own generator in the order it meets them, every position's afterstates are valued in one
+batch as before, and the best move is the first of the highest values: the estimates are the
+same, bit for bit, as one future at a time.
 """
 
 from __future__ import annotations
 
+import gc
 import random
 
 from ..rules import CHANCE, Game
@@ -54,35 +50,41 @@ class _Position:
 def future_values(starts: list[Game], seeds: list[int], player: int, network: ValueNetwork) -> list[list[float]]:
     """For each start (a position right after a move, waiting for outside dice), the value for
     ``player`` at the end of the turn in each future, the future ``i`` drawing its dice from
-    ``random.Random(seeds[i])``. The starts are not changed."""
+    ``random.Random(seeds[i])``. The starts are not changed.
+
+    Python's cyclic garbage collector is paused meanwhile: the search makes positions by the
+    thousand, made of lists that the collector would go through again and again, and no
+    cycles."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _future_values(starts, seeds, player, network)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _future_values(starts: list[Game], seeds: list[int], player: int, network: ValueNetwork) -> list[list[float]]:
     generators = [[random.Random(s) for s in seeds] for _ in starts]
     values = [[0.0] * len(seeds) for _ in starts]
     everyone = list(range(len(seeds)))
-    open_ = [_Position(g.copy(dice="external"), k, everyone, _turn(g)) for k, g in enumerate(starts)]
-    ended: list[_Position] = []
-    while open_:
-        deciding: dict[int, list[_Position]] = {}
-        following: list[_Position] = []
-        for position in open_:
-            game = position.game
-            if game.is_over or _turn(game) != position.turn:
-                ended.append(position)
-                continue
-            mover = game.to_move
-            assert mover is not None
-            if mover == CHANCE:
-                following += _roll(position, generators[position.start])
-            else:
-                deciding.setdefault(mover, []).append(position)
-        for mover, positions in deciding.items():
-            _play_best(positions, mover, network)
-            following += positions
-        open_ = following
-    if ended:
-        for position, value in zip(ended, network.values([p.game for p in ended], player), strict=True):
+    waiting = [_Position(g.copy(dice="external"), k, everyone, _turn(g)) for k, g in enumerate(starts)]
+    while waiting:
+        position = waiting.pop()
+        game = position.game
+        if game.is_over or _turn(game) != position.turn:
+            value = network.value(game, player)
             row = values[position.start]
             for i in position.futures:
                 row[i] = value
+            continue
+        mover = game.to_move
+        assert mover is not None
+        if mover == CHANCE:
+            waiting += _roll(position, generators[position.start])
+        else:
+            position.game = _best_afterstate(game, mover, network)
+            waiting.append(position)
     return values
 
 
@@ -105,24 +107,14 @@ def _roll(position: _Position, generators: list[random.Random]) -> list[_Positio
     return out
 
 
-def _play_best(positions: list[_Position], mover: int, network: ValueNetwork) -> None:
-    """Each position becomes the afterstate of its best move by the network (the first of the
-    highest values; a single legal move is played without valuing it)."""
-    batch: list[Game] = []
-    spans: list[tuple[_Position, int, int]] = []
-    for position in positions:
-        afters = [after for _, after in position.game.afterstates(mover)]
-        if len(afters) == 1:
-            position.game = afters[0]
-        else:
-            spans.append((position, len(batch), len(batch) + len(afters)))
-            batch += afters
-    if not batch:
-        return
-    valued = network.values(batch, mover)
-    for position, begin, end in spans:
-        best = begin
-        for k in range(begin + 1, end):
+def _best_afterstate(game: Game, mover: int, network: ValueNetwork) -> Game:
+    """The position after the mover's best move by the network: the first of the highest
+    values (a single legal move is played without valuing it)."""
+    afters = [after for _, after in game.afterstates(mover)]
+    best = 0
+    if len(afters) > 1:
+        valued = network.values(afters, mover)
+        for k in range(1, len(afters)):
             if valued[k] > valued[best]:
                 best = k
-        position.game = batch[best]
+    return afters[best]
