@@ -28,6 +28,9 @@ since its value network, commit 58ba94a and later):
 
 Rates (``random``, ``lookahead``, ``gym``) are better higher, times (``strong``, ``analyse``)
 lower; the last column is the speed-up of the new install either way (old time / new time).
+The times are the process's CPU time (``time.process_time``): on a machine shared with other
+work, a wall clock would count the waits for a core too (with one BLAS thread, CPU time is the
+wall time of an idle machine).
 """
 
 from __future__ import annotations
@@ -72,10 +75,10 @@ elif what == "lookahead":
     rate = valued / (time.perf_counter() - start)
 elif what == "strong":
     games = max(1, round(4 * scale))
-    start = time.perf_counter()
+    start = time.process_time()
     for n in range(games):
         play_game(game, 1, "strong", 1, n)
-    rate = (time.perf_counter() - start) / games
+    rate = (time.process_time() - start) / games
 elif what == "analyse":
     from tresfute.bots import analyse
     from tresfute.bots.strong import StrongBot
@@ -84,9 +87,9 @@ elif what == "analyse":
         g, bot = Game(game, players=1, seed=n), StrongBot(n)
         while not g.is_over:
             if len(g.legal_moves(0)) > 1:
-                start = time.perf_counter()
+                start = time.process_time()
                 analyse(g)
-                times.append(time.perf_counter() - start)
+                times.append(time.process_time() - start)
             g.play(bot.choose(g, 0), 0)
     times.sort()
     rate = 1000 * times[min(len(times) - 1, int(0.95 * len(times)))]
