@@ -164,19 +164,26 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
             changes, told[game_id] = told[game_id], []
         del told[game_id]
 
+    log = logging.getLogger(__name__)
+    lost = False  # said once in the log, until the notices come again
     try:
         while True:
             try:
                 async for change in changes():
                     # None: listening (again), or a notice not understood: every watched table
                     # may have changed unheard
+                    if change is None and lost:
+                        lost = False
+                        log.warning("hearing the database's notices again")
                     changed = listeners.tables() if change is None else [change.game_id]
                     for game_id in filter(listeners.watched, changed):
                         tell(game_id, change)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                logging.getLogger(__name__).exception("lost the database's notices; listening again")
+                if not lost:
+                    log.exception("lost the database's notices; listening again every second")
+                lost = True
                 await asyncio.sleep(1)
     finally:
         stopped.set()
