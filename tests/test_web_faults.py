@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from tresfute import records
 from tresfute.web.app import create_app
-from tresfute.web.store import PostgresStore, SQLiteStore
+from tresfute.web.store import PostgresStore, SQLiteStore, StoreUnavailableError
 
 
 def view(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
@@ -172,3 +172,40 @@ def test_a_full_disk_refuses_changes_cleanly_and_plays_on_once_there_is_room(tmp
         assert client.post("/api/games", json=new_game).status_code == 201
     else:
         assert act(client, game_id, token, shown["legal"][0]["move"], shown["seq"]).status_code == 200
+
+
+class FailingBotWrites(SQLiteStore):
+    """A store whose writes of the server's own moves (computer players', rolls) fail while
+    ``failing``: the database goes away between a person's move and the computer's answer."""
+
+    failing = False
+
+    def append_moves(self, game_id: str, start: int, entries: list[str], seat: int | None, **given: Any) -> None:
+        if self.failing and seat is None:
+            raise StoreUnavailableError("the database went away")
+        super().append_moves(game_id, start, entries, seat, **given)
+
+
+def test_a_person_s_move_written_before_the_database_went_away_stands_and_the_computer_answers_later(
+    tmp_path: Path,
+) -> None:
+    store = FailingBotWrites(tmp_path / "games.sqlite3")
+    client = TestClient(create_app(store=store))
+    seats = [{"name": "Ana"}, {"name": "Robot", "bot": "greedy"}]
+    created = client.post("/api/games", json={"game": "tres-fute", "seats": seats}).json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    for _ in range(60):  # Ana plays until her move hands the turn to Robot
+        shown = view(client, game_id, token)
+        store.failing = True
+        answer = act(client, game_id, token, shown["legal"][0]["move"], shown["seq"])
+        assert answer.status_code == 200, "her move is written: it is acknowledged"
+        if not answer.json()["legal"]:
+            break
+        store.failing = False
+    else:
+        raise AssertionError("Robot never had to move")
+    waiting = answer.json()
+    assert "Robot" in waiting["status"]
+    store.failing = False
+    after = view(client, game_id, token)  # the next look at the game: Robot plays now
+    assert after["revision"] > waiting["revision"] and after["legal"]
