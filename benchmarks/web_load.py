@@ -71,6 +71,19 @@ class Connection:
         return cls(reader, writer, parts.netloc)
 
     async def request(self, method: str, path: str, body: object = None, token: str | None = None) -> dict:
+        """The answer's JSON; a connection the server closed while idle (uvicorn's keep-alive
+        lasts 5 s, shorter than a person's thinking) is opened again, as a browser does."""
+        try:
+            return await self._request(method, path, body, token)
+        except (asyncio.IncompleteReadError, ConnectionError) as closed:
+            if isinstance(closed, asyncio.IncompleteReadError) and closed.partial:
+                raise  # cut in the middle of an answer: not an idle connection
+            self.writer.close()
+            again = await Connection.open(f"http://{self.host}")
+            self.reader, self.writer = again.reader, again.writer
+            return await self._request(method, path, body, token)
+
+    async def _request(self, method: str, path: str, body: object = None, token: str | None = None) -> dict:
         data = b"" if body is None else json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
         head += "Content-Type: application/json\r\n"
