@@ -63,3 +63,16 @@ def test_the_web_load_side_by_side_benchmark_gives_each_installs_two_process_rat
     assert names == [], "each run's database is dropped"
     refused = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "more than one process needs --server" in refused.stderr
+
+
+def test_the_page_weighs_under_its_budget_and_the_benchmark_counts_every_file_it_loads() -> None:
+    """Issue 37's budget: the page's JavaScript, CSS and SVG at most 150 KB compressed; the
+    benchmark counts the files the page loads (index.html names its script and style, and the
+    modules import the rest)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from page_speed import STATIC, page_weight
+
+    weight = page_weight()
+    modules = list((STATIC / "js").glob("*.js"))
+    assert weight["files"] == len(modules) + 5
+    assert 0 < weight["gzip_bytes"] < weight["raw_bytes"] and weight["gzip_bytes"] <= 150 * 1024

@@ -41,7 +41,8 @@ def test_replay_rejects_a_bad_record_with_the_reason(tmp_path: Path) -> None:
     path.write_text('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["1:done"]}')
     code, out = run("replay", str(path))
     assert (
-        code == 1 and "le coup 1 ('1:done') est illégal : 'done' n'est pas possible maintenant : le joueur actif" in out
+        code == 1
+        and "le coup 1 ('1:done') est illégal\u00a0: 'done' n'est pas possible maintenant\u00a0: le joueur actif" in out
     )
     code, out = run("replay", str(path), "--lang", "en")
     assert code == 1 and "move 1 ('1:done') is illegal: 'done' is not possible now: the active player picks" in out
@@ -58,10 +59,10 @@ def test_solo_replay_shows_the_rating_in_english() -> None:
 @pytest.mark.parametrize(
     ("args", "french", "english"),
     [
-        (("replay", str(EXAMPLES / "solo-game.json")), "Très futé —", "That's Pretty Clever —"),
-        (("score", str(EXAMPLES / "vraiment-tres-fute-sheet.json")), "Vraiment très futé\n", "Twice as Clever\n"),
-        (("simulate", "--games", "1"), "Très futé, 1 ×", "That's Pretty Clever, 1 ×"),
-        (("bench", "--games", "1", "--bot", "random"), "Très futé, 1 ×", "That's Pretty Clever, 1 ×"),
+        (("replay", str(EXAMPLES / "solo-game.json")), "Très futé —", "That's Pretty Clever! —"),
+        (("score", str(EXAMPLES / "vraiment-tres-fute-sheet.json")), "Vraiment très futé\n", "Twice as Clever!\n"),
+        (("simulate", "--games", "1"), "Très futé, 1 ×", "That's Pretty Clever!, 1 ×"),
+        (("bench", "--games", "1", "--bot", "random"), "Très futé, 1 ×", "That's Pretty Clever!, 1 ×"),
     ],
 )
 def test_game_names_follow_the_language(args: tuple[str, ...], french: str, english: str) -> None:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).parent.parent
 STATIC = ROOT / "src" / "tresfute" / "web" / "static"
 # A path into the repository: scripts/x.py, benchmarks/x.py, examples/x.json, docs/x.md.
 PATH = re.compile(r"\b((?:scripts|benchmarks|examples|docs)/[\w.-]+\.(?:py|json|md))\b")
-SCRIPT = re.compile(r"\b([\w-]+\.js)\b")
+SCRIPT = re.compile(r"\b([\w-]+(?:\.[\w-]+)*\.js)\b")
 
 
 def _texts() -> list[Path]:
@@ -32,7 +32,7 @@ def test_every_file_the_docs_and_docstrings_name_exists() -> None:
         missing += [
             f"{path.relative_to(ROOT)}: {m}"
             for m in SCRIPT.findall(text)
-            if not (STATIC / m).exists() and not (STATIC / "vendor" / m).exists()
+            if not any((STATIC / folder / m).exists() for folder in (".", "js", "vendor"))
         ]
     assert not missing, missing
 

@@ -71,7 +71,7 @@ def test_an_illegal_moves_reason_is_translated_and_stays_english_for_library_use
         game.play("reprise o")  # a reason inside a reason, with the words of the situation
     with use_language("fr"):
         assert explain(caught.value) == (
-            "'reprise o' n'est pas possible maintenant : le joueur actif choisit un dé du lancer"
+            "'reprise o' n'est pas possible maintenant\u00a0: le joueur actif choisit un dé du lancer"
         )
 
 
@@ -83,3 +83,35 @@ def test_the_rules_write_every_refusal_as_a_template_for_the_catalogue() -> None
     pattern = re.compile(r"(?:IllegalMoveError|MoveSyntaxError)\(\s*f?[\"']|Reason\(\s*f[\"']")
     found = [f"{p.name}: {m.group(0)}" for p in rules.glob("*.py") for m in pattern.finditer(p.read_text())]
     assert not found, found
+
+
+def test_the_french_catalogue_follows_french_typography() -> None:
+    """A no-break space before : ; ! ? in every French message (``scripts/french_typography.py``
+    mends a catalogue that does not)."""
+    typography = pytest.importorskip("french_typography")
+    catalog = translations.load_catalog()
+    wrong = [
+        text
+        for message in catalog
+        if message.id
+        for text in (message.string if isinstance(message.string, tuple) else (message.string,))
+        if typography.problems(text)
+    ]
+    assert wrong == [], "run scripts/french_typography.py"
+    assert typography.problems("Total : 3") == [" :"] and typography.problems("Total\u00a0: 3") == []
+
+
+# Words the same in both languages (a name, a sign, a unit).
+_SAME_IN_BOTH = {"Options", "{rank}.", "Total", "Total: {total}", "OK", "{n} point", "Conseil"}
+
+
+def test_every_page_message_reads_in_french_and_english() -> None:
+    """The page shows no untranslated word: each of its messages has its French text, distinct
+    from the English one unless the word is the same in both."""
+    from tresfute.web.strings import page_messages, ui_strings
+
+    fr, en = ui_strings("fr"), ui_strings("en")
+    assert set(fr) == set(en) == {m if isinstance(m, str) else m[0] for m in page_messages()}
+    same = [key for key in fr if fr[key] == en[key] and key not in _SAME_IN_BOTH]
+    assert same == [], f"not translated into French: {same}"
+    assert fr["That's Pretty Clever!"] == "Très futé" and en["Twice as Clever!"] == "Twice as Clever!"

@@ -81,7 +81,7 @@ def test_a_solo_game_is_played_to_the_end_through_the_screen(game: str) -> None:
         assert isinstance(app.screen, GameScreen)
         text = _visible_text(app)
         assert "Tour 1/6" in text and ("JAUNE" in text) and "choisissez un dé du lancer" in text
-        assert "Tours: " in text or "Tours : " in text
+        assert "Tours: " in text or "Tours\u00a0: " in text
         history = len(app.screen.session.game.history)
         await pilot.click("#moves", offset=(4, 1))  # the mouse plays the first listed move too
         await pilot.pause()
@@ -91,7 +91,7 @@ def test_a_solo_game_is_played_to_the_end_through_the_screen(game: str) -> None:
         total = session.game.score(0).total
         end = _visible_text(app)
         assert "Fin de la partie" in end and f"{total}" in end
-        assert f"Note en solo : {session.game.solo_rating()[0]}" in end
+        assert f"Note en solo\u00a0: {session.game.solo_rating()[0]}" in end
 
     run(scenario)
 
@@ -180,7 +180,9 @@ def test_resuming_a_record_with_an_illegal_move_says_why_in_french(tmp_path: Pat
     async def scenario(app: TresFuteApp, pilot) -> None:
         assert isinstance(app.screen, SetupScreen)
         text = _visible_text(app)
-        assert "Impossible de reprendre : le coup 1 ('1:done') est illégal : 'done' n'est pas possible" in text
+        assert (
+            "Impossible de reprendre\u00a0: le coup 1 ('1:done') est illégal\u00a0: 'done' n'est pas possible" in text
+        )
 
     run(scenario, TresFuteApp(resume=path, bot_delay=0))
 
@@ -264,7 +266,7 @@ def test_the_hint_names_the_strong_players_move_and_the_cost_of_the_highlighted_
         await pilot.press("c")
         await pilot.pause()
         text = _visible_text(app)
-        assert "Conseil : " + describe_move(game, estimates[0].move) in text
+        assert "Conseil\u00a0: " + describe_move(game, estimates[0].move) in text
         cost = estimates[0].value - estimates[-1].value
         assert f"Le coup en surbrillance coûte {cost:.1f} points." in text
         assert json.dumps(game.view(), sort_keys=True) == before, "a hint plays nothing"

@@ -157,7 +157,7 @@ def test_a_request_without_a_valid_seat_token_changes_nothing(client: TestClient
     for change, body in (("act", {"move": "roll", "seq": 0}), ("undo", {"seq": 0})):
         malformed = client.post(f"/api/games/{a['id']}/{change}", json=body, headers={"X-Seat-Token": "bad token!"})
         assert malformed.status_code == 422 and malformed.json()["error"].startswith(
-            "requête mal formée : x-seat-token"
+            "requête mal formée\u00a0: x-seat-token"
         )
     assert client.get("/api/games/nope").status_code == 404
     assert state(client, a["id"]) == before
@@ -188,18 +188,20 @@ def test_an_illegal_or_malformed_move_gets_a_clear_error_and_changes_nothing(cli
     before = state(client, created["id"], token)
     illegal = next(m for m in ["y@r1c1", "y@r1c2", "y@r1c3"] if m not in [x["move"] for x in view["legal"]])
     response = act(client, created["id"], token, illegal, view["seq"])
-    assert response.status_code == 409 and response.json()["error"].startswith("coup illégal : ")
+    assert response.status_code == 409 and response.json()["error"].startswith("coup illégal\u00a0: ")
     response = act(client, created["id"], token, "k", view["seq"])  # no pink die in Très futé
-    assert response.json()["error"] == "coup illégal : il n'y a pas de dé rose dans Très futé"
+    assert response.json()["error"] == "coup illégal\u00a0: il n'y a pas de dé rose dans Très futé"
     response = client.post(
         f"/api/games/{created['id']}/act?lang=en",
         json={"move": "k", "seq": view["seq"]},
         headers={"X-Seat-Token": token},
     )
-    assert response.json()["error"] == "illegal move: there is no pink die in That's Pretty Clever"
+    assert response.json()["error"] == "illegal move: there is no pink die in That's Pretty Clever!"
     response = act(client, created["id"], token, "fly away", view["seq"])
     assert response.status_code == 422
-    assert response.json()["error"].startswith("ce n'est pas un coup : impossible de lire 'fly away' comme un coup")
+    assert response.json()["error"].startswith(
+        "ce n'est pas un coup\u00a0: impossible de lire 'fly away' comme un coup"
+    )
     response = act(client, created["id"], token, "roll", view["seq"])
     assert response.status_code == 409
     for body in (
@@ -376,7 +378,7 @@ def test_the_hint_ranks_the_legal_moves_with_the_strong_players_choice_first(cli
 
 def test_pages_layout_and_messages_come_in_french_or_english(client: TestClient) -> None:
     assert "<main" in client.get("/").text and "<main" in client.get("/g/whatever").text
-    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/js/main.js").status_code == 200
     fr = client.get("/api/strings?lang=fr").json()
     en = client.get("/api/strings?lang=en").json()
     assert fr["New game"] == "Nouvelle partie" and en["New game"] == "New game"
@@ -398,7 +400,7 @@ def test_the_last_moves_are_told_in_each_pages_language_with_who_played_them(cli
     for _ in range(2):  # twice each: the second answer must not mix the languages up
         fr = state(client, created["id"], bob, lang="fr")["log"]
         en = state(client, created["id"], ana, lang="en")["log"]
-        assert fr[0].startswith("Dés : ") and en[0].startswith("Dice: ")
+        assert fr[0].startswith("Dés\u00a0: ") and en[0].startswith("Dice: ")
         assert fr[0] != en[0] and fr[1] != en[1]
         # the move as the page offered it ("Yellow 5 → yellow: …"), less what the dice showed
         offered_die, target = picked["label"].split(" → ")
@@ -413,7 +415,7 @@ def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
     for path in [
         "/",
         f"/g/{created['id']}",
-        "/static/app.js",
+        "/static/js/main.js",
         "/api/strings?lang=en",
         "/api/layout/tres-fute",
         f"/api/games/{created['id']}",

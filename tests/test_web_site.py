@@ -38,7 +38,7 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
     answers = [
         client.get("/"),
         client.get(f"/g/{game['id']}"),
-        client.get("/static/app.js"),
+        client.get("/static/js/main.js"),
         client.get("/api/strings"),
         client.get(f"/api/games/{game['id']}"),
         client.post(f"/api/games/{game['id']}/act", json={"move": "roll", "seq": 0}),  # 401
@@ -118,6 +118,19 @@ def test_a_failure_of_the_server_is_said_in_the_same_shape(tmp_path: Path) -> No
     }
 
 
+def test_a_malformed_request_is_told_in_sentences_of_the_players_language(client: TestClient) -> None:
+    """Not pydantic's technical English: each problem a sentence naming its field."""
+    game = new_game(client)
+    token = game["seats"][0]["token"]
+    url = f"/api/games/{game['id']}/act"
+    fr = client.post(url, json={"move": "roll"}, headers={"X-Seat-Token": token}).json()["error"]
+    assert fr == "requête mal formée\u00a0: seq manque"
+    en = client.post(url + "?lang=en", json={"move": "roll", "seq": -1, "x": 1}, headers={"X-Seat-Token": token})
+    assert en.json()["error"] == "malformed request: seq must be at least 0; x is not a field of this request"
+    short = client.post(url + "?lang=en", json={"move": "roll", "seq": 0}, headers={"X-Seat-Token": "short"})
+    assert short.json()["error"] == "malformed request: x-seat-token needs at least 16 characters"
+
+
 @pytest.mark.parametrize("seq", ["0", 0.0, True, None, [0]])
 def test_a_seq_that_is_not_a_json_number_is_refused_by_name(client: TestClient, seq: Any) -> None:
     """A forged request's ``"seq": "0"`` is not read as 0: the move is refused (422), its
@@ -127,7 +140,7 @@ def test_a_seq_that_is_not_a_json_number_is_refused_by_name(client: TestClient, 
     for route, body in (("act", {"move": "roll", "seq": seq}), ("undo", {"seq": seq})):
         response = client.post(f"/api/games/{game['id']}/{route}?lang=en", json=body, headers={"X-Seat-Token": token})
         assert response.status_code == 422, response.text
-        assert response.json()["error"].startswith("malformed request: seq:"), response.text
+        assert response.json()["error"].startswith("malformed request: seq must be a whole number"), response.text
     view = client.get(f"/api/games/{game['id']}", headers={"X-Seat-Token": token}).json()
     assert view["seq"] == 0 and view["revision"] == 0
     assert (

@@ -2,7 +2,7 @@
 
 At the start of a game the server publishes ``commitment(secret)``; when the game ends it
 reveals the secret, and anyone can recompute every roll of the record (the browser does it in
-JavaScript, ``verify`` in ``web/static/app.js``; :func:`check_record` does it in Python):
+JavaScript, ``checkDice`` in ``web/static/js/end.js``; :func:`check_record` does it in Python):
 
 - roll ``k`` is the game's ``k``-th roll, counted from 1 (rerolls count);
 - die ``d`` (its letter) of roll ``k`` shows ``x mod 6 + 1``, where ``x`` is the first 4 bytes

@@ -27,7 +27,7 @@ _DIE_NAMES = {
 
 
 def game_name(spec: GameSpec) -> str:
-    """The game's published name in the current language (Très futé / That's Pretty Clever)."""
+    """The game's published name in the current language (Très futé / That's Pretty Clever!)."""
     return spec.name_fr if language() == "fr" else spec.name_en
 
 
@@ -103,12 +103,21 @@ def source_name(source: str) -> str:
     return source
 
 
+# A silver row by its colour, as a whole phrase: French agrees the colour with "rangée".
+_SILVER_ROWS = {
+    "y": N_("the yellow row"),
+    "b": N_("the blue row"),
+    "g": N_("the green row"),
+    "k": N_("the pink row"),
+}
+
+
 def cell_name(game: Game, area: str, cell: tuple[int, int]) -> str:
     grid = game.spec.areas[area]
     assert isinstance(grid, Grid)
     value = grid.cells[grid.cell_index[cell]].value
     if area == "s":
-        return _("{value} in the {row} row").format(value=value, row=area_name(grid.row_colours[cell[0] - 1]))
+        return _("{value} in {row}").format(value=value, row=_(_SILVER_ROWS[grid.row_colours[cell[0] - 1]]))
     return _("the {value} at row {row}, column {col}").format(value=value, row=cell[0], col=cell[1])
 
 

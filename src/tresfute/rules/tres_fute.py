@@ -94,7 +94,7 @@ BLACK_X_OR_6 = ChoiceBonus((YELLOW_X, BLUE_X, GREEN_X, orange(6), purple(6)), "b
 SPEC = GameSpec(
     id="tres-fute",
     name_fr="Très futé",
-    name_en="That's Pretty Clever",
+    name_en="That's Pretty Clever!",
     dice=("w", "y", "b", "g", "o", "p"),
     areas={"y": YELLOW, "b": BLUE, "g": GREEN, "o": ORANGE, "p": PURPLE},
     sum_area="b",
@@ -104,21 +104,21 @@ SPEC = GameSpec(
     # The rulebook prints 260-280 and 240-260; 260 is read as the higher band, as the sheet
     # reference does (240-259).
     solo_rating=(
-        RatingBand(281, "Super malin !", "Super clever!", 5),
+        RatingBand(281, "Super malin\u00a0!", "Super clever!", 5),
         RatingBand(
             260,
-            "Tu ne t'appellerais pas Albert Einstein, par hasard ?",
+            "Tu ne t'appellerais pas Albert Einstein, par hasard\u00a0?",
             "Is your name Albert Einstein, by any chance?",
             4,
         ),
-        RatingBand(240, "Quel génie !", "What a genius!", 4),
-        RatingBand(220, "Impressionnant !", "Impressive!", 3),
-        RatingBand(200, "Je te tire mon chapeau !", "Hats off to you!", 2),
-        RatingBand(180, "Très bon résultat !", "A very good result!", 1),
+        RatingBand(240, "Quel génie\u00a0!", "What a genius!", 4),
+        RatingBand(220, "Impressionnant\u00a0!", "Impressive!", 3),
+        RatingBand(200, "Je te tire mon chapeau\u00a0!", "Hats off to you!", 2),
+        RatingBand(180, "Très bon résultat\u00a0!", "A very good result!", 1),
         RatingBand(160, "C'est déjà bien.", "That's already good.", 1),
         RatingBand(
             140, "Pas mal, mais tu feras mieux la prochaine fois.", "Not bad, but you'll do better next time.", 1
         ),
-        RatingBand(-10_000, "Bon espoir d'amélioration !", "Plenty of room to improve!", 0),
+        RatingBand(-10_000, "Bon espoir d'amélioration\u00a0!", "Plenty of room to improve!", 0),
     ),
 )

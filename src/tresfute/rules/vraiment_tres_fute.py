@@ -86,7 +86,7 @@ BLACK_Q = ChoiceBonus((SILVER_Q, YELLOW_Q, BLUE_Q, GREEN_Q, PINK_Q), "black ?")
 SPEC = GameSpec(
     id="vraiment-tres-fute",
     name_fr="Vraiment très futé",
-    name_en="Twice as Clever",
+    name_en="Twice as Clever!",
     dice=("w", "s", "y", "b", "g", "k"),
     areas={"s": SILVER, "y": YELLOW, "b": BLUE, "g": GREEN, "k": PINK},
     sum_area="b",
@@ -100,14 +100,14 @@ SPEC = GameSpec(
     # The rulebook prints "> 320" then "300-319": 320 is read as the top band, as the sheet
     # reference does.
     solo_rating=(
-        RatingBand(320, "Vraiment très futé !", "Twice as clever!"),
-        RatingBand(300, "Le nombre de points obtenu correspond à ton QI !", "Your score matches your IQ!"),
-        RatingBand(280, "Respect !", "Respect!"),
-        RatingBand(260, "Ça ne peut pas être dû au hasard !", "That can't be down to luck!"),
-        RatingBand(240, "Voyez-vous ça !", "Well, look at that!"),
-        RatingBand(220, "Très futé !", "Pretty clever!"),
-        RatingBand(200, "Voilà quelqu'un qui s'est entraîné !", "Somebody has been practising!"),
-        RatingBand(180, "Tu peux être content de toi !", "You can be pleased with yourself!"),
+        RatingBand(320, "Vraiment très futé\u00a0!", "Twice as clever!"),
+        RatingBand(300, "Le nombre de points obtenu correspond à ton QI\u00a0!", "Your score matches your IQ!"),
+        RatingBand(280, "Respect\u00a0!", "Respect!"),
+        RatingBand(260, "Ça ne peut pas être dû au hasard\u00a0!", "That can't be down to luck!"),
+        RatingBand(240, "Voyez-vous ça\u00a0!", "Well, look at that!"),
+        RatingBand(220, "Très futé\u00a0!", "Pretty clever!"),
+        RatingBand(200, "Voilà quelqu'un qui s'est entraîné\u00a0!", "Somebody has been practising!"),
+        RatingBand(180, "Tu peux être content de toi\u00a0!", "You can be pleased with yourself!"),
         RatingBand(160, "Sur la bonne voie.", "On the right track."),
         RatingBand(140, "Fermons les yeux pour cette fois.", "Let's turn a blind eye this time."),
         RatingBand(-10_000, "Moyennement futé.", "Moderately clever."),

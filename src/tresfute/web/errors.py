@@ -11,6 +11,7 @@ from starlette.exceptions import HTTPException
 
 from ..i18n import _, use_language
 from .deps import language_of
+from .problems import sentences
 from .store import StoreUnavailableError
 from .tables import TableError
 
@@ -25,11 +26,10 @@ async def table_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def invalid(request: Request, exc: Exception) -> JSONResponse:
-    """A malformed request (422), with each problem's place: ``seq: Input should be …``."""
+    """A malformed request (422), each problem a sentence naming its field: ``seq must be a whole number``."""
     assert isinstance(exc, RequestValidationError)
-    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in exc.errors())
     with use_language(_language(request)):
-        message = _("malformed request: {problems}").format(problems=problems)
+        message = _("malformed request: {problems}").format(problems=sentences(exc.errors(), skip=1))
     return JSONResponse({"error": message}, status_code=422)
 
 

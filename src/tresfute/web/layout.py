@@ -6,12 +6,33 @@ from typing import Any
 
 from ..i18n import _, use_language
 from ..rules.game import get_spec
-from ..rules.kinds import ActionBonus, Grid, Track
+from ..rules.kinds import ActionBonus, Bonus, ChoiceBonus, EntryBonus, FoxBonus, Grid, Track
 from ..text import action_name, area_name, bonus_label, bonus_name, die_name
 
 
-def _bonus(bonus: Any) -> dict[str, str] | None:
-    return None if bonus is None else {"label": bonus_label(bonus), "name": bonus_name(bonus)}
+def _picture(bonus: Bonus) -> dict[str, Any]:
+    """What the printed bonus shows, for the page to draw it: an action's symbol, the fox, or an
+    entry (a cross, a number or a "?" in the target area's colour; black for a free choice)."""
+    if isinstance(bonus, ActionBonus):
+        return {"kind": "action", "action": str(bonus.action)}
+    if isinstance(bonus, FoxBonus):
+        return {"kind": "fox"}
+    if isinstance(bonus, ChoiceBonus):
+        return {"kind": "choice", "options": [_picture(option) for option in bonus.options]}
+    assert isinstance(bonus, EntryBonus)
+    return {"kind": "entry", "area": bonus.area, "value": bonus.value, "mark": bonus.mark}
+
+
+def _bonus(bonus: Bonus | None) -> dict[str, Any] | None:
+    if bonus is None:
+        return None
+    return {"label": bonus_label(bonus), "name": bonus_name(bonus), "picture": _picture(bonus)}
+
+
+# What the printed sheet shows where a grid has no cell (tres-fute.md): Très futé's yellow
+# diagonal is printed crossed and its blue corner is a picture of the two dice added; Vraiment
+# très futé's yellow simply has no cell there.
+_BLANKS = {("tres-fute", "y"): "crossed", ("tres-fute", "b"): "sum"}
 
 
 def sheet_layout(game_id: str, language: str) -> dict[str, Any]:
@@ -45,6 +66,7 @@ def sheet_layout(game_id: str, language: str) -> dict[str, Any]:
                         else {
                             "label": str(lines[f"column {c}"].points),
                             "name": _("{n} points").format(n=lines[f"column {c}"].points),
+                            "points": lines[f"column {c}"].points,
                         }
                         if lines[f"column {c}"].points
                         else _bonus(lines[f"column {c}"].bonus)
@@ -53,12 +75,15 @@ def sheet_layout(game_id: str, language: str) -> dict[str, Any]:
                     "diagonal": _bonus(lines["diagonal"].bonus) if "diagonal" in lines else None,
                     "count_points": [list(g.points[1:]) for g in area.count_scores[:1]],
                     "count_per_row": len(area.count_scores) > 1,
+                    "blank": _BLANKS.get((spec.id, letter), "none"),
                 }
             else:
                 assert isinstance(area, Track)
                 entry |= {
                     "kind": "track",
                     "crosses": area.crosses,
+                    "order": area.order.name.lower(),  # free, increasing_reset_after_6, non_increasing
+                    "scoring": area.scoring.name.lower(),  # sum, last_filled, pairs
                     "points": list(area.points[1:]),
                     "boxes": [
                         {

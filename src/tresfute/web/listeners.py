@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fastapi import WebSocket
 
 from .models import JSON_OBJECT
-from .store import Change
+from .store import Change, StoreUnavailableError
 from .tables import Host, Table
 from .threads import run_in_game_thread
 
@@ -159,6 +159,8 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
                     await listeners.publish(host, held)
                 else:
                     await listeners.update(host, game_id, changes)
+            except StoreUnavailableError:  # the database is away: read the game whole in a second
+                asyncio.get_running_loop().call_later(1.0, tell, game_id, None, True)
             except Exception:  # that table's pages miss this change; the others' do not
                 logging.getLogger(__name__).exception("could not tell the pages of %s", game_id)
             changes, told[game_id] = told[game_id], []

@@ -32,6 +32,7 @@ CHANNEL = "tresfute_changes"
 # server still see the moves made through an old one (not the other way round).
 OLD_CHANNEL = "tresfute_games"
 POOL_WAIT = 5.0  # seconds a request waits for a connection to PostgreSQL before it is refused
+FAILING_WAIT = 0.05  # seconds, while the database is known to fail
 NOTICE_ROOM = 7000  # bytes: PostgreSQL's notices carry less than 8000; longer moves go untold
 
 
@@ -731,6 +732,10 @@ class PostgresStore(_SQLStore):
             max_size=max_size,
             open=False,
             timeout=wait,
+            # a connection lost is sought again with a growing delay (1, 2, 4… s); given up after
+            # 10 s, the next request starts afresh: a database back after a long outage is used
+            # at once, not after the pool's next try (up to minutes later by default)
+            reconnect_timeout=10.0,
             kwargs={"autocommit": True, "connect_timeout": max(1, round(wait))},
             configure=lambda connection: self._backends.add(connection.info.backend_pid),
         )
@@ -746,7 +751,7 @@ class PostgresStore(_SQLStore):
 
     @contextmanager
     def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
-        with self._faults(), self._pool.connection() as connection:
+        with self._faults(), self._pool.connection(timeout=self._wait()) as connection:
             if not write and not snapshot:
                 with connection.cursor() as cursor:
                     yield _PgCursor(cursor)
@@ -815,12 +820,17 @@ class PostgresStore(_SQLStore):
             "told": told if len(game_id) + len(told.encode()) < NOTICE_ROOM else "",
         }
         try:
-            with self._faults(), self._pool.connection() as connection:
+            with self._faults(), self._pool.connection(timeout=self._wait()) as connection:
                 row = connection.execute(self._APPEND, values).fetchone()
         except psycopg.errors.UniqueViolation:
             raise MoveConflictError(f"move {start} of {game_id} is already written") from None
         if row is None:
             raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {start} moves")
+
+    def _wait(self) -> float | None:
+        """How long a call waits for a connection: the pool's time, or hardly at all while the
+        database is failing (a connection ready is used; the game threads are not held)."""
+        return FAILING_WAIT if self._health.failing else None
 
     def _is_fault(self, error: Exception) -> bool:
         """A lost connection, a database restarting or away (and then the connections kept in

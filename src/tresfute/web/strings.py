@@ -1,8 +1,8 @@
 """The page's own messages (buttons, titles), translated on the server from the one catalogue.
 
-The script marks them ``t("…")`` or ``N_("…")``, and a message with a number
-``tn("{n} point", "{n} points", n)``; they are read from it here, so the list is never written
-twice, and ``scripts/translations.py extract`` puts them in the catalogue.
+The page's modules (``static/js/*.js``) mark them ``t("…")`` or ``N_("…")``, and a message with
+a number ``tn("{n} point", "{n} points", n)``; they are read from the modules here, so the list
+is never written twice, and ``scripts/translations.py extract`` puts them in the catalogue.
 """
 
 from __future__ import annotations
@@ -22,7 +22,12 @@ _PLURAL = re.compile(r"\btn\(\s*" + _TEXT + r"\s*,\s*" + _TEXT)
 @cache
 def page_messages() -> tuple[str | tuple[str, str], ...]:
     """The script's messages: a text, or a (singular, plural) pair."""
-    script = (resources.files("tresfute.web") / "static" / "app.js").read_text(encoding="utf-8")
+    modules = resources.files("tresfute.web") / "static" / "js"
+    script = "\n".join(
+        module.read_text(encoding="utf-8")
+        for module in sorted(modules.iterdir(), key=lambda m: m.name)
+        if module.name.endswith(".js")
+    )
     single: list[str | tuple[str, str]] = [json.loads(m) for m in _MARKED.findall(script)]
     single += [(json.loads(one), json.loads(many)) for one, many in _PLURAL.findall(script)]
     return tuple(dict.fromkeys(single))

@@ -38,6 +38,7 @@ from ..deps import (
 from ..errors import unavailable_message
 from ..listeners import KnownView, state_message
 from ..models import JSON_OBJECT, TOKEN, Act, Body, Hello, NewGame, Undo
+from ..problems import sentences
 from ..store import StoreUnavailableError
 from ..tables import Host, SeatRequest, Table, TableError
 from ..threads import run_in_game_thread
@@ -271,7 +272,7 @@ def language_asked(hello: str) -> str:
 
 
 def problems(error: Exception) -> str:
-    """What is wrong with a message, each field named: ``token: Input should be a valid string``."""
+    """What is wrong with a message, each problem a sentence naming its field."""
     if isinstance(error, ValidationError):
-        return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in error.errors())
+        return sentences(error.errors())
     return str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -1,0 +1,58 @@
+"""A malformed request's problems as sentences in the player's language, each naming the field:
+pydantic's own messages are technical English (``Input should be a valid integer``), so each
+kind of problem a request can have is said here through the catalogue."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..i18n import N_, _
+
+# pydantic's error type -> the sentence (its context's values fill the braces).
+_SENTENCES = {
+    "missing": N_("{field} is missing"),
+    "extra_forbidden": N_("{field} is not a field of this request"),
+    "string_type": N_("{field} must be text"),
+    "string_too_short": N_("{field} needs at least {min_length} characters"),
+    "string_too_long": N_("{field} takes at most {max_length} characters"),
+    "string_pattern_mismatch": N_("{field} is not written as expected"),
+    "int_type": N_("{field} must be a whole number"),
+    "int_parsing": N_("{field} must be a whole number"),
+    "int_from_float": N_("{field} must be a whole number"),
+    "bool_type": N_("{field} must be true or false"),
+    "bool_parsing": N_("{field} must be true or false"),
+    "greater_than_equal": N_("{field} must be at least {ge}"),
+    "greater_than": N_("{field} must be more than {gt}"),
+    "less_than_equal": N_("{field} must be at most {le}"),
+    "less_than": N_("{field} must be less than {lt}"),
+    "list_type": N_("{field} must be a list"),
+    "too_short": N_("{field} needs at least {min_length} entries"),
+    "too_long": N_("{field} takes at most {max_length} entries"),
+    "literal_error": N_("{field} must be one of {expected}"),
+    "enum": N_("{field} must be one of {expected}"),
+    "model_type": N_("{field} must be an object"),
+    "dict_type": N_("{field} must be an object"),
+    "model_attributes_type": N_("{field} must be an object"),
+    "json_invalid": N_("the message is not valid JSON"),
+    "json_type": N_("the message is not valid JSON"),
+}
+
+
+def _field(location: Iterable[Any]) -> str:
+    place = ".".join(str(part) for part in location)
+    return place or _("the message")
+
+
+def sentence(problem: Mapping[str, Any], skip: int = 0) -> str:
+    """One problem (an item of pydantic's ``errors()``) as a sentence; ``skip`` leaves out the
+    first parts of its location (FastAPI's ``body``, ``header``)."""
+    template = _SENTENCES.get(problem["type"])
+    if template is None:
+        return f"{_field(problem['loc'][skip:])}: {problem['msg']}"
+    context = {key: value for key, value in (problem.get("ctx") or {}).items() if isinstance(value, str | int)}
+    return _(template).format(field=_field(problem["loc"][skip:]), **context)
+
+
+def sentences(problems: Iterable[Mapping[str, Any]], skip: int = 0) -> str:
+    return "; ".join(sentence(problem, skip) for problem in problems)

@@ -1,0 +1,111 @@
+// The end of a game: the breakdown by area, the ranking (a solo game has a rating, not a
+// winner), the record to download, and the fairness panel where anyone checks the dice.
+import { api, seatHeaders } from "./api.js";
+import { FoxPicture, Star } from "./icons.js";
+import { html, useState } from "./lib.js";
+import { num, t } from "./i18n.js";
+import { playerHeaders } from "./memory.js";
+
+function Stars({ stars }) {
+  return html`<span class="stars" role="img" aria-label=${t("{n} stars out of 5", { n: stars })}>
+    ${[0, 1, 2, 3, 4].map((i) => html`<${Star} filled=${i < stars} />`)}</span>`;
+}
+
+function Rating({ rating }) {
+  if (!rating) return null;
+  const label = rating[document.documentElement.lang] || rating.fr;
+  return html`<p class="rating">${rating.stars === null || rating.stars === undefined ? null : html`<${Stars} stars=${rating.stars} />`}
+    <span>${label}</span></p>`;
+}
+
+// The dice check, the same derivation as tresfute.fair_dice (see docs/web.md).
+function word(text) {
+  const bytes = window.sha256.array(text);
+  return ((bytes[0] << 24) >>> 0) + (bytes[1] << 16) + (bytes[2] << 8) + bytes[3];
+}
+
+function dieValue(secret, roll, die) {
+  for (let j = 0; ; j += 1) {
+    const x = word(`${secret}:${roll}:${die}:${j}`);
+    if (x < 4294967292) return (x % 6) + 1;
+  }
+}
+
+async function checkDice(view, token) {
+  if (window.sha256(view.secret) !== view.commitment) return t("The revealed secret does not match the published hash!");
+  const record = await api(`/api/games/${view.id}/record`, { headers: { ...playerHeaders(), ...seatHeaders(token) } });
+  let roll = 0;
+  const problems = [];
+  for (const entry of record.moves) {
+    const text = entry.includes(":") && !entry.startsWith("dice ") ? entry.slice(entry.indexOf(":") + 1) : entry;
+    if (!text.startsWith("dice ")) continue;
+    roll += 1;
+    const [diceText, platterText] = text.slice(5).split(" platter=");
+    const dice = diceText.split(" ").map((d) => [d[0], Number(d.slice(1))]);
+    for (const [d, v] of dice) if (dieValue(view.secret, roll, d) !== v) problems.push(`${roll}: ${d}${v}`);
+    if (platterText) {
+      const lowest = dice.map(([d, v]) => [d, v, word(`${view.secret}:${roll}:${d}:platter`)])
+        .sort((a, b) => a[1] - b[1] || a[2] - b[2]).slice(0, 3).map((x) => x[0]);
+      if ([...platterText].sort().join("") !== lowest.sort().join("")) problems.push(`${roll}: platter=${platterText}`);
+    }
+  }
+  return problems.length ? t("Rolls that do not match: {rolls}", { rolls: problems.join(", ") })
+    : t("All {n} rolls match the secret seed.", { n: num(roll) });
+}
+
+/** The published hash of the game's secret seed, the seed once revealed, and the check. */
+export function Fairness({ view, token }) {
+  const [verdict, setVerdict] = useState("");
+  const check = () => checkDice(view, token).then(setVerdict, (e) => setVerdict(e.message));
+  return html`<details class="panel fairness" id="fairness">
+    <summary>${t("Fair dice")}</summary>
+    <p>${t("The server published a hash of this game's secret seed before the first roll; it reveals the seed at the end, and this page derives every roll from it again.")}</p>
+    <p class="hash">${t("Published hash: {hash}", { hash: "" })}<code id="commitment">${view.commitment}</code></p>
+    ${view.secret ? html`<p class="hash">${t("Secret seed: {secret}", { secret: "" })}<code>${view.secret}</code></p>
+      <p><button type="button" id="verify" onClick=${check}>${t("Check the dice")}</button></p>`
+      : html`<p>${view.challenge ? t("The day's seed is revealed when the day is over.") : t("The seed is revealed at the end of the game.")}</p>`}
+    <p id="verify-result" role="status">${verdict}</p>
+  </details>`;
+}
+
+async function download(event, view, token) {
+  event.preventDefault();
+  const response = await fetch(`/api/games/${view.id}/record?lang=${document.documentElement.lang}`,
+    { headers: { ...playerHeaders(), ...seatHeaders(token) } }).catch(() => null);
+  if (!response || !response.ok) return;
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = `tresfute-${view.id}.json`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+export function EndOfGame({ layout, view, token }) {
+  const result = view.result;
+  const solo = view.seats.length === 1;
+  const order = view.seats.map((_, i) => i).sort((a, b) => result.scores[b].total - result.scores[a].total);
+  return html`<section class="panel end" id="end" aria-labelledby="end-title">
+    <h2 id="end-title">${t("End of the game")}</h2>
+    ${solo ? html`<p class="final-score">${t("Your score: {score}", { score: num(result.scores[0].total) })}</p>
+      <${Rating} rating=${result.rating} />`
+      : html`<p class="winners">${result.winners.length > 1
+        ? t("Shared victory: {names}", { names: result.winners.map((i) => view.seats[i].name).join(", ") })
+        : t("{name} wins.", { name: view.seats[result.winners[0]].name })}</p>`}
+    <div class="breakdown-wrap"><table class="breakdown">
+      <thead><tr><th scope="col">${t("Player")}</th>
+        ${layout.areas.map((a) => html`<th scope="col"><span class="swatch" data-area=${a.letter}></span>${a.name}</th>`)}
+        <th scope="col"><${FoxPicture} label=${t("Foxes")} /></th><th scope="col">${t("Total")}</th></tr></thead>
+      <tbody>${order.map((i) => {
+        const s = result.scores[i];
+        const winner = !solo && result.winners.includes(i);
+        return html`<tr class=${winner ? "winner" : ""}><th scope="row">${view.seats[i].name}${winner ? html` <small>(${t("winner")})</small>` : null}</th>
+          ${layout.areas.map((a) => html`<td>${num(s.areas[a.letter])}</td>`)}
+          <td>${num(s.foxes)} × ${num(s.fox_value)}</td><td><b>${num(s.total)}</b></td></tr>`;
+      })}</tbody>
+    </table></div>
+    <p><a href=${`/api/games/${view.id}/record`} download=${`tresfute-${view.id}.json`} id="record-link"
+      onClick=${(event) => download(event, view, token)}>${t("Download the game record")}</a>
+      ${" · "}<a href=${`/g/${view.id}?replay`} id="replay-link">${t("Replay the game move by move")}</a></p>
+  </section>`;
+}
+

@@ -1,0 +1,304 @@
+// The game page: whose turn it is and what to do, the dice, the own sheet where a click plays,
+// the other sheets, and the end. The server sends the legal moves with their words; the page
+// offers only those, on the sheet where they land (no rule is worked out here).
+import { api, seatHeaders } from "./api.js";
+import { DiceTray } from "./dice.js";
+import { EndOfGame, Fairness } from "./end.js";
+import { DieFace } from "./icons.js";
+import { html, useCallback, useEffect, useRef, useState } from "./lib.js";
+import { gameName, lang, num, sentence, t } from "./i18n.js";
+import { remember, remembered } from "./memory.js";
+import { Sheet, cellKey, changedCells } from "./sheet.js";
+
+const ON_SHEET = new Set(["pick", "extra", "bonus", "sweep"]);
+
+/** The sheet's cells that take a move now, each with its moves (those of the chosen die). */
+function targetsOf(legal, die) {
+  const targets = new Map();
+  for (const move of legal) {
+    if (!move.area || !ON_SHEET.has(move.kind)) continue;
+    if (die && move.die && move.die !== die) continue;
+    const key = cellKey(move.area, move.cell);
+    if (!targets.has(key)) targets.set(key, []);
+    targets.get(key).push(move);
+  }
+  return targets;
+}
+
+/** A new turn waits for its first roll: the dice on the table are the last turn's. */
+const staleDice = (view) => view.state.phase === "roll" && view.state.picks === 0 && !view.over
+  && view.state.dice.some((d) => d.value);
+
+function TurnBar({ layout, view }) {
+  const state = view.state;
+  return html`<div class="status" id="status">
+    <p class="turn-line"><span class="round-tag">${t("Round {n} of {total}", { n: state.round, total: state.rounds })}</span>
+      <strong id="status-text">${view.status}</strong></p>
+    ${view.prompt ? html`<p id="prompt">${view.prompt.split("\n").map((line, i) => html`${i ? html`<br />` : null}${sentence(line)}`)}</p>` : null}
+    ${view.challenge ? html`<p class="challenge-tag">${t("Daily challenge of {day}: no hints, the same dice for everyone.", { day: view.challenge })}</p>` : null}
+  </div>`;
+}
+
+function Pending({ view }) {
+  const mine = view.you !== null && view.you !== undefined ? view.pending[view.you] : [];
+  if (!mine || !mine.length) return null;
+  return html`<ul class="pending" id="pending">${mine.map((p) => html`<li>${t("Bonus: {bonus} — {source}", p)}</li>`)}</ul>`;
+}
+
+function moveChoice(move, names) {
+  if (move.die && move.kind !== "reprise") {
+    return html`<${DieFace} letter=${move.die} value=${null} label=${names[move.die]} /> ${move.label}`;
+  }
+  return move.label;
+}
+
+function Controls({ view, layout, die, onMove, onUndo, onHint, hint, busy }) {
+  const legal = view.legal || [];
+  const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
+  const offSheet = legal.filter((m) => !(m.area && ON_SHEET.has(m.kind)));
+  const onSheet = legal.filter((m) => m.area && ON_SHEET.has(m.kind) && !(die && m.die && m.die !== die));
+  const hintable = !view.challenge && legal.length > 1 && legal[0].kind !== "roll";
+  return html`<div class="controls">
+    <div id="moves" role="group" aria-label=${t("Your legal moves")}>
+      <div class="primary">${offSheet.map((m) => html`<button type="button" class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
+        data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${moveChoice(m, names)}</button>`)}</div>
+      ${onSheet.length ? html`<details class="move-list" open=${onSheet.length <= 6}>
+        <summary>${die ? t("Where the chosen die can go ({n})", { n: onSheet.length }) : t("Every move on the sheet ({n})", { n: onSheet.length })}</summary>
+        <ul>${onSheet.map((m) => html`<li><button type="button" class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
+          data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${m.label}</button></li>`)}</ul>
+      </details>` : null}
+    </div>
+    <div class="tools">
+      ${view.can_undo ? html`<button type="button" id="undo" data-key="undo" disabled=${busy} onClick=${onUndo}>${t("Undo")}</button>` : null}
+      ${hintable ? html`<button type="button" id="hint-button" data-key="hint" disabled=${busy} onClick=${onHint}>${t("Hint")}</button>` : null}
+    </div>
+    ${hint ? html`<div id="hint" class="hint-box" role="status">
+      <p>${t("Hint: {move} (expected final score {value}).", { move: hint.label, value: num(hint.value, 1) })}</p>
+      <ol>${hint.moves.slice(0, 4).map((m) => html`<li>${m.label} — ${num(m.value, 1)}${m.cost ? ` (−${num(m.cost, 1)})` : ""}</li>`)}</ol>
+    </div>` : html`<div id="hint"></div>`}
+  </div>`;
+}
+
+function DiceForm({ view, layout, onMove }) {
+  const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
+  const submit = (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const values = [...form.querySelectorAll("input[data-die]")].map((i) => `${i.dataset.die}${i.value}`);
+    const platter = [...form.querySelectorAll("input[data-platter]:checked")].map((i) => i.dataset.platter).join("");
+    onMove(`dice ${values.join(" ")}${platter ? ` platter=${platter}` : ""}`);
+  };
+  return html`<form id="dice-form" class="dice-form" onSubmit=${submit}>
+    <h3>${t("Dice rolled")}</h3>
+    <div class="die-inputs">${view.dice_to_roll.map((d) => html`<label class="die-input">
+      <${DieFace} letter=${d} value=${null} label=${null} /> <span>${names[d]}</span>
+      <input type="number" min="1" max="6" required data-die=${d} inputmode="numeric" />
+      ${view.solo_roll ? html`<span class="check"><input type="checkbox" data-platter=${d} /> ${t("platter")}</span>` : null}
+    </label>`)}</div>
+    <button type="submit">${t("Enter the dice")}</button>
+  </form>`;
+}
+
+function Invitations({ view, token }) {
+  const entry = remembered().find((g) => g.id === view.id && g.token === token);
+  const free = view.seats.filter((s) => s.free);
+  if (view.over || (!free.length && !(entry && entry.invitations && entry.invitations.length))) return null;
+  const watch = `${location.origin}/g/${view.id}`;
+  return html`<section class="panel invitations">
+    ${free.length ? html`<h3>${t("Waiting for players")}</h3>
+      <p>${t("This table has free seats: anyone who opens this link can take one.")}</p>
+      <p><input readonly value=${watch} aria-label=${t("Link to share")} onFocus=${(e) => e.currentTarget.select()} /></p>` : null}
+    ${entry && entry.invitations && entry.invitations.length ? html`<h3>${t("Invitation links")}</h3>
+      <p>${t("Send each person their own link; anyone with this page's address without #seat can watch.")}</p>
+      <ul>${entry.invitations.map((inv) => html`<li><label>${inv.name}
+        <input readonly value=${inv.link} onFocus=${(e) => e.currentTarget.select()} /></label></li>`)}</ul>` : null}
+  </section>`;
+}
+
+function TakeSeat({ view }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState("");
+  if (view.over || view.you !== null || !view.seats.some((s) => s.free)) return null;
+  const join = async (event) => {
+    event.preventDefault();
+    try {
+      const joined = await api(`/api/games/${view.id}/join`, { method: "POST", body: { name: name.trim() } });
+      remember({ id: view.id, token: joined.token, name: name.trim(), game: view.game });
+      location.assign(joined.link);
+      location.reload();
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+  return html`<form class="panel take-seat" onSubmit=${join}>
+    <label>${t("Your name at the table")} <input value=${name} maxlength="40" required onInput=${(e) => setName(e.currentTarget.value)} /></label>
+    <button type="submit">${t("Take a seat")}</button>
+    <p class="error" role="alert">${error}</p>
+  </form>`;
+}
+
+function Log({ view }) {
+  return html`<details class="log panel"><summary>${t("Last moves")}</summary>
+    <ol>${view.log.map((line) => html`<li>${line}</li>`)}</ol></details>`;
+}
+
+/** The whole screen of a game; ``replay``: a finished game shown at one step (no moves). */
+export function GameScreen({ layout, view, token, play, replayNav = null, lastChanged }) {
+  const me = view.you;
+  const seated = me !== null && me !== undefined;
+  const order = seated ? [me, ...view.seats.map((_, i) => i).filter((i) => i !== me)] : view.seats.map((_, i) => i);
+  const solo = view.seats.length === 1;
+  const sheetPlay = (i) => (play && i === me ? { ...play.sheet, last: lastChanged.get(i) || new Set() }
+    : { targets: new Map(), hint: null, last: lastChanged.get(i) || new Set(), picker: null });
+  return html`<div class=${`game players-${view.seats.length}`} data-revision=${view.revision} data-over=${view.over ? "true" : null}
+    aria-busy=${play && play.busy ? "true" : null}>
+    <div class="play-panel">
+      ${replayNav}
+      <${TurnBar} layout=${layout} view=${view} />
+      <p id="message" role="status">${play ? play.message : ""}</p>
+      <${DiceTray} layout=${layout} view=${view} selected=${play ? play.die : null} onSelect=${play ? play.onSelect : () => {}}
+        stale=${staleDice(view) && !replayNav} />
+      ${play && seated && !view.over ? html`<${Pending} view=${view} />` : null}
+      ${play && seated && !view.over && ((view.legal || []).length || view.can_undo)
+        ? html`<${Controls} view=${view} layout=${layout} die=${play.die} onMove=${play.onMove} onUndo=${play.onUndo}
+            onHint=${play.onHint} hint=${play.hint} busy=${play.busy} />` : null}
+      ${play && seated && view.dice_to_roll && view.dice_to_roll.length ? html`<${DiceForm} view=${view} layout=${layout} onMove=${play.onMove} />` : null}
+      ${!seated && !replayNav ? html`<p class="spectator">${t("You are watching this game.")}</p>` : null}
+    </div>
+    ${view.over && !replayNav ? html`<${EndOfGame} layout=${layout} view=${view} token=${token} />` : null}
+    <div class="own-sheet"><${Sheet} layout=${layout} view=${view} player=${order[0]} play=${sheetPlay(order[0])} /></div>
+    ${solo ? null : html`<div class="others">${order.slice(1).map((i) => html`<${Sheet} layout=${layout} view=${view} player=${i}
+      play=${sheetPlay(i)} small=${true} />`)}</div>`}
+    <div class="after">
+      ${!replayNav ? html`<${TakeSeat} view=${view} />` : null}
+      ${!replayNav ? html`<${Invitations} view=${view} token=${token} />` : null}
+      <${Log} view=${view} />
+      ${!replayNav ? html`<${Fairness} view=${view} token=${token} />` : null}
+    </div>
+  </div>`;
+}
+
+function lastChanges(before, after) {
+  const changes = new Map();
+  if (!before || before.revision === after.revision) return changes;
+  after.state.sheets.forEach((sheet, i) => changes.set(i, changedCells(before.state.sheets[i], sheet)));
+  return changes;
+}
+
+/** A live game: the state from the server, kept up to date by its WebSocket. */
+export function GamePage({ id, token, layoutFor }) {
+  const [view, setView] = useState(null);
+  const [layout, setLayout] = useState(null);
+  const [error, setError] = useState("");
+  const [die, setDie] = useState(null);
+  const [picker, setPicker] = useState(null);
+  const [hint, setHint] = useState(null);
+  const [message, setMessage] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [changed, setChanged] = useState(new Map());
+  const current = useRef(null);
+  const sending = useRef(false);
+
+  const show = useCallback((next) => {
+    const before = current.current;
+    if (before && next.revision < before.revision) return; // an update older than the one shown
+    current.current = next;
+    if (!before || before.revision !== next.revision) {
+      setChanged(lastChanges(before, next));
+      setDie(null);
+      setPicker(null);
+      setHint(null);
+    }
+    setView(next);
+  }, []);
+
+  const load = useCallback(() => api(`/api/games/${id}`, { headers: seatHeaders(token), retry: true }).then(show), [id, token, show]);
+
+  useEffect(() => {
+    let socket = null;
+    let closed = false;
+    let delay = 500;
+    api(`/api/games/${id}`, { headers: seatHeaders(token) }).then(async (first) => {
+      if (token && first.you !== null) remember({ id, token, name: first.seats[first.you].name, game: first.game });
+      setLayout(await layoutFor(first.game));
+      show(first);
+      connect();
+    }, (e) => setError(e.message));
+    function connect() {
+      if (closed) return;
+      socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${id}/ws`);
+      socket.addEventListener("open", () => {
+        delay = 500;
+        socket.send(JSON.stringify({ type: "hello", token: token || null, lang }));
+      });
+      socket.addEventListener("message", (event) => {
+        const message = JSON.parse(event.data);
+        if (message.type === "state") show(message.state);
+        else if (message.type === "error") setMessage(message.error);
+      });
+      socket.addEventListener("close", () => {
+        if (closed) return;
+        setTimeout(() => { load().catch(() => {}); connect(); }, delay); // catch up on what was missed, then listen again
+        delay = Math.min(8000, delay * 2);
+      });
+    }
+    return () => {
+      closed = true;
+      if (socket) socket.close();
+    };
+  }, [id, token]);
+
+  /** One request at a time: a second click would carry the same seq and be refused as stale. */
+  const request = async (path, body) => {
+    if (sending.current) return;
+    sending.current = true;
+    setBusy(true);
+    try {
+      show(await api(`/api/games/${id}/${path}`, { method: "POST", headers: seatHeaders(token), body, retry: true }));
+      setMessage(path === "undo" ? t("Undone.") : "");
+    } catch (e) {
+      if (e.status === 409) await load().catch(() => {}); // the game moved on: show it as it is now
+      if (!(e.status === 409 && e.retried)) setMessage(e.message); // a move sent again after a lost answer was played once
+    } finally {
+      sending.current = false;
+      setBusy(false);
+    }
+  };
+  const onMove = (move) => request("act", { move, seq: current.current.seq });
+  const onUndo = () => request("undo", { seq: current.current.seq });
+  const onHint = async () => {
+    setMessage(t("Thinking…"));
+    try {
+      const { moves } = await api(`/api/games/${id}/hint`, { method: "POST", headers: seatHeaders(token) });
+      const best = moves[0];
+      const move = (current.current.legal || []).find((m) => m.move === best.move);
+      setHint({ ...best, moves, key: move && move.area && ON_SHEET.has(move.kind) ? cellKey(move.area, move.cell) : null });
+      setMessage("");
+    } catch (e) {
+      setMessage(e.message);
+    }
+  };
+
+  if (error) return html`<p class="error panel" role="alert">${error}</p>`;
+  if (!view || !layout) return html`<p class="loading">${t("Loading…")}</p>`;
+  document.title = `${gameName(view.game)} — tresfute`;
+  const legal = view.legal || [];
+  const targets = targetsOf(legal, die);
+  const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
+  const onTarget = (key, moves) => {
+    if (moves.length === 1) onMove(moves[0].move);
+    else setPicker(picker && picker.key === key ? null : { key, moves });
+  };
+  const renderPicker = () => html`<div class="chooser" role="dialog" aria-label=${t("Choose")}>
+    ${picker.moves.map((m, i) => html`<button type="button" data-move=${m.move} ref=${i === 0 ? (node) => node && node.focus() : null}
+      onClick=${() => onMove(m.move)}>${m.value !== null && m.value !== undefined && !m.die ? html`<b>${num(m.value)}</b>` : moveChoice(m, names)}</button>`)}
+    <button type="button" class="close" onClick=${() => setPicker(null)} aria-label=${t("Close")}>${t("Close")}</button>
+  </div>`;
+  const play = {
+    die, busy, message, hint,
+    onSelect: (letter) => { setDie(letter); setPicker(null); },
+    onMove, onUndo, onHint,
+    sheet: { targets, hint: hint ? hint.key : null, hintValue: hint ? hint.value : null, picker, onTarget, renderPicker },
+  };
+  return html`<${GameScreen} layout=${layout} view=${view} token=${token} play=${play} lastChanged=${changed} />`;
+}

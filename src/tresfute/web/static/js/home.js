@@ -1,0 +1,189 @@
+// The home page: a new game and the day's challenge first, then the games this browser plays,
+// the open tables and joining by link. Seeds and hashes belong to a game's fairness panel.
+import { api } from "./api.js";
+import { html, useEffect, useState } from "./lib.js";
+import { N_, gameName, num, t } from "./i18n.js";
+import { gameLink, player, playerHeaders, remember, remembered, setPlayer } from "./memory.js";
+
+const GAMES = ["tres-fute", "vraiment-tres-fute"];
+const BOT_CHOICES = [["", N_("Person")], ["strong", N_("Computer (strong)")], ["greedy", N_("Computer (greedy)")],
+  ["random", N_("Computer (random)")]];
+
+function NewGame() {
+  const [count, setCount] = useState(1);
+  const [error, setError] = useState("");
+  const submit = async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const game = form.querySelector("#game-choice").value;
+    const seats = [...form.querySelectorAll(".seat-row")].map((row) => ({
+      name: row.querySelector(".seat-name").value.trim() || "?",
+      bot: row.querySelector(".seat-kind").value || null,
+    }));
+    try {
+      const created = await api("/api/games", {
+        method: "POST",
+        body: { game, seats, real_dice: form.querySelector("#real-dice").checked, language: document.documentElement.lang,
+          listed: form.querySelector("#listed").checked },
+      });
+      const mine = created.seats.find((s) => s.token);
+      const invitations = created.seats.filter((s) => s.token && s !== mine).map((s) => ({ name: s.name, link: location.origin + s.link }));
+      remember({ id: created.id, token: mine.token, name: mine.name, game, invitations, created: Date.now() });
+      location.assign(mine.link);
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+  return html`<form id="new-game" class="panel card" onSubmit=${submit}>
+    <h2>${t("New game")}</h2>
+    <div class="form-line">
+      <label>${t("Game")} <select id="game-choice">${GAMES.map((g) => html`<option value=${g}>${gameName(g)}</option>`)}</select></label>
+      <label>${t("Players")} <select id="players" value=${count} onChange=${(e) => setCount(Number(e.currentTarget.value))}>
+        ${[1, 2, 3, 4].map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
+    </div>
+    <div id="seats">${Array.from({ length: count }, (_, i) => html`<div class="seat-row" key=${i}>
+      <span class="seat-number">${t("Seat {n}", { n: i + 1 })}</span>
+      <select class="seat-kind" data-seat=${i} aria-label=${t("Seat {n}", { n: i + 1 })}>
+        ${BOT_CHOICES.map(([value, label]) => html`<option value=${value} selected=${(i > 0 ? "strong" : "") === value}>${t(label)}</option>`)}
+      </select>
+      <input class="seat-name" aria-label=${t("Name of seat {n}", { n: i + 1 })} maxlength="40"
+        value=${i === 0 ? (player().name || t("Me")) : t("Player {n}", { n: i + 1 })} />
+    </div>`)}</div>
+    <details class="options"><summary>${t("Options")}</summary>
+      <label class="check"><input type="checkbox" id="real-dice" /> ${t("Real dice: we roll our own dice at the table and type them")}</label>
+      <label class="check"><input type="checkbox" id="listed" /> ${t("Open table: list it on the home page, the other people's seats free for anyone to take")}</label>
+    </details>
+    <button type="submit" id="start" class="primary-button">${t("Start the game")}</button>
+    <p class="error" role="alert">${error}</p>
+  </form>`;
+}
+
+function Board({ board }) {
+  const place = (rank) => t("{rank}.", { rank });
+  return html`<div class="challenge-board" data-game=${board.game}>
+    <h3>${gameName(board.game)}</h3>
+    ${board.entries.length ? html`<ol class="ranking">${board.entries.slice(0, 10).map((e) => html`<li>
+      <span class="rank">${place(e.rank)}</span> <span class="name">${e.name}</span> <b>${num(e.score)}</b>
+      <a href=${`/g/${e.id}?replay`} class="replay-link">${t("replay")}</a></li>`)}</ol>`
+      : html`<p>${t("No finished game yet today.")}</p>`}
+    ${board.strong ? html`<p class="strong-player">${t("The strong computer player on the same dice: {score}", { score: num(board.strong.score) })}</p>` : null}
+  </div>`;
+}
+
+function Challenge() {
+  const [name, setName] = useState(player().name || "");
+  const [error, setError] = useState("");
+  const [boards, setBoards] = useState([]);
+  const [history, setHistory] = useState([]);
+  useEffect(() => {
+    Promise.all(GAMES.map((g) => api(`/api/challenge/${g}`, { headers: playerHeaders() }).catch(() => null)))
+      .then((found) => setBoards(found.filter(Boolean)));
+    if (player().token) api("/api/challenge/history", { headers: playerHeaders() }).then((h) => setHistory(h.entries), () => {});
+  }, []);
+  const start = async (game) => {
+    try {
+      const created = await api(`/api/challenge/${game}`, { method: "POST", headers: playerHeaders(), body: { name: name.trim() } });
+      setPlayer(created.player, name.trim());
+      remember({ id: created.id, token: created.token, name: name.trim(), game, created: Date.now() });
+      location.assign(created.link);
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+  return html`<section class="panel card" id="challenge" aria-labelledby="challenge-title">
+    <h2 id="challenge-title">${t("Daily challenge")}</h2>
+    <p>${t("Every day, one solo game of each kind on the same dice for everyone: play it once, then compare.")}</p>
+    <label>${t("Name")} <input id="challenge-name" maxlength="40" value=${name} onInput=${(e) => setName(e.currentTarget.value)}
+      aria-label=${t("Your name in the challenge")} /></label>
+    <p class="challenge-buttons">${GAMES.map((g) => html`<button type="button" class="challenge-start primary-button" data-game=${g}
+      onClick=${() => start(g)}>${t("Play today's {game}", { game: gameName(g) })}</button>`)}</p>
+    <p class="error" role="alert">${error}</p>
+    <div id="challenge-boards">${boards.map((b) => html`<${Board} board=${b} />`)}</div>
+    ${history.length ? html`<h3>${t("My challenges")}</h3>` : null}
+    <ul id="challenge-history">${history.map((e) => html`<li>${e.day} — ${gameName(e.game)} — ${e.name} — ${e.score === null ? t("in progress") : num(e.score)}
+      ${e.score !== null ? html` <a href=${`/g/${e.id}?replay`}>${t("replay")}</a>` : null}</li>`)}</ul>
+  </section>`;
+}
+
+function OpenTables() {
+  const [games, setGames] = useState(null);
+  const [name, setName] = useState(player().name || t("Me"));
+  const [error, setError] = useState("");
+  useEffect(() => { api("/api/open").then((found) => setGames(found.games), () => setGames([])); }, []);
+  const take = async (g) => {
+    try {
+      const joined = await api(`/api/games/${g.id}/join`, { method: "POST", body: { name: name.trim() } });
+      remember({ id: g.id, token: joined.token, name: name.trim(), game: g.game, created: Date.now() });
+      location.assign(joined.link);
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+  return html`<section class="panel" id="open" aria-labelledby="open-title">
+    <h2 id="open-title">${t("Open tables")}</h2>
+    <label>${t("Name")} <input id="open-name" maxlength="40" value=${name} onInput=${(e) => setName(e.currentTarget.value)}
+      aria-label=${t("Your name at the table")} /></label>
+    <ul id="open-tables">${games === null ? null : games.length === 0 ? html`<li>${t("No open table right now.")}</li>`
+      : games.map((g) => html`<li data-game=${g.id}>${gameName(g.game)} — ${g.seats.map((s) => (s.free ? t("free seat") : s.name)).join(", ")}
+        <button type="button" class="take-seat" onClick=${() => take(g)}>${t("Take a seat")}</button></li>`)}</ul>
+    <p class="error" role="alert">${error}</p>
+  </section>`;
+}
+
+function MyGames() {
+  const [running, setRunning] = useState([]);
+  const [finished, setFinished] = useState([]);
+  useEffect(() => {
+    for (const g of remembered()) {
+      api(`/api/games/${g.id}`, { headers: g.token ? { "X-Seat-Token": g.token } : {} }).then((view) => {
+        const names = view.seats.map((s) => s.name).join(", ");
+        if (view.over) {
+          const scores = view.result.scores.map((s, i) => `${view.seats[i].name} ${num(s.total)}`).join(" · ");
+          setFinished((list) => [...list, { g, text: `${gameName(view.game)} — ${scores}` }]);
+        } else {
+          setRunning((list) => [...list, { g, text: `${gameName(view.game)} — ${names} — ${view.status}` }]);
+        }
+      }, () => {});
+    }
+  }, []);
+  return html`
+    <section class="panel" id="running" aria-labelledby="running-title">
+      <h2 id="running-title">${t("My games in progress")}</h2>
+      <ul id="my-games">${running.length ? running.map(({ g, text }) => html`<li><a href=${gameLink(g)}>${text}</a></li>`)
+        : html`<li class="none">${t("No game in progress.")}</li>`}</ul>
+    </section>
+    <section class="panel" id="finished" aria-labelledby="finished-title">
+      <h2 id="finished-title">${t("Finished games")}</h2>
+      <ul id="finished-games">${finished.map(({ g, text }) => html`<li><a href=${gameLink(g)}>${text}</a></li>`)}</ul>
+    </section>`;
+}
+
+function Join() {
+  const [link, setLink] = useState("");
+  const [error, setError] = useState("");
+  const submit = (event) => {
+    event.preventDefault();
+    try {
+      const url = new URL(link.trim(), location.origin);
+      if (!url.pathname.startsWith("/g/")) throw new Error();
+      location.assign(url.pathname + url.hash);
+    } catch {
+      setError(t("This is not a game link."));
+    }
+  };
+  return html`<form id="join" class="panel" onSubmit=${submit}>
+    <h2>${t("Join by link")}</h2>
+    <input id="join-link" aria-label=${t("Invitation link")} placeholder="https://…/g/…#seat=…" value=${link}
+      onInput=${(e) => setLink(e.currentTarget.value)} />
+    <button type="submit">${t("Join")}</button>
+    <p class="error" role="alert">${error}</p>
+  </form>`;
+}
+
+export function HomePage() {
+  useEffect(() => { document.title = t("tresfute — Très futé and Vraiment très futé"); }, []);
+  return html`<div class="home">
+    <div class="home-top"><${NewGame} /><${Challenge} /></div>
+    <div class="home-more"><${MyGames} /><${OpenTables} /><${Join} /></div>
+  </div>`;
+}

@@ -1,0 +1,34 @@
+// What this browser keeps: the games it plays (their seat's secret link), the player's
+// challenge token and name. Nothing else leaves the server.
+const GAMES = "tresfute.games";
+const PLAYER = "tresfute.player";
+
+function read(key, fallback) {
+  try {
+    const value = JSON.parse(localStorage.getItem(key) || "null");
+    return value === null ? fallback : value;
+  } catch {
+    return fallback;
+  }
+}
+
+export function remembered() {
+  const games = read(GAMES, []);
+  return Array.isArray(games) ? games.filter((g) => g && typeof g.id === "string") : [];
+}
+
+export function remember(entry) {
+  const others = remembered().filter((g) => !(g.id === entry.id && g.token === entry.token));
+  const previous = remembered().find((g) => g.id === entry.id && g.token === entry.token) || {};
+  localStorage.setItem(GAMES, JSON.stringify([{ ...previous, ...entry, seen: Date.now() }, ...others].slice(0, 50)));
+}
+
+export const gameLink = (g) => `/g/${g.id}${g.token ? `#seat=${g.token}` : ""}`;
+
+export function player() {
+  const me = read(PLAYER, {});
+  return me && typeof me === "object" ? me : {};
+}
+
+export const setPlayer = (token, name) => localStorage.setItem(PLAYER, JSON.stringify({ token, name }));
+export const playerHeaders = () => (player().token ? { "X-Player-Token": player().token } : {});

@@ -1,0 +1,226 @@
+// The score sheet as printed, drawn from the rules' own sheet description (/api/layout): each
+// area a band in its colour, cells with their printed numbers, bonuses as pictures, the round
+// and action tracks. Every component is a function of the layout and the sheet's state.
+// ``play`` (the own sheet in play) holds the cells that take a move now (``targets``: a key
+// "area:rRcC" or "area:next" to its moves), the cells to mark (hint, last move) and the picker.
+import { BonusPicture, COLOURS, DieFace, FoxPicture, PenMark, inkOn } from "./icons.js";
+import { html } from "./lib.js";
+import { num, t, tn } from "./i18n.js";
+
+export const cellKey = (area, cell) => `${area}:${cell ? `r${cell[0]}c${cell[1]}` : "next"}`;
+
+/** The cells that changed between two states of a sheet (the last move, drawn as such). */
+export function changedCells(before, after) {
+  const changed = new Set();
+  if (!before || !after) return changed;
+  for (const [letter, values] of Object.entries(after.areas)) {
+    const old = before.areas[letter] || [];
+    if (values.length && typeof values[0] === "object") {
+      values.forEach((cell, i) => {
+        if (old[i] && cell.marks > old[i].marks) changed.add(cellKey(letter, [cell.row, cell.col]));
+      });
+    } else {
+      for (let i = old.length; i < values.length; i += 1) changed.add(`${letter}:box${i}`);
+    }
+  }
+  return changed;
+}
+
+function Target({ play, keyName, label, cls, children }) {
+  const moves = play && play.targets.get(keyName);
+  const marks = [
+    cls,
+    play && play.hint === keyName ? "hint" : "",
+    play && play.last.has(keyName) ? "last" : "",
+    play && play.picker && play.picker.key === keyName ? "picking" : "",
+  ].join(" ");
+  if (!moves) return html`<div class=${marks} role="img" aria-label=${label}>${children}</div>`;
+  return html`
+    <div class="target-wrap">
+      <button type="button" class=${`${marks} target`} data-key=${keyName} data-target=${keyName} aria-label=${label}
+        onClick=${(event) => play.onTarget(keyName, moves, event.currentTarget)}>${children}</button>
+      ${play.hint === keyName && play.hintValue !== null
+        ? html`<span class="hint-badge">${t("best: {score}", { score: num(play.hintValue) })}</span>` : null}
+      ${play.picker && play.picker.key === keyName ? play.renderPicker() : null}
+    </div>`;
+}
+
+function GridArea({ area, values, play, marksOf }) {
+  const byCell = new Map(values.map((c) => [`${c.row},${c.col}`, c]));
+  const coloured = area.row_colours.length > 0;
+  const columns = `${coloured ? "var(--cell) " : ""}repeat(${area.cols}, var(--cell)) var(--cell)`;
+  const items = [];
+  area.cells.forEach((row, r) => {
+    if (coloured) {
+      const colour = area.row_colours[r];
+      items.push(html`<div class="row-colour" style=${{ background: COLOURS[colour] }} aria-hidden="true"></div>`);
+    }
+    row.forEach((value, c) => {
+      if (value === null) {
+        items.push(html`<div class=${`cell blank blank-${area.blank}`} aria-hidden="true">
+          ${area.blank === "crossed" ? html`<${PenMark} crossed=${true} />` : null}
+          ${area.blank === "sum" ? html`<span class="sum-picture"><${DieFace} letter="b" plain=${true} /><${DieFace} letter="w" plain=${true} /></span>` : null}
+        </div>`);
+        return;
+      }
+      const cell = byCell.get(`${r + 1},${c + 1}`);
+      const marks = cell ? cell.marks : 0;
+      const crossed = marks >= area.marks;
+      const circled = area.marks === 2 && marks >= 1;
+      const key = cellKey(area.letter, [r + 1, c + 1]);
+      const state = crossed ? t("crossed") : circled ? t("circled") : t("free");
+      const label = t("{area}, row {row}, column {column}: {value}, {state}",
+        { area: area.name, row: r + 1, column: c + 1, value, state });
+      items.push(html`<${Target} play=${play} keyName=${key} label=${label} cls=${`cell${marks ? " marked" : ""}`}>
+        <span class="printed">${value}</span>${marks ? html`<${PenMark} circled=${circled} crossed=${crossed} />` : null}
+      </${Target}>`);
+    });
+    const bonus = area.row_bonuses[r];
+    items.push(html`<div class="row-bonus"><${BonusPicture} bonus=${bonus} used=${bonus && marksOf.rowDone(r)} /></div>`);
+  });
+  if (area.column_feet.some(Boolean) || area.diagonal) {
+    if (coloured) items.push(html`<div></div>`);
+    area.column_feet.forEach((foot, c) => {
+      if (!foot) items.push(html`<div></div>`);
+      else if (foot.points) {
+        items.push(html`<div class="foot points-box" title=${foot.name}>${foot.points}</div>`);
+      } else {
+        items.push(html`<div class="foot"><${BonusPicture} bonus=${foot} used=${marksOf.columnDone(c)} /></div>`);
+      }
+    });
+    items.push(area.diagonal
+      ? html`<div class="foot diagonal"><${BonusPicture} bonus=${area.diagonal} used=${marksOf.diagonalDone()} /></div>`
+      : html`<div></div>`);
+  }
+  return html`
+    <div class="grid" style=${{ gridTemplateColumns: columns }}>${items}</div>
+    ${area.count_points.length ? html`<${Ladder} points=${area.count_points[0]} filled=${marksOf.countFilled()}
+      label=${area.count_per_row ? t("points per row, by crosses") : t("points by crosses")} />` : null}`;
+}
+
+function Ladder({ points, filled, label }) {
+  return html`<div class="ladder" role="img" aria-label=${`${label}: ${points.map((p) => num(p)).join(", ")}`}>
+    ${points.map((p, i) => html`<span class=${i + 1 === filled ? "reached" : ""}><small>${i + 1}</small>${p}</span>`)}
+  </div>`;
+}
+
+function TrackArea({ area, values, play }) {
+  const pairs = area.scoring === "pairs";
+  const between = area.order === "increasing_reset_after_6" ? "<" : area.order === "non_increasing" ? "≥" : null;
+  const boxes = area.boxes.map((box, i) => {
+    const filled = i < values.length;
+    const next = i === values.length;
+    const key = next ? cellKey(area.letter, null) : `${area.letter}:box${i}`;
+    const heads = [box.multiplier !== 1 ? `×${box.multiplier}` : "", box.minimum !== 1 ? `≥${box.minimum}` : ""].filter(Boolean);
+    const content = filled ? (area.crosses ? t("crossed") : num(values[i])) : t("empty");
+    const label = t("{area}, box {n}: {content}", { area: area.name, n: i + 1, content })
+      + (heads.length ? ` (${heads.join(", ")})` : "");
+    const lost = filled && box.bonus_minimum > 1 && values[i] / box.multiplier < box.bonus_minimum;
+    return html`
+      ${between && i > 0 ? html`<span class="between" aria-hidden="true">${between}</span>` : null}
+      ${pairs && i % 2 === 1 ? html`<span class="between" aria-hidden="true">−</span>` : null}
+      <div class=${`box-column${pairs && i % 2 === 1 ? " pair-end" : ""}`}>
+        <span class="head">${heads.join(" ")}${box.bonus_minimum > 1 ? html`<span class="bonus-minimum" title=${t("the bonus needs at least {n}", { n: box.bonus_minimum })}>≥${box.bonus_minimum}</span>` : null}</span>
+        <${Target} play=${play} keyName=${key} label=${label} cls=${`box${filled ? " marked" : ""}`}>
+          ${filled ? (area.crosses ? html`<${PenMark} crossed=${true} />` : html`<span class="written">${num(values[i])}</span>`) : null}
+        </${Target}>
+        <span class="box-bonus">${box.bonus ? html`<${BonusPicture} bonus=${box.bonus} used=${filled && !lost} />` : null}</span>
+        ${area.points.length ? html`<span class=${`box-points${i + 1 === values.length ? " reached" : ""}`}>${area.points[i]}</span>` : null}
+      </div>`;
+  });
+  return html`<div class="track">${boxes}</div>`;
+}
+
+/** Which lines of a grid are complete (their bonus reached, drawn as used). */
+function gridMarks(area, values) {
+  const done = new Map(values.map((c) => [`${c.row},${c.col}`, c.marks >= 1]));
+  const complete = (cells) => cells.every(([r, c]) => area.cells[r][c] === null || done.get(`${r + 1},${c + 1}`));
+  const rows = area.cells.map((row, r) => row.map((_, c) => [r, c]));
+  const columns = area.cells[0].map((_, c) => area.cells.map((__, r) => [r, c]));
+  return {
+    rowDone: (r) => complete(rows[r]),
+    columnDone: (c) => complete(columns[c]),
+    diagonalDone: () => complete(area.cells.map((_, i) => [i, i])),
+    countFilled: () => values.filter((c) => c.marks >= area.marks).length,
+  };
+}
+
+function Area({ area, sheet, play }) {
+  const values = sheet.areas[area.letter];
+  const points = sheet.score.areas[area.letter];
+  return html`
+    <section class=${`area area-${area.letter} kind-${area.kind}`} style=${{ "--area": COLOURS[area.letter], "--area-ink": inkOn(area.letter) }}
+      aria-label=${area.name}>
+      <h3><span class="area-name">${area.name}</span>
+        <span class="points">${tn("{n} point", "{n} points", points)}</span></h3>
+      ${area.kind === "grid"
+        ? html`<${GridArea} area=${area} values=${values} play=${play} marksOf=${gridMarks(area, values)} />`
+        : html`<${TrackArea} area=${area} values=${values} play=${play} />`}
+    </section>`;
+}
+
+function Circles({ track, counts }) {
+  const earned = counts ? counts.earned : 0;
+  const used = counts ? counts.used : 0;
+  const circles = Array.from({ length: track.circles }, (_, i) => {
+    const state = i < used ? "used" : i < earned ? "earned" : "open";
+    return html`<svg class=${`circle ${state}`} viewBox="0 0 24 24" aria-hidden="true">
+      <circle cx="12" cy="12" r="9" fill=${state === "open" ? "#fff" : "#fff"} stroke="#333" stroke-width="1.5" />
+      ${state !== "open" ? html`<circle cx="12" cy="12" r="6" fill="#1d2f86" />` : null}
+      ${state === "used" ? html`<path d="M5 5L19 19M19 5L5 19" stroke="#b3261e" stroke-width="2.4" stroke-linecap="round" />` : null}
+    </svg>`;
+  });
+  const label = t("{action}: {left} left, {used} used", { action: track.name, left: earned - used, used });
+  return html`<div class="action-track" role="img" aria-label=${label}>
+    <${BonusPicture} bonus=${{ name: track.name, picture: { kind: "action", action: track.action } }} />
+    <span class="circles">${circles}</span>
+    ${track.end_bonus ? html`<span class="end-bonus"><${BonusPicture} bonus=${track.end_bonus} used=${earned >= track.circles} /></span>` : null}
+  </div>`;
+}
+
+function Rounds({ layout, state }) {
+  return html`<ol class="rounds" aria-label=${t("Rounds")}>
+    ${Array.from({ length: state.rounds }, (_, i) => {
+      const gift = layout.round_gifts[i];
+      const when = i + 1 < state.round ? "past" : i + 1 === state.round ? "current" : "";
+      const label = t("Round {n}", { n: i + 1 }) + (gift ? ` (${gift.name})` : "");
+      return html`<li class=${when} aria-label=${label} aria-current=${when === "current" ? "step" : null}>
+        <span class="round-number">${i + 1}</span><${BonusPicture} bonus=${gift} />
+        ${when === "past" ? html`<${PenMark} crossed=${true} />` : null}</li>`;
+    })}
+  </ol>`;
+}
+
+function Foxes({ score }) {
+  const label = t("Foxes: {n} × {value} = {points}",
+    { n: score.foxes, value: num(score.fox_value), points: num(score.foxes * score.fox_value) });
+  return html`<p class="foxes" role="img" aria-label=${label}><${FoxPicture} label=${null} />
+    <span>${num(score.foxes)} × ${num(score.fox_value)} = <b>${num(score.foxes * score.fox_value)}</b></span></p>`;
+}
+
+/** One player's sheet. ``play``: set on the own sheet while a move can be made on it. */
+export function Sheet({ layout, view, player, play = null, small = false }) {
+  const sheet = view.state.sheets[player];
+  const seat = view.seats[player];
+  const grids = layout.areas.filter((a) => a.kind === "grid");
+  const tracks = layout.areas.filter((a) => a.kind === "track");
+  return html`
+    <section class=${`sheet${small ? " small" : ""}${seat.deciding ? " deciding" : ""}`} data-player=${player}
+      aria-label=${t("Sheet of {name}", { name: seat.name })}>
+      <header class="sheet-head">
+        <h2>${seat.name}${seat.bot_label ? html` <small>(${seat.bot_label})</small>` : null}</h2>
+        ${seat.deciding && !view.over ? html`<span class="deciding-tag">${t("deciding")}</span>` : null}
+        ${seat.free ? html`<span class="free-tag">${t("free seat: waiting for a player")}</span>` : null}
+        <span class="total">${t("Total: {total}", { total: num(sheet.score.total) })}</span>
+      </header>
+      <div class="sheet-top">
+        <${Rounds} layout=${layout} state=${view.state} />
+        <div class="actions">${layout.actions.map((track) => html`<${Circles} track=${track} counts=${sheet.actions[track.action]} />`)}</div>
+        <${Foxes} score=${sheet.score} />
+      </div>
+      <div class="sheet-body">
+        <div class="grids">${grids.map((area) => html`<${Area} area=${area} sheet=${sheet} play=${play} />`)}</div>
+        <div class="tracks">${tracks.map((area) => html`<${Area} area=${area} sheet=${sheet} play=${play} />`)}</div>
+      </div>
+    </section>`;
+}

@@ -1,0 +1,161 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright, a live server that can
+be stopped and started again on the same port and database, and the clicks a person makes.
+
+Needs ``/usr/bin/chromium`` (``.ci/run`` installs it and sets ``TRESFUTE_BROWSER_TESTS=required``,
+so CI never skips these tests). Imported by the browser test modules only.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("TRESFUTE_CHROMIUM", "/usr/bin/chromium"))
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def require_chromium() -> None:
+    if not CHROMIUM.exists():
+        if os.environ.get("TRESFUTE_BROWSER_TESTS") == "required":
+            raise RuntimeError(f"browser tests are required but {CHROMIUM} is missing (apt-get install chromium)")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class LiveServer:
+    """A uvicorn server in a thread over one SQLite file; ``stop`` and ``start`` again keep the
+    port and the games, as a restarted site does."""
+
+    def __init__(self, database: Path, port: int | None = None) -> None:
+        self.database = database
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        import uvicorn
+
+        from tresfute.web.app import create_app
+
+        # the greedy computer player measures the daily challenge's dice here: the strong one takes seconds
+        app = create_app(database=self.database, challenge_bot="greedy")
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        assert self._thread is not None
+        self._thread.join(timeout=10)
+
+
+def open_page(
+    browser: Any, url: str, width: int = 1366, height: int = 900, enforce_csp: bool = False
+) -> tuple[Any, list[str]]:
+    """The page at ``url`` and the errors it logs. Playwright's waits evaluate strings in the page,
+    which the site's Content-Security-Policy forbids: the policy is set aside unless
+    ``enforce_csp`` (test_the_page_and_the_api_docs_run_under_the_sites_security_policy)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=not enforce_csp)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(url)
+    return page, errors
+
+
+def revision(page: Any) -> str:
+    return page.locator(".game").get_attribute("data-revision") or ""
+
+
+def wait_for_change(page: Any, before: str, timeout: float = 10_000) -> bool:
+    try:
+        page.wait_for_function(
+            "before => { const g = document.querySelector('.game');"
+            " return (g && g.dataset.revision !== before) || document.querySelector('.chooser'); }",
+            arg=before,
+            timeout=timeout,
+        )
+    except Exception:
+        return False
+    return True
+
+
+def start_game(
+    page: Any, game: str, seats: list[tuple[str, str]], real_dice: bool = False, listed: bool = False
+) -> None:
+    page.wait_for_selector("#new-game")
+    page.select_option("#game-choice", game)
+    page.select_option("#players", str(len(seats)))
+    for i, (kind, name) in enumerate(seats):
+        page.select_option(f".seat-kind[data-seat='{i}']", kind)
+        page.locator(".seat-name").nth(i).fill(name)
+    if real_dice or listed:
+        page.click("#new-game .options summary")
+        if real_dice:
+            page.check("#real-dice")
+        if listed:
+            page.check("#listed")
+    page.click("#start")
+    page.wait_for_selector(".game")
+
+
+ACTIONS = "#moves .primary .move-roll, #moves .primary .move-pass, #moves .primary .move-done, #moves .primary button"
+
+
+def play_by_clicks(page: Any) -> bool:
+    """One decision as a person makes it: a die of the roll, then a lit cell of the own sheet
+    (choosing in the picker if several moves land there); with no die to take, a lit cell, else
+    the turn's button (roll, pass, done). False if the page did not move on."""
+    before = revision(page)
+    try:
+        dice = page.locator("#dice .die.playable")
+        if dice.count() and page.locator("#dice .die.selected").count() == 0:
+            dice.first.click(timeout=3000)
+        targets = page.locator(".own-sheet button.target")
+        if targets.count():
+            targets.first.click(timeout=3000)
+            chooser = page.locator(".chooser button[data-move]")
+            if chooser.count():
+                chooser.first.click(timeout=3000)
+        elif page.locator(ACTIONS).count():
+            page.locator(ACTIONS).first.click(timeout=3000)
+        else:
+            return False
+        return wait_for_change(page, before) and revision(page) != before
+    except Exception:  # another player's move redrew the page under the click: look again
+        return False
+
+
+def play_to_the_end(page: Any, limit: int = 900) -> None:
+    for _ in range(limit):
+        if page.locator(".game[data-over]").count():
+            return
+        play_by_clicks(page)
+    raise AssertionError("the game did not end")
