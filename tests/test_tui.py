@@ -81,7 +81,7 @@ def test_a_solo_game_is_played_to_the_end_through_the_screen(game: str) -> None:
         assert isinstance(app.screen, GameScreen)
         text = _visible_text(app)
         assert "Tour 1/6" in text and ("JAUNE" in text) and "choisissez un dé du lancer" in text
-        assert "Tours: " in text or "Tours\u00a0: " in text
+        assert "Tours\u00a0: " in text  # a non-breaking space before the colon
         history = len(app.screen.session.game.history)
         await pilot.click("#moves", offset=(4, 1))  # the mouse plays the first listed move too
         await pilot.pause()
@@ -268,7 +268,248 @@ def test_the_hint_names_the_strong_players_move_and_the_cost_of_the_highlighted_
         text = _visible_text(app)
         assert "Conseil\u00a0: " + describe_move(game, estimates[0].move) in text
         cost = estimates[0].value - estimates[-1].value
-        assert f"Le coup en surbrillance coûte {cost:.1f} points." in text
+        assert f"Le coup en surbrillance coûte {cost:.1f} points.".replace(".", ",", 1) in text  # a decimal comma
         assert json.dumps(game.view(), sort_keys=True) == before, "a hint plays nothing"
 
     run(scenario)
+
+
+# --- small terminals: 80×24 -------------------------------------------------------------------
+
+
+def _screen_lines(app: TresFuteApp) -> list[str]:
+    """The characters on the terminal, line by line, the way Textual's screenshots take them."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, color_system=None)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return [line.rstrip() for line in console.export_text().split("\n")[:height]]
+
+
+def _fits(app: TresFuteApp, selector: str) -> bool:
+    """The widget lies inside the terminal, and its container needs no scrolling."""
+    widget = app.screen.query_one(selector)
+    inside = app.screen.region.contains_region(widget.region) and widget.region.height > 0
+    parent = widget.parent
+    return inside and getattr(parent, "max_scroll_x", 0) == 0 and getattr(parent, "max_scroll_y", 0) == 0
+
+
+def _resumed_in_round(tmp_path: Path, game: str, seats: list[Seat], round_: int) -> TresFuteApp:
+    """The app resuming a game played (at random, seeded) up to the start of ``round_``."""
+    import random
+
+    session = Session.new(game, seats, seed=7)
+    rng = random.Random(7)
+    while session.game.round < round_:
+        if session.is_bot(session.decider):
+            session.play_bot()
+        else:
+            session.play(rng.choice(session.game.legal_moves(session.decider)))
+    path = tmp_path / "partie.json"
+    session.save(path)
+    return TresFuteApp(resume=path, bot_delay=0)
+
+
+@pytest.mark.parametrize("game", ["tres-fute", "vraiment-tres-fute"])
+@pytest.mark.parametrize(("players", "round_"), [(1, 1), (1, 4), (2, 1), (3, 3)])
+def test_at_80_by_24_the_whole_sheet_the_dice_the_moves_and_every_key_are_on_the_screen(
+    tmp_path: Path, game: str, players: int, round_: int
+) -> None:
+    """Solo and with computer players, at the start of the game and in its middle."""
+    from tresfute.rules import SPECS
+    from tresfute.text import area_name
+
+    seats = [Seat("Joueur 1")] + [Seat(f"Joueur {i + 1}", "greedy") for i in range(1, players)]
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        if round_ == 1:
+            await start(app, pilot, game, players=players, kinds=tuple(s.bot or "person" for s in seats))
+        while app.screen.session.is_bot(app.screen.session.decider):
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.has_class("compact")
+        lines = _screen_lines(app)
+        assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+        shown = "\n".join(lines)
+        sheet = str(screen.query_one("#sheet").render()).split("\n")
+        assert _fits(app, "#sheet") and len(sheet) >= 14
+        for line in sheet:  # every line of the drawn sheet, whole, on the terminal
+            assert line.rstrip() in lines or any(line.rstrip() in s for s in lines), line
+        for a in SPECS[game].areas:
+            assert area_name(a).upper() in shown
+        assert "Renards" in shown and "Total" in shown and "Tours\u00a0:" in shown
+        dice = str(screen.query_one("#dice").render())
+        assert (
+            _fits(app, "#dice") and dice.strip() in lines and ("Lancer\u00a0:" in dice or "Autres dés\u00a0:" in dice)
+        )
+        moves = screen.query_one("#moves")
+        assert app.screen.region.contains_region(moves.region) and moves.region.height >= 2
+        first = str(moves.get_option_at_index(0).prompt)
+        assert first[:60] in shown
+        footer = lines[-1]
+        for key, label in [("u", "Annuler"), ("c", "Conseil"), ("s", "Sauvegarder"), ("v", "Autres feuilles")]:
+            assert f"{key} {label}" in footer
+        assert "h Aide" in footer and "q Quitter" in footer
+
+    run_at(scenario, (80, 24), None if round_ == 1 else _resumed_in_round(tmp_path, game, seats, round_))
+
+
+def run_at(scenario: Callable[[TresFuteApp, object], Awaitable[None]], size: tuple[int, int], app=None) -> None:
+    app = app or TresFuteApp(bot_delay=0)
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await scenario(app, pilot)
+
+    asyncio.run(main())
+
+
+def test_at_80_by_24_q_asks_then_quits() -> None:
+    from tresfute.tui.app import QuitScreen
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "vraiment-tres-fute")
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        lines = _screen_lines(app)
+        assert any("Quitter sans sauvegarder" in line for line in lines) and "esc Annuler" in lines[-1]
+        await pilot.press("escape")  # cancelled: back to the game
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.click("#quit")
+        await pilot.pause()
+        assert app.return_code == 0
+
+    run_at(scenario, (80, 24))
+
+
+@pytest.mark.parametrize(("language", "said"), [("fr", "Partie sauvegardée dans "), ("en", "Game saved to ")])
+def test_saving_says_the_game_was_saved_and_its_full_path(
+    tmp_path: Path, monkeypatch, language: str, said: str
+) -> None:
+    set_language(language)
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        field = app.screen.query_one("#save-path")
+        assert field.value.startswith(str(tmp_path) + "/tresfute-")  # the full path, offered
+        field.value = "partie.json"  # a relative name: saved in the current folder
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        message = str(app.screen.query_one("#message").render())
+        assert message == said + str(tmp_path / "partie.json")
+        assert _fits(app, "#message")
+        assert said.strip() in "\n".join(_screen_lines(app))
+
+    run_at(scenario, (80, 24))
+    assert json.loads((tmp_path / "partie.json").read_text())["game"] == "tres-fute"
+
+
+def test_a_failed_save_says_why_and_keeps_the_dialog_open(tmp_path: Path) -> None:
+    from tresfute.tui.app import SaveScreen
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot)
+        before = json.dumps(app.screen.session.game.view(), sort_keys=True)
+        await pilot.press("s")
+        await pilot.pause()
+        field = app.screen.query_one("#save-path")
+        missing = tmp_path / "nulle-part"
+        for value, reason in [
+            (str(missing / "partie.json"), f"le dossier {missing} n'existe pas"),
+            (str(tmp_path), f"{tmp_path} est un dossier"),
+            ("  ", "donnez un nom de fichier"),
+        ]:
+            field.value = value
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, SaveScreen)
+            assert str(app.screen.query_one("#save-error").render()) == f"Impossible de sauvegarder\u00a0: {reason}"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert json.dumps(app.screen.session.game.view(), sort_keys=True) == before
+        assert "sauvegardée" not in str(app.screen.query_one("#message").render())
+
+    run_at(scenario, (80, 24))
+    assert not (tmp_path / "nulle-part").exists()
+
+
+def test_save_and_quit_saves_then_quits(tmp_path: Path) -> None:
+    path = tmp_path / "partie.json"
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "vraiment-tres-fute")
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.click("#save-quit")
+        await pilot.pause()
+        app.screen.query_one("#save-path").value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.return_code == 0
+
+    run_at(scenario, (80, 24))
+    assert json.loads(path.read_text())["game"] == "vraiment-tres-fute"
+
+
+def test_larger_terminals_keep_the_full_sheet_and_the_moves_beside_it() -> None:
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "vraiment-tres-fute")
+        screen = app.screen
+        assert not screen.has_class("compact")
+        assert "c1   c2" in str(screen.query_one("#sheet").render())  # the full drawing
+        assert screen.query_one("#moves").region.x >= screen.query_one("#sheet").region.right
+        await pilot.resize_terminal(120, 40)  # the full sheet no longer fits: the compact one, moves beside
+        await pilot.pause()
+        assert screen.has_class("compact") and not screen.has_class("stacked")
+        assert _fits(app, "#sheet")
+        assert screen.query_one("#moves").region.x >= screen.query_one("#sheet").region.right
+
+    run_at(scenario, (160, 50))
+
+
+def test_at_80_by_24_the_mouse_plays_a_listed_move() -> None:
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "vraiment-tres-fute")
+        history = len(app.screen.session.game.history)
+        await pilot.click("#moves", offset=(4, 0))
+        await pilot.pause()
+        assert len(app.screen.session.game.history) == history + 1
+        assert "Joué\u00a0: " in str(app.screen.query_one("#message").render())
+
+    run_at(scenario, (80, 24))
+
+
+def test_the_end_screen_says_where_the_record_was_saved(tmp_path: Path) -> None:
+    session = Session.new("vraiment-tres-fute", [Seat("Ana")], seed=3)
+    while not session.game.is_over:
+        session.play(session.game.legal_moves(0)[0])
+    finished = tmp_path / "finie.json"
+    session.save(finished)
+    record = tmp_path / "record.json"
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("s")
+        await pilot.pause()
+        app.screen.query_one("#save-path").value = str(record)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        assert str(app.screen.query_one("#saved").render()) == f"Partie sauvegardée dans {record}"
+        assert _fits(app, "#saved") and "q Quitter" in _screen_lines(app)[-1]
+
+    run_at(scenario, (80, 24), TresFuteApp(resume=finished, bot_delay=0))
+    assert json.loads(record.read_text()) == json.loads(finished.read_text())

@@ -405,7 +405,7 @@ def test_the_last_moves_are_told_in_each_pages_language_with_who_played_them(cli
         # the move as the page offered it ("Yellow 5 → yellow: …"), less what the dice showed
         offered_die, target = picked["label"].split(" → ")
         assert en[1] == f"Ana: {offered_die.split()[0]} → {target}"
-        assert fr[1].startswith("Ana: ")
+        assert fr[1].startswith("Ana\u00a0: ")
 
 
 def test_head_is_answered_wherever_get_is(client: TestClient) -> None:

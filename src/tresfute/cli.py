@@ -384,6 +384,36 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
 
 
 @main.command()
+@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--player",
+    "seat",
+    type=int,
+    default=1,
+    show_default=True,
+    help="The player whose decisions are reviewed (numbered from 1).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON (docs/review.md).")
+@LANG
+def review(record_file: Path, seat: int, as_json: bool) -> None:
+    """Review a finished game: what each decision cost against the strong player's choice."""
+    from .bots.review import ReviewError, review_game
+    from .review_text import print_review, review_json
+
+    try:
+        record = records.loads(_read(record_file))
+        result = review_game(record, seat - 1)
+    except records.RecordError as exc:
+        raise click.ClickException(explain(exc)) from None
+    except ReviewError as exc:
+        raise click.ClickException(_(exc.template).format(**exc.params)) from None
+    if as_json:
+        _emit_json(review_json(record, result))
+        return
+    print_review(record, result)
+
+
+@main.command()
 @click.option(
     "--resume", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Resume a game saved as a record."
 )

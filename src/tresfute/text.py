@@ -136,7 +136,7 @@ def describe_move(game: Game, move: Move, dice_values: bool = True) -> str:
             die = _("{die} (blue + white = {total})").format(die=die, total=total)
         target = area_name(move.area)
         if move.cell is not None:
-            target = f"{target}: {cell_name(game, move.area, move.cell)}"
+            target = _("{area}: {cell}").format(area=target, cell=cell_name(game, move.area, move.cell))
         text = f"{die} → {target}"
         if kind is MoveKind.EXTRA:
             return _("Extra die (+1): {text}").format(text=text)

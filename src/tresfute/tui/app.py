@@ -7,14 +7,17 @@ end of the game. Every rule comes from the engine: the screen only lists its leg
 
 from __future__ import annotations
 
+import errno
 import time
 from importlib import resources
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, RadioButton, RadioSet, Select, Static
 from textual.widgets.option_list import Option
@@ -24,7 +27,7 @@ from ..bots import BOTS, BotError, analyse
 from ..i18n import N_, _, language
 from ..rules import SPECS, Game, Move, MoveKind, parse_move
 from ..text import area_name, bot_name, describe_move, explain, game_name, situation
-from .render import render_dice, render_sheet, targets_of
+from .render import labelled, render_dice, render_sheet, targets_of
 from .session import Seat, Session
 
 
@@ -35,6 +38,12 @@ def bind_keys(screen: Screen, keys: list[tuple[str, str, str]]) -> None:
     """
     for key, action, label in keys:
         screen._bindings.bind(key, action, _(label))
+
+
+def decimal(x: float) -> str:
+    """One decimal, with a decimal comma in French."""
+    text = f"{x:.1f}"
+    return text.replace(".", ",") if language() == "fr" else text
 
 
 def seat_kinds(extra: tuple[str, ...] = ()) -> list[tuple[str, str]]:
@@ -80,7 +89,18 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_seats(1)
+        self._fit()
         self.query_one("#start", Button).focus()  # Enter starts a solo game at once
+
+    def on_resize(self, _event: Resize) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Below 40 lines, fields without borders: four seats, Start and Quit fit in 80×24."""
+        small = self.app.size.height < 40
+        self.set_class(small, "compact")
+        for widget in self.query("Input, Select, Button, RadioSet"):
+            widget.compact = small  # type: ignore[attr-defined]
 
     @on(Select.Changed, "#players")
     def _players_changed(self, event: Select.Changed) -> None:
@@ -132,7 +152,22 @@ class SetupScreen(Screen[None]):
         self.app.exit()
 
 
+SIDE = 52  # the side panel (prompt, legal moves, messages) beside the full sheet
+NARROW_SIDE = 40  # beside the compact sheet: below this, the panel goes under the sheet
+
+
+def text_size(text: Text) -> tuple[int, int]:
+    lines = text.plain.split("\n")
+    return max(cell_len(line) for line in lines), len(lines)
+
+
 class GameScreen(Screen[None]):
+    """The game: status line, dice, the sheet, the legal moves, the keys in the footer.
+
+    The sheet is drawn in full where it fits beside the side panel; otherwise compact (the
+    whole sheet in 80×24), with the side panel beside it or, on a narrow screen, under it.
+    """
+
     def __init__(self, session: Session) -> None:
         super().__init__()
         bind_keys(
@@ -162,10 +197,16 @@ class GameScreen(Screen[None]):
                 yield Static("", id="prompt")
                 yield OptionList(id="moves")
                 yield Static("", id="message")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.refresh_view()
+
+    def on_resize(self, _event: Resize) -> None:
+        decider = self.session.decider
+        if self.is_mounted:
+            mine = decider is not None and not self.session.is_bot(decider) and not self.waiting_handover
+            self._draw(decider, self.game.legal_moves(decider) if mine else [])
 
     @property
     def game(self) -> Game:
@@ -230,24 +271,39 @@ class GameScreen(Screen[None]):
         game = self.game
         player = self.viewed if self.viewed is not None else (decider if decider is not None else game.active)
         seat = self.session.seats[player]
+        shown = moves if player == decider else []
+        focus = self.focus_target if player == decider else None
+        sheet = render_sheet(game, player, targets_of(shown), focus)
+        width, height = self.app.size
+        sheet_width, sheet_height = text_size(sheet)
+        compact = width < sheet_width + SIDE + 3 or height < sheet_height + 3  # status, dice, footer
+        stacked = False
+        if compact:
+            sheet = render_sheet(game, player, targets_of(shown), focus, compact=True)
+            sheet_width = text_size(sheet)[0]
+            stacked = width < sheet_width + 3 + NARROW_SIDE
+        self.set_class(compact, "compact")
+        self.set_class(stacked, "stacked")
+        self.query_one("#sheet-pane").styles.width = "100%" if stacked else sheet_width + 1 if compact else "1fr"
+        gap = " · " if compact else "  ·  "
         status = Text()
-        status.append(f" {game_name(game.spec)} ", style="bold reverse")
-        status.append("  " + _("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
+        status.append(_("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
         active = self.session.seats[game.active].name
         if game.n_players == 1:
             turn = _("passive turn") if game.solo_passive else _("active turn")
-            status.append(f"  ·  {turn}")
+            status.append(gap + turn)
         else:
-            status.append("  ·  " + _("active player: {name}").format(name=active))
-        status.append("  ·  " + _("sheet of {name}").format(name=seat.name), style="bold")
+            status.append(gap + _("active player: {name}").format(name=active))
+        status.append(gap + _("sheet of {name}").format(name=seat.name), style="bold")
+        title = Text(f" {game_name(game.spec)} ", style="bold reverse")
+        if not compact or title.cell_len + 2 + status.cell_len <= width:  # long names: the game's goes
+            status = Text.assemble(title, "  ", status)
         self.query_one("#status", Static).update(status)
-        self.query_one("#dice", Static).update(render_dice(game))
-        shown = moves if player == decider else []
-        focus = self.focus_target if player == decider else None
-        self.query_one("#sheet", Static).update(render_sheet(game, player, targets_of(shown), focus))
+        self.query_one("#dice", Static).update(render_dice(game, compact=compact))
+        self.query_one("#sheet", Static).update(sheet)
 
     def _prompt(self, player: int) -> Text:
-        text = Text(f"{self.session.seats[player].name}: ", style="bold")
+        text = Text(labelled(self.session.seats[player].name) + " ", style="bold")
         text.append(situation(self.game, player))
         return text
 
@@ -297,7 +353,7 @@ class GameScreen(Screen[None]):
             chosen = parse_move(moves_list.get_option_at_index(index).id or "")
             if chosen != best.move:
                 cost = best.value - next(e.value for e in estimates if e.move == chosen)
-                text += "\n" + _("The highlighted move costs {cost:.1f} points.").format(cost=cost)
+                text += "\n" + _("The highlighted move costs {cost} points.").format(cost=decimal(cost))
         self.query_one("#message", Static).update(text)
 
     def action_next_sheet(self) -> None:
@@ -308,7 +364,11 @@ class GameScreen(Screen[None]):
         self._draw(decider, self.game.legal_moves(decider) if decider is not None else [])
 
     def action_save(self) -> None:
-        self.app.push_screen(SaveScreen(self.session))
+        self.app.push_screen(SaveScreen(self.session), self._saved)
+
+    def _saved(self, path: Path | None) -> None:
+        if path is not None:
+            self.query_one("#message", Static).update(saved_message(path))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.game.spec.id))
@@ -327,6 +387,7 @@ class HandoverScreen(ModalScreen[None]):
         with Vertical(classes="dialog"):
             yield Label(_("Pass the keyboard to {name}").format(name=self.person), id="handover")
             yield Button(_("I am {name}: continue").format(name=self.person), variant="primary", id="ok")
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#ok", Button).focus()
@@ -336,7 +397,7 @@ class HandoverScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class SessionDialog(ModalScreen[None]):
+class SessionDialog(ModalScreen[Path | None]):
     """A dialog about the session, closed by Escape."""
 
     def __init__(self, session: Session) -> None:
@@ -348,25 +409,56 @@ class SessionDialog(ModalScreen[None]):
         self.dismiss(None)
 
 
+def saved_message(path: Path) -> str:
+    return _("Game saved to {path}").format(path=path)
+
+
+def why_not_saved(exc: OSError, path: Path) -> str:
+    """Why a file could not be written, in the player's language."""
+    if exc.errno == errno.ENOENT:
+        return _("the folder {folder} does not exist").format(folder=path.parent)
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return _("no permission to write {path}").format(path=path)
+    if exc.errno == errno.EISDIR:
+        return _("{path} is a folder").format(path=path)
+    if exc.errno == errno.ENOTDIR:
+        return _("a part of {path} is not a folder").format(path=path)
+    if exc.errno == errno.ENOSPC:
+        return _("the disk is full")
+    if exc.errno == errno.EROFS:
+        return _("the disk is read-only")
+    return exc.strerror or str(exc)
+
+
 class SaveScreen(SessionDialog):
+    """Asks where to save (a full path, in the current folder by default); dismissed with the
+    full path of the saved file, or None if cancelled."""
+
     def compose(self) -> ComposeResult:
-        default = f"tresfute-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        default = Path.cwd() / f"tresfute-{time.strftime('%Y%m%d-%H%M%S')}.json"
         with Vertical(classes="dialog"):
             yield Label(_("Save the game to:"))
-            yield Input(value=default, id="save-path")
+            yield Input(value=str(default), id="save-path")
             yield Static("", id="save-error")
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#save-path", Input).focus()
 
     @on(Input.Submitted, "#save-path")
     def save(self, event: Input.Submitted) -> None:
-        try:
-            self.session.save(Path(event.value.strip()))
-        except OSError as exc:
-            self.query_one("#save-error", Static).update(_("Cannot save: {reason}").format(reason=exc.strerror))
+        error = self.query_one("#save-error", Static)
+        text = event.value.strip()
+        if not text:
+            error.update(_("Cannot save: {reason}").format(reason=_("give a file name")))
             return
-        self.dismiss(None)
+        path = Path(text).expanduser().absolute()
+        try:
+            self.session.save(path)
+        except OSError as exc:
+            error.update(_("Cannot save: {reason}").format(reason=why_not_saved(exc, path)))
+            return
+        self.dismiss(path)
 
 
 class QuitScreen(SessionDialog):
@@ -377,10 +469,16 @@ class QuitScreen(SessionDialog):
                 yield Button(_("Save and quit"), variant="primary", id="save-quit")
                 yield Button(_("Quit without saving"), variant="error", id="quit")
                 yield Button(_("Cancel"), id="cancel")
+        yield Footer(show_command_palette=False)
 
     @on(Button.Pressed, "#save-quit")
     def save_quit(self) -> None:
-        self.app.push_screen(SaveScreen(self.session), lambda _r: self.app.exit())
+        self.app.push_screen(SaveScreen(self.session), self._saved)
+
+    def _saved(self, path: Path | None) -> None:
+        """Quit once saved, and say where in the terminal; a cancelled save quits nothing."""
+        if path is not None:
+            self.app.exit(message=saved_message(path))
 
     @on(Button.Pressed, "#quit")
     def quit(self) -> None:
@@ -423,13 +521,21 @@ class EndScreen(ModalScreen[None]):
                 label = rating[0] if language() == "fr" else rating[1]
                 stars = "" if rating[2] is None else "  " + "★" * rating[2] + "☆" * (5 - rating[2])
                 yield Label(_("Solo rating: {label}").format(label=label) + stars, id="rating")
+            yield Static("", id="saved")
             with Horizontal(classes="buttons"):
                 yield Button(_("Save the record"), id="save")
                 yield Button(_("Quit"), variant="primary", id="quit")
+        yield Footer(show_command_palette=False)
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
-        self.app.push_screen(SaveScreen(self.session))
+        self.app.push_screen(SaveScreen(self.session), self._saved)
+
+    def _saved(self, path: Path | None) -> None:
+        if path is not None:
+            saved = self.query_one("#saved", Static)
+            saved.update(saved_message(path))
+            saved.display = True
 
     @on(Button.Pressed, "#quit")
     def action_quit(self) -> None:
@@ -445,9 +551,10 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         lang = language()
         text = resources.files("tresfute.tui").joinpath("help", f"{self.game_id}.{lang}.md").read_text("utf-8")
-        with VerticalScroll(classes="dialog", id="help"):
+        with VerticalScroll(classes="dialog", id="help-dialog"):
             yield Markdown(text)
             yield Button(_("Close"), id="close")
+        yield Footer(show_command_palette=False)
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -233,6 +234,14 @@ class Store(Protocol):
         """The day's finished entries, best score first."""
         ...
 
+    def load_review(self, game_id: str, seat: int, version: str) -> str | None:
+        """A seat's stored review (JSON text) in this version of the review, if there is one."""
+        ...
+
+    def save_review(self, game_id: str, seat: int, version: str, review: str) -> None:
+        """Keep a seat's review; the first one written stays (two servers may compute it at once)."""
+        ...
+
     def history(self, player_hash: str) -> list[Entry]:
         """Every entry made under the names this player took, newest day first."""
         ...
@@ -319,6 +328,17 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN finished {real};
     CREATE INDEX games_finished ON games (finished);
+    """,
+    # 6: game reviews, computed once per seat of a finished game (``reviewed``); ``version`` is
+    # the review's format, so that a later release's review is computed anew, not misread
+    """
+    CREATE TABLE reviews (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        review TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat, version)
+    );
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -485,6 +505,7 @@ class _SQLStore:
         with self._transaction() as cursor:
             old = "SELECT id FROM games WHERE finished < ? AND challenge IS NULL"
             cursor.execute(f"DELETE FROM moves WHERE game_id IN ({old})", (before,))
+            cursor.execute(f"DELETE FROM reviews WHERE game_id IN ({old})", (before,))
             cursor.execute(f"DELETE FROM seats WHERE game_id IN ({old})", (before,))
             forgotten: int = cursor.execute(
                 "DELETE FROM games WHERE finished < ? AND challenge IS NULL", (before,)
@@ -625,6 +646,21 @@ class _SQLStore:
                 f"{self._ENTRIES} WHERE n.player_hash = ? ORDER BY e.day DESC, e.game", (player_hash,)
             ).fetchall()
         return [Entry(*row) for row in rows]
+
+    def load_review(self, game_id: str, seat: int, version: str) -> str | None:
+        with self._transaction(write=False) as cursor:
+            row = cursor.execute(
+                "SELECT review FROM reviews WHERE game_id = ? AND seat = ? AND version = ?", (game_id, seat, version)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def save_review(self, game_id: str, seat: int, version: str, review: str) -> None:
+        with self._transaction() as cursor:
+            cursor.execute(
+                "INSERT INTO reviews (game_id, seat, version, review) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seat, version) DO NOTHING",
+                (game_id, seat, version, review),
+            )
 
 
 class SQLiteStore(_SQLStore):
@@ -912,6 +948,28 @@ class UnknownDatabaseError(ValueError):
     def __init__(self, url: str) -> None:
         super().__init__(f"{url}: not a postgresql:// URL nor the path of an SQLite file")
         self.url = url
+
+
+def reviewed(
+    store: Store, game_id: str, seat: int, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any] | None:
+    """The review of a seat's decisions (from 0) in a finished stored game (``bots.review``, as
+    JSON data): read from the store, or computed and stored the first time. None for no such
+    game; ``bots.review.ReviewError`` for a game not finished or no such seat."""
+    from ..bots.review import FORMAT, review_game
+    from ..records import Record
+
+    found = store.load_review(game_id, seat, FORMAT)
+    if found is None:
+        stored = store.load(game_id)
+        if stored is None:
+            return None
+        record = Record(game=stored.game, players=[s.name for s in stored.seats], dice="external", moves=stored.moves)
+        store.save_review(game_id, seat, FORMAT, json.dumps(review_game(record, seat, progress=progress).to_json()))
+        found = store.load_review(game_id, seat, FORMAT)  # the first one written, if two were made
+        assert found is not None
+    data: dict[str, Any] = json.loads(found)
+    return data
 
 
 def open_store(database: str | Path) -> Store:

@@ -705,7 +705,7 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
 def _log_line(table: Table, entry: str) -> str:
     player, text = records.split_entry(entry)
     said = _past_entry(table.game, text, player is None)
-    return said if player is None else f"{table.stored.seats[player].name}: {said}"
+    return said if player is None else _("{name}: {move}").format(name=table.stored.seats[player].name, move=said)
 
 
 # A past entry's words depend only on the game, the language and the entry: every view shows the
