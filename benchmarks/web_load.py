@@ -9,13 +9,21 @@ one POST, written to the database before it is acknowledged); ``--bots`` adds co
 (greedy) to each game. ``--db`` names the database of the server it starts (default: a new
 SQLite file) and ``--workers`` its number of processes (``tresfute serve --workers``; more than
 one needs a ``postgresql://`` database, which should be empty: the games are added to it).
-``--think S`` makes each player wait S seconds (0.5 S to 1.5 S) before each move, as people do:
-without it the players send as fast as the server answers, and the latency is then the number
-of games over the throughput. ``--pages`` keeps each game's page open as a browser does: a
+``--think S`` makes each player wait S seconds (0.5 S to 1.5 S) before each move, as people do,
+and ``--think 2-4`` between 2 and 4 s: without it the players send as fast as the server answers,
+and the latency is then the number of games over the throughput. With a think time the players
+start over the first think, not all at once. ``--duration D`` stops the players after D seconds
+(a game at a person's pace lasts minutes), and prints the server's memory (its processes'
+resident set, started here) per game beside it. ``--pages`` keeps each game's page open as a browser does: a
 WebSocket that gets the state pushed at every change (the player's own moves included); it
 also prints how long after the move's answer its page had it (with several processes, the
 page and the player's requests are on different processes about half the time).
-Prints the moves per second and the latency percentiles of the moves.
+Prints the moves per second and the latency percentiles of the moves. The server it starts has
+the per-address limits lifted (``TRESFUTE_GAMES_PER_MINUTE=0``, ``TRESFUTE_SOCKETS_PER_ADDRESS=0``:
+every player comes from this one address); lift them too on a server given by ``--url``.
+
+    python benchmarks/web_load.py --games 1000 --think 2-4 --pages --duration 90 \
+        --db postgresql://tresfute@127.0.0.1/load --workers 2
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -62,6 +71,19 @@ class Connection:
         return cls(reader, writer, parts.netloc)
 
     async def request(self, method: str, path: str, body: object = None, token: str | None = None) -> dict:
+        """The answer's JSON; a connection the server closed while idle (uvicorn's keep-alive
+        lasts 5 s, shorter than a person's thinking) is opened again, as a browser does."""
+        try:
+            return await self._request(method, path, body, token)
+        except (asyncio.IncompleteReadError, ConnectionError) as closed:
+            if isinstance(closed, asyncio.IncompleteReadError) and closed.partial:
+                raise  # cut in the middle of an answer: not an idle connection
+            self.writer.close()
+            again = await Connection.open(f"http://{self.host}")
+            self.reader, self.writer = again.reader, again.writer
+            return await self._request(method, path, body, token)
+
+    async def _request(self, method: str, path: str, body: object = None, token: str | None = None) -> dict:
         data = b"" if body is None else json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
         head += "Content-Type: application/json\r\n"
@@ -101,16 +123,30 @@ async def watch(url: str, game_id: str, token: str, pushed: dict[int, float]) ->
                 return
 
 
+Think = tuple[float, float]  # each player waits between these many seconds before a move
+
+
+def thinking(text: str) -> Think:
+    """``S`` (0.5 S to 1.5 S) or ``A-B`` (A to B seconds)."""
+    low, dash, high = text.partition("-")
+    if dash:
+        return float(low), float(high)
+    return 0.5 * float(text), 1.5 * float(text)
+
+
 async def play_game(
     url: str,
     game: str,
     bots: int,
     seed: int,
     latencies: list[float],
-    think: float = 0.0,
+    think: Think = (0.0, 0.0),
     lags: list[float] | None = None,
+    deadline: float = float("inf"),
 ) -> int:
     rng = random.Random(seed)
+    if think[1]:
+        await asyncio.sleep(rng.uniform(0, think[1]))  # people do not all start at once
     connection = await Connection.open(url)
     seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
     created = await connection.request("POST", "/api/games", {"game": game, "seats": seats})
@@ -123,8 +159,10 @@ async def play_game(
         view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
         while not view["over"]:
             move = rng.choice(view["legal"])["move"]
-            if think:
-                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            if think[1]:
+                await asyncio.sleep(rng.uniform(*think))
+            if time.perf_counter() >= deadline:
+                break
             start = time.perf_counter()
             view = await connection.request(
                 "POST", f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token
@@ -138,17 +176,39 @@ async def play_game(
         raise
     await connection.close()
     if page is not None and lags is not None:
-        await asyncio.wait_for(page, timeout=30)  # the last push: the game is over
+        if view["over"]:
+            await asyncio.wait_for(page, timeout=30)  # the last push: the game is over
+        else:  # stopped at the deadline: the pushes that came meanwhile
+            await asyncio.sleep(1)
+            page.cancel()
         lags.extend(max(0.0, pushed[r] - answered[r]) for r in answered.keys() & pushed.keys())
     return moves
 
 
-async def run(url: str, games: int, game: str, bots: int, think: float = 0.0, pages: bool = False) -> None:
+async def run(
+    url: str,
+    games: int,
+    game: str,
+    bots: int,
+    think: Think = (0.0, 0.0),
+    pages: bool = False,
+    duration: float | None = None,
+    server: int | None = None,
+) -> None:
     latencies: list[float] = []
     lags: list[float] | None = [] if pages else None
     start = time.perf_counter()
-    counts = await asyncio.gather(*(play_game(url, game, bots, seed, latencies, think, lags) for seed in range(games)))
-    seconds = time.perf_counter() - start
+    deadline = start + duration if duration else float("inf")
+    before = resident(server)
+    memory: list[int] = []
+    if duration and server is not None:  # the server's memory with every game under way, just before the end
+        asyncio.get_running_loop().call_at(
+            asyncio.get_running_loop().time() + max(0.0, duration - 2), lambda: memory.append(resident(server))
+        )
+    counts = await asyncio.gather(
+        *(play_game(url, game, bots, seed, latencies, think, lags, deadline) for seed in range(games))
+    )
+    seconds = min(time.perf_counter(), deadline) - start
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
     print(
@@ -158,6 +218,11 @@ async def run(url: str, games: int, game: str, bots: int, think: float = 0.0, pa
         f"  {sum(counts) / seconds:.0f} moves/s; latency p50 {p(0.50):.1f} ms, p90 {p(0.90):.1f} ms, "
         f"p99 {p(0.99):.1f} ms, max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms"
     )
+    if memory and before:
+        print(
+            f"  server memory: {before / 2**20:.0f} MiB before, {memory[0] / 2**20:.0f} MiB with the games under way:"
+            f" {(memory[0] - before) / games / 1024:.0f} KiB a game{' and its page' if pages else ''}"
+        )
     if lags:
         lags.sort()
         lag = lambda q: lags[min(len(lags) - 1, int(q * len(lags)))] * 1000  # noqa: E731
@@ -165,6 +230,23 @@ async def run(url: str, games: int, game: str, bots: int, think: float = 0.0, pa
             f"  pages: {len(lags)} moves seen by the mover's page, after the move's answer by"
             f" p50 {lag(0.5):.1f} ms, p90 {lag(0.9):.1f} ms, p99 {lag(0.99):.1f} ms, max {lag(1):.1f} ms"
         )
+
+
+def resident(pid: int | None) -> int:
+    """The resident memory (bytes) of a process and its children (uvicorn's workers); 0 if unknown."""
+    if pid is None:
+        return 0
+    total = 0
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) * 1024
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                total += resident(int(child))
+    except OSError:  # not Linux, or gone
+        return total
+    return total
 
 
 def main() -> None:
@@ -177,8 +259,12 @@ def main() -> None:
     parser.add_argument("--db", help="the started server's database: an SQLite file or a postgresql:// URL")
     parser.add_argument("--workers", type=int, default=1, help="the started server's processes")
     parser.add_argument(
-        "--think", type=float, default=0.0, help="seconds each player thinks between moves (0: none, as fast as it can)"
+        "--think",
+        type=thinking,
+        default=(0.0, 0.0),
+        help="seconds each player thinks before a move: S (0.5 S to 1.5 S) or A-B (0: none, as fast as it can)",
     )
+    parser.add_argument("--duration", type=float, help="stop the players after this many seconds")
     parser.add_argument("--pages", action="store_true", help="each game's page open too, on a WebSocket")
     args = parser.parse_args()
     server = None
@@ -190,7 +276,10 @@ def main() -> None:
             folder = tempfile.TemporaryDirectory(prefix="tresfute-load-")
             database = str(Path(folder.name) / "load.sqlite3")
         command = ["serve", "--port", str(args.port), "--db", database, "--workers", str(args.workers)]
-        server = subprocess.Popen([sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL)
+        unlimited = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "0"}  # one address plays all
+        server = subprocess.Popen(
+            [sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL, env={**os.environ, **unlimited}
+        )
         url = f"http://127.0.0.1:{args.port}"
         for _ in range(300):
             try:
@@ -201,7 +290,8 @@ def main() -> None:
     if server is not None:
         print(f"server: {args.workers} process(es), database {'PostgreSQL' if '://' in database else 'SQLite'}")
     try:
-        event_loop(run(url, args.games, args.game, args.bots, args.think, args.pages))
+        pid = server.pid if server is not None else None
+        event_loop(run(url, args.games, args.game, args.bots, args.think, args.pages, args.duration, pid))
     finally:
         if server is not None:
             server.terminate()

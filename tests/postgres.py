@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,9 +88,12 @@ def cluster() -> Iterator[str]:
         log = (folder / "log").read_text() if (folder / "log").exists() else ""
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"PostgreSQL did not start: {exc.stderr.decode()}{log}") from None
+    url = f"postgresql://tresfute@127.0.0.1:{port}/postgres"
+    _controls[port] = (binaries, data, folder, options, run_as)
     try:
-        yield f"postgresql://tresfute@127.0.0.1:{port}/postgres"
+        yield url
     finally:
+        _controls.pop(port, None)
         subprocess.run(
             [binaries / "pg_ctl", "-D", data, "-m", "immediate", "stop"],
             capture_output=True,
@@ -107,3 +111,31 @@ def fresh_database(server_url: str, name: str) -> str:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
         connection.execute(f'CREATE DATABASE "{name}"')
     return server_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+# how to stop and start each running cluster again, by port (for the database fault tests)
+_controls: dict[int, tuple[Path, Path, Path, str, dict[str, Any]]] = {}
+
+
+def stop(url: str) -> None:
+    """Stop the cluster of ``url`` at once, as a crash or a restart does (its clients' connections break)."""
+    _pg_ctl(url, "-m", "fast", "stop")
+
+
+def start(url: str) -> None:
+    """Start the cluster of ``url`` again, on the same port."""
+    _binaries, _data, folder, options, _run_as = _controls[_port(url)]
+    _pg_ctl(url, "-l", str(folder / "log"), "-o", options, "-w", "-t", "60", "start")
+
+
+def _port(url: str) -> int:
+    from urllib.parse import urlsplit
+
+    port = urlsplit(url).port
+    assert port is not None
+    return port
+
+
+def _pg_ctl(url: str, *arguments: str) -> None:
+    binaries, data, folder, _options, run_as = _controls[_port(url)]
+    subprocess.run([binaries / "pg_ctl", "-D", data, *arguments], check=True, capture_output=True, cwd=folder, **run_as)

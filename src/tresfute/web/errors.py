@@ -1,6 +1,6 @@
 """Every error answers in one shape, ``{"error": "<a sentence in the page's language>"}``: a
 request refused by the host, a malformed one, an address with nothing behind it (static files
-included), a method not served, a failure of the server."""
+included), a method not served, the database away, a failure of the server."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException
 from ..i18n import _, use_language
 from .deps import language_of
 from .problems import sentences
+from .store import StoreUnavailableError
 from .tables import TableError
 
 
@@ -30,6 +31,17 @@ async def invalid(request: Request, exc: Exception) -> JSONResponse:
     with use_language(_language(request)):
         message = _("malformed request: {problems}").format(problems=sentences(exc.errors(), skip=1))
     return JSONResponse({"error": message}, status_code=422)
+
+
+def unavailable_message() -> str:
+    return _("the games' database cannot be reached just now: nothing was changed, try again in a moment")
+
+
+async def unavailable(request: Request, exc: Exception) -> JSONResponse:
+    """The database is away (503): the request changed nothing and may be sent again."""
+    with use_language(_language(request)):
+        message = unavailable_message()
+    return JSONResponse({"error": message}, status_code=503, headers={"Retry-After": "5"})
 
 
 async def http_error(request: Request, exc: Exception) -> JSONResponse:
@@ -56,4 +68,5 @@ def answer_errors_as_json(app: FastAPI) -> None:
     app.add_exception_handler(TableError, table_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(StoreUnavailableError, unavailable)
     app.add_exception_handler(Exception, failed)

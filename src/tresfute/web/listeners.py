@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fastapi import WebSocket
 
 from .models import JSON_OBJECT
-from .store import Change
+from .store import Change, StoreUnavailableError
 from .tables import Host, Table
 from .threads import run_in_game_thread
 
@@ -159,24 +159,33 @@ async def forward_changes(host: Host, listeners: Listeners, changes: Changes) ->
                     await listeners.publish(host, held)
                 else:
                     await listeners.update(host, game_id, changes)
+            except StoreUnavailableError:  # the database is away: read the game whole in a second
+                asyncio.get_running_loop().call_later(1.0, tell, game_id, None, True)
             except Exception:  # that table's pages miss this change; the others' do not
                 logging.getLogger(__name__).exception("could not tell the pages of %s", game_id)
             changes, told[game_id] = told[game_id], []
         del told[game_id]
 
+    log = logging.getLogger(__name__)
+    lost = False  # said once in the log, until the notices come again
     try:
         while True:
             try:
                 async for change in changes():
                     # None: listening (again), or a notice not understood: every watched table
                     # may have changed unheard
+                    if change is None and lost:
+                        lost = False
+                        log.warning("hearing the database's notices again")
                     changed = listeners.tables() if change is None else [change.game_id]
                     for game_id in filter(listeners.watched, changed):
                         tell(game_id, change)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                logging.getLogger(__name__).exception("lost the database's notices; listening again")
+                if not lost:
+                    log.exception("lost the database's notices; listening again every second")
+                lost = True
                 await asyncio.sleep(1)
     finally:
         stopped.set()

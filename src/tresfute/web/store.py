@@ -14,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -31,6 +32,8 @@ CHANNEL = "tresfute_changes"
 # only, which is all they can read): heard too, so that during an upgrade the pages of a new
 # server still see the moves made through an old one (not the other way round).
 OLD_CHANNEL = "tresfute_games"
+POOL_WAIT = 5.0  # seconds a request waits for a connection to PostgreSQL before it is refused
+FAILING_WAIT = 0.05  # seconds, while the database is known to fail
 NOTICE_ROOM = 7000  # bytes: PostgreSQL's notices carry less than 8000; longer moves go untold
 
 
@@ -103,6 +106,31 @@ class Change:
         except ValueError:
             return change
         return cls(game_id, int(revision), told, own)
+
+
+class StoreUnavailableError(RuntimeError):
+    """The database cannot be reached or written just now (PostgreSQL restarted or away, a full
+    disk, a read-only file): nothing was written; the same request may be tried again later."""
+
+
+class _Health:
+    """Says in the log when the database starts failing, once, and when it answers again."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.failing = False
+        self._log = logging.getLogger("tresfute.web.store")
+
+    def failed(self, error: BaseException) -> StoreUnavailableError:
+        if not self.failing:
+            self.failing = True
+            self._log.error("the database (%s) fails: %s; changes are refused until it answers", self.name, error)
+        return StoreUnavailableError(str(error).strip() or type(error).__name__)
+
+    def answered(self) -> None:
+        if self.failing:
+            self.failing = False
+            self._log.warning("the database (%s) answers again", self.name)
 
 
 class MoveConflictError(RuntimeError):
@@ -333,6 +361,22 @@ class _SQLStore:
 
     _real = "REAL"
     _for_update = ""
+    _health: _Health
+
+    @contextmanager
+    def _faults(self) -> Iterator[None]:
+        """Turn the database's failures (:meth:`_is_fault`) into :class:`StoreUnavailableError`."""
+        try:
+            yield
+        except Exception as error:
+            if not self._is_fault(error):
+                raise
+            raise self._health.failed(error) from error
+        self._health.answered()
+
+    def _is_fault(self, error: Exception) -> bool:
+        """Whether ``error`` says the database is away or cannot be written now."""
+        return False
 
     @contextmanager
     def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
@@ -630,6 +674,7 @@ class SQLiteStore(_SQLStore):
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA busy_timeout=10000")
         self._lock = threading.Lock()
+        self._health = _Health(str(path))
         with self._transaction() as cursor:
             cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = cursor.execute("SELECT version FROM schema_version").fetchone()
@@ -641,17 +686,25 @@ class SQLiteStore(_SQLStore):
 
     @contextmanager
     def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
-        with self._lock:
+        with self._lock, self._faults():
             if not write and not snapshot:
                 yield self._db
                 return
             self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite may have rolled it back itself (a full disk)
+                    with suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+
+    # A full disk, a read-only file or folder, an I/O error, a database locked too long
+    _FAULTS = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_BUSY", "SQLITE_CANTOPEN", "SQLITE_PERM")
+
+    def _is_fault(self, error: Exception) -> bool:
+        return isinstance(error, sqlite3.Error) and getattr(error, "sqlite_errorname", "").startswith(self._FAULTS)
 
     def close(self) -> None:
         with self._lock:
@@ -694,7 +747,8 @@ class PostgresStore(_SQLStore):
     _real = "DOUBLE PRECISION"
     _for_update = " FOR UPDATE"
 
-    def __init__(self, url: str, min_size: int = 1, max_size: int = 8) -> None:
+    def __init__(self, url: str, min_size: int = 1, max_size: int = 8, wait: float = POOL_WAIT) -> None:
+        """``wait``: the seconds a request waits for a connection (the database away: then it is refused)."""
         try:
             from psycopg_pool import ConnectionPool
         except ImportError:
@@ -704,14 +758,25 @@ class PostgresStore(_SQLStore):
         # the database processes of this store's connections: a notice sent by one of them is a
         # change this server made
         self._backends: set[int] = set()
+        self._health = _Health(_without_password(url))
+        self._checking = threading.Lock()
+        # A request waits for a connection at most ``wait`` seconds, then is refused (503): while
+        # the database is away, requests must not pile up in the game threads.
         self._pool = ConnectionPool(
             url,
             min_size=min_size,
             max_size=max_size,
             open=False,
-            kwargs={"autocommit": True},
+            timeout=wait,
+            # a connection lost is sought again with a growing delay (1, 2, 4… s); given up after
+            # 10 s, the next request starts afresh: a database back after a long outage is used
+            # at once, not after the pool's next try (up to minutes later by default)
+            reconnect_timeout=10.0,
+            kwargs={"autocommit": True, "connect_timeout": max(1, round(wait))},
             configure=lambda connection: self._backends.add(connection.info.backend_pid),
         )
+        # the pool warns at each failed try to reconnect: the store says it once (_Health)
+        logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
         self._pool.open(wait=True, timeout=30)
         with self._transaction() as cursor:
             # several servers may start together: one migrates, the others wait for it
@@ -722,7 +787,7 @@ class PostgresStore(_SQLStore):
 
     @contextmanager
     def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
-        with self._pool.connection() as connection:
+        with self._faults(), self._pool.connection(timeout=self._wait()) as connection:
             if not write and not snapshot:
                 with connection.cursor() as cursor:
                     yield _PgCursor(cursor)
@@ -791,12 +856,37 @@ class PostgresStore(_SQLStore):
             "told": told if len(game_id) + len(told.encode()) < NOTICE_ROOM else "",
         }
         try:
-            with self._pool.connection() as connection:
+            with self._faults(), self._pool.connection(timeout=self._wait()) as connection:
                 row = connection.execute(self._APPEND, values).fetchone()
         except psycopg.errors.UniqueViolation:
             raise MoveConflictError(f"move {start} of {game_id} is already written") from None
         if row is None:
             raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {start} moves")
+
+    def _wait(self) -> float | None:
+        """How long a call waits for a connection: the pool's time, or hardly at all while the
+        database is failing (a connection ready is used; the game threads are not held)."""
+        return FAILING_WAIT if self._health.failing else None
+
+    def _is_fault(self, error: Exception) -> bool:
+        """A lost connection, a database restarting or away (and then the connections kept in
+        the pool are checked, in the background, so that the broken ones go at once)."""
+        import psycopg
+
+        if not isinstance(error, psycopg.OperationalError):
+            return False
+        if self._checking.acquire(blocking=False):
+
+            def check() -> None:
+                try:
+                    self._pool.check()
+                except Exception:  # the pool closed meanwhile
+                    pass
+                finally:
+                    self._checking.release()
+
+            threading.Thread(target=check, name="tresfute-pool-check", daemon=True).start()
+        return True
 
     async def changes(self) -> AsyncIterator[Change | None]:
         """Every change of any game, by any server, as it is committed; ``None`` first, once
@@ -892,3 +982,11 @@ def open_store(database: str | Path) -> Store:
     if scheme:
         raise UnknownDatabaseError(text)
     return SQLiteStore(database)
+
+
+def _without_password(url: str) -> str:
+    """A database URL as a log may show it."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()

@@ -32,7 +32,16 @@ from ..i18n import _, language, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
 from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
 from .days import closes
-from .store import Change, EntryRefusedError, MoveConflictError, Store, StoredGame, StoredSeat, token_hash
+from .store import (
+    Change,
+    EntryRefusedError,
+    MoveConflictError,
+    Store,
+    StoredGame,
+    StoredSeat,
+    StoreUnavailableError,
+    token_hash,
+)
 
 ROLL = Move(MoveKind.ROLL)
 
@@ -67,6 +76,7 @@ class Table:
     game: Game
     bots: dict[int, Bot]
     lock: threading.RLock = field(default_factory=threading.RLock)
+    stalled: bool = False  # computer players could not move (the database was away): they move when next asked
 
     @property
     def id(self) -> str:
@@ -250,6 +260,8 @@ class Host:
                     raise TableError(404, _("no such game"))
                 if revision != table.stored.revision:
                     self._reload(table)
+                elif table.stalled:
+                    self._automatic(table)
             return table
         stored = self.store.load(table_id)
         if stored is None:
@@ -527,6 +539,10 @@ class Host:
             self._play_automatic(table, after)
         except ConflictError:
             return
+        except StoreUnavailableError:  # what came before is written: they play once the database is back
+            table.stalled = True
+            return
+        table.stalled = False
 
     def _play_automatic(self, table: Table, after: Move | None) -> None:
         while not table.game.is_over:

@@ -35,9 +35,11 @@ from ..deps import (
     language_of,
     seat_token_needed,
 )
+from ..errors import unavailable_message
 from ..listeners import KnownView, state_message
 from ..models import JSON_OBJECT, TOKEN, Act, Body, Hello, NewGame, Undo
 from ..problems import sentences
+from ..store import StoreUnavailableError
 from ..tables import Host, SeatRequest, Table, TableError
 from ..threads import run_in_game_thread
 
@@ -212,13 +214,14 @@ async def hello_then_listen(socket: WebSocket, game_id: str, server: Server) -> 
                 table, seat = await run_in_game_thread(server.watched, game_id, None), None
             else:
                 table, seat = await run_in_game_thread(host.seat_of, game_id, hello.token)
-    except (TableError, ValidationError, ValueError, TimeoutError) as exc:
+    except (TableError, StoreUnavailableError, ValidationError, ValueError, TimeoutError) as exc:
         with use_language(language_asked(text)):
-            message = (
-                exc.message
-                if isinstance(exc, TableError)
-                else _("malformed message: {problem}").format(problem=problems(exc))
-            )
+            if isinstance(exc, TableError):
+                message = exc.message
+            elif isinstance(exc, StoreUnavailableError):
+                message = unavailable_message()
+            else:
+                message = _("malformed message: {problem}").format(problem=problems(exc))
         await socket.send_json({"type": "error", "error": message})
         await socket.close(code=1008)
         return
