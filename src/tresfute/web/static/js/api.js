@@ -2,7 +2,7 @@
 // try again (502-504: a proxy without its server; 503: the database is away), is retried by
 // itself while the page shows "reconnecting…"; a move is sent again with the same sequence
 // number, so the server plays it once (a repeat is refused as already played).
-import { lang, t } from "./i18n.js";
+import { lang, sentence, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -19,6 +19,7 @@ export function onConnection(watcher) {
   return () => watchers.delete(watcher);
 }
 
+/** ``lost``: false, or the sentence to show while the page tries again. */
 export function setLost(lost) {
   if (connection.lost === lost) return;
   connection.lost = lost;
@@ -43,10 +44,13 @@ export async function api(path, { method = "GET", body, headers = {}, retry = fa
       response = null; // the server cannot be reached
     }
     if (response === null || RETRY.has(response.status)) {
+      // the server's own sentence when it says to try again (the database away), else ours
+      const said = response && (await response.json().catch(() => null));
+      const why = said && typeof said.error === "string" ? said.error : null;
       if (!retry) {
-        throw new ApiError(t("The server cannot be reached: check the connection and try again."), 0);
+        throw new ApiError(why || t("The server cannot be reached: check the connection and try again."), response ? response.status : 0);
       }
-      setLost(true);
+      setLost(why ? t("{reason} — trying again…", { reason: sentence(why) }) : t("Connection to the server lost: reconnecting…"));
       await sleep(Math.min(4000, 400 * 2 ** attempt));
       continue;
     }

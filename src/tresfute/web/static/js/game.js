@@ -235,8 +235,8 @@ export function GamePage({ id, token, layoutFor }) {
         if (message.type === "state") show(message.state);
         else if (message.type === "error") setMessage(message.error);
       });
-      socket.addEventListener("close", () => {
-        if (closed) return;
+      socket.addEventListener("close", (event) => {
+        if (closed || event.code === 1008) return; // refused (a bad link, too many pages): its message is shown, no retry
         setTimeout(() => { load().catch(() => {}); connect(); }, delay); // catch up on what was missed, then listen again
         delay = Math.min(8000, delay * 2);
       });

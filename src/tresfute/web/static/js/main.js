@@ -15,7 +15,7 @@ const layoutFor = (game) => {
 function Connection() {
   const [lost, setLost] = useState(false);
   useEffect(() => onConnection(setLost), []);
-  return lost ? html`<p class="connection" role="status">${t("Connection to the server lost: reconnecting…")}</p>` : null;
+  return lost ? html`<p class="connection" role="status">${lost}</p>` : null;
 }
 
 function Header() {
