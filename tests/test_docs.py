@@ -13,7 +13,8 @@ ROOT = Path(__file__).parent.parent
 STATIC = ROOT / "src" / "tresfute" / "web" / "static"
 # A path into the repository: scripts/x.py, benchmarks/x.py, examples/x.json, docs/x.md.
 PATH = re.compile(r"\b((?:scripts|benchmarks|examples|docs)/[\w.-]+\.(?:py|json|md))\b")
-SCRIPT = re.compile(r"\b([\w-]+(?:\.[\w-]+)*\.js)\b")
+# a script named on its own (one in an address, /docs/start.js, or made from parts is served by a route)
+SCRIPT = re.compile(r"(?<![/}\w.-])([\w-]+(?:\.[\w-]+)*\.js)\b")
 
 
 def _texts() -> list[Path]:
