@@ -24,6 +24,8 @@ MYPY = "mypy>=1.10,<3"  # mypyc comes with mypy
 def _can_compile() -> bool:
     if os.environ.get("TRESFUTE_PURE") == "1" or sys.implementation.name != "cpython":
         return False
+    if sys.platform == "win32":  # setuptools finds MSVC itself; a failed compile still falls back
+        return True
     return shutil.which(os.environ.get("CC", "cc")) is not None or shutil.which("gcc") is not None
 
 
