@@ -58,7 +58,9 @@ def test_an_editable_install_needs_no_compiler_toolchain(monkeypatch) -> None:
     assert build.get_requires_for_build_wheel() == ["wheel"], "no C compiler: nothing more to install"
 
 
-def test_a_compiler_that_fails_gives_the_plain_wheel_with_a_message_not_a_failure(monkeypatch, tmp_path, capsys) -> None:
+def test_a_compiler_that_fails_gives_the_plain_wheel_with_a_message_not_a_failure(
+    monkeypatch, tmp_path, capsys
+) -> None:
     build = backend()
     monkeypatch.setattr(build, "_can_compile", lambda: True)
     monkeypatch.chdir(tmp_path)
@@ -84,10 +86,9 @@ def test_told_not_to_compile_the_build_says_it_builds_the_plain_wheel(monkeypatc
     monkeypatch.setattr(
         build._setuptools,
         "build_wheel",
-        lambda directory, config_settings=None, metadata_directory=None: seen.append(
-            build.os.environ.get("TRESFUTE_COMPILE")
-        )
-        or "tresfute-0.1.0-py3-none-any.whl",
+        lambda directory, config_settings=None, metadata_directory=None: (
+            seen.append(build.os.environ.get("TRESFUTE_COMPILE")) or "tresfute-0.1.0-py3-none-any.whl"
+        ),
     )
     assert build.build_wheel(str(tmp_path)).endswith("py3-none-any.whl")
     assert seen == [None]
