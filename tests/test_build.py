@@ -4,6 +4,7 @@ install never does, and the plain modules are always there as the fallback."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -93,3 +94,11 @@ def test_told_not_to_compile_the_build_says_it_builds_the_plain_wheel(monkeypatc
     assert build.build_wheel(str(tmp_path)).endswith("py3-none-any.whl")
     assert seen == [None]
     assert "plain Python wheel" in capsys.readouterr().err
+
+
+def test_the_compiled_engine_runs_where_ci_requires_it() -> None:
+    """``.ci/run`` installs from the sdist with a C compiler and sets TRESFUTE_COMPILED_TESTS=required:
+    there the whole suite must have run on the compiled engine."""
+    if os.environ.get("TRESFUTE_COMPILED_TESTS") != "required":
+        pytest.skip("TRESFUTE_COMPILED_TESTS=required is not set (CI sets it)")
+    assert tresfute.rules.COMPILED, "the engine was not compiled: is there a C compiler?"
