@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # whole loads and engine measures: left out by pytest -m "not slow"
+
 ROOT = Path(__file__).parent.parent
 
 

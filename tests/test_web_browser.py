@@ -19,6 +19,8 @@ import pytest
 
 from tresfute import fair_dice
 
+pytestmark = pytest.mark.slow  # a browser plays whole games: left out by pytest -m "not slow"
+
 CHROMIUM = Path(os.environ.get("TRESFUTE_CHROMIUM", "/usr/bin/chromium"))
 ARGS = [
     "--headless",
