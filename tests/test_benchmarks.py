@@ -67,3 +67,12 @@ def test_the_web_load_side_by_side_benchmark_gives_each_installs_two_process_rat
     assert names == [], "each run's database is dropped"
     refused = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "more than one process needs --server" in refused.stderr
+
+
+def test_the_start_time_benchmark_times_the_commands_and_measures_the_sizes(tmp_path: Path) -> None:
+    (tmp_path / "tresfute-0.1.0-py3-none-any.whl").write_bytes(b"x" * 2_000_000)
+    command = [sys.executable, str(ROOT / "benchmarks" / "cli_start.py"), "--runs", "1", "--src", str(ROOT / "src")]
+    result = subprocess.run([*command, "--dist", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "tresfute score --help" in result.stdout and "python -c pass" in result.stdout
+    assert re.search(r"tresfute-0\.1\.0-py3-none-any\.whl +2\.00 MB", result.stdout)
