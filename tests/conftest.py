@@ -18,6 +18,13 @@ def _french_again() -> Iterator[None]:
     set_language(DEFAULT_LANGUAGE)
 
 
+@pytest.fixture(autouse=True)
+def _french_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command follows the locale (LANG and the rest); the tests run it in French, whatever
+    the machine's locale, unless a test says otherwise."""
+    monkeypatch.setattr("tresfute.cli._locale_language", lambda: "fr")
+
+
 _databases = itertools.count()
 
 

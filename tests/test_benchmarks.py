@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # whole loads and engine measures: left out by pytest -m "not slow"
+
 ROOT = Path(__file__).parent.parent
 
 
@@ -76,3 +80,12 @@ def test_the_page_weighs_under_its_budget_and_the_benchmark_counts_every_file_it
     modules = list((STATIC / "js").glob("*.js"))
     assert weight["files"] == len(modules) + 5
     assert 0 < weight["gzip_bytes"] < weight["raw_bytes"] and weight["gzip_bytes"] <= 150 * 1024
+
+
+def test_the_start_time_benchmark_times_the_commands_and_measures_the_sizes(tmp_path: Path) -> None:
+    (tmp_path / "tresfute-0.1.0-py3-none-any.whl").write_bytes(b"x" * 2_000_000)
+    command = [sys.executable, str(ROOT / "benchmarks" / "cli_start.py"), "--runs", "1", "--src", str(ROOT / "src")]
+    result = subprocess.run([*command, "--dist", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "tresfute score --help" in result.stdout and "python -c pass" in result.stdout
+    assert re.search(r"tresfute-0\.1\.0-py3-none-any\.whl +2\.00 MB", result.stdout)

@@ -4,6 +4,7 @@ install never does, and the plain modules are always there as the fallback."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -56,3 +57,48 @@ def test_an_editable_install_needs_no_compiler_toolchain(monkeypatch) -> None:
     )
     monkeypatch.setattr(build.shutil, "which", lambda name: None)
     assert build.get_requires_for_build_wheel() == ["wheel"], "no C compiler: nothing more to install"
+
+
+def test_a_compiler_that_fails_gives_the_plain_wheel_with_a_message_not_a_failure(
+    monkeypatch, tmp_path, capsys
+) -> None:
+    build = backend()
+    monkeypatch.setattr(build, "_can_compile", lambda: True)
+    monkeypatch.chdir(tmp_path)
+    tries = []
+
+    def setuptools_build_wheel(directory, config_settings=None, metadata_directory=None):
+        tries.append(build.os.environ.get("TRESFUTE_COMPILE"))
+        if build.os.environ.get("TRESFUTE_COMPILE") == "1":
+            raise SystemExit("error: command 'cc' failed: No such file or directory")
+        return "tresfute-0.1.0-py3-none-any.whl"
+
+    monkeypatch.setattr(build._setuptools, "build_wheel", setuptools_build_wheel)
+    assert build.build_wheel(str(tmp_path)) == "tresfute-0.1.0-py3-none-any.whl"
+    assert tries == ["1", None], "tried compiled, then built the plain modules"
+    assert "compiling the engine failed" in capsys.readouterr().err
+    assert "TRESFUTE_COMPILE" not in build.os.environ
+
+
+def test_told_not_to_compile_the_build_says_it_builds_the_plain_wheel(monkeypatch, tmp_path, capsys) -> None:
+    build = backend()
+    monkeypatch.setenv("TRESFUTE_PURE", "1")
+    seen = []
+    monkeypatch.setattr(
+        build._setuptools,
+        "build_wheel",
+        lambda directory, config_settings=None, metadata_directory=None: (
+            seen.append(build.os.environ.get("TRESFUTE_COMPILE")) or "tresfute-0.1.0-py3-none-any.whl"
+        ),
+    )
+    assert build.build_wheel(str(tmp_path)).endswith("py3-none-any.whl")
+    assert seen == [None]
+    assert "plain Python wheel" in capsys.readouterr().err
+
+
+def test_the_compiled_engine_runs_where_ci_requires_it() -> None:
+    """``.ci/run`` installs from the sdist with a C compiler and sets TRESFUTE_COMPILED_TESTS=required:
+    there the whole suite must have run on the compiled engine."""
+    if os.environ.get("TRESFUTE_COMPILED_TESTS") != "required":
+        pytest.skip("TRESFUTE_COMPILED_TESTS=required is not set (CI sets it)")
+    assert tresfute.rules.COMPILED, "the engine was not compiled: is there a C compiler?"

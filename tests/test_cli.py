@@ -47,7 +47,9 @@ def test_replay_rejects_a_bad_record_with_the_reason(tmp_path: Path) -> None:
     code, out = run("replay", str(path), "--lang", "en")
     assert code == 1 and "move 1 ('1:done') is illegal: 'done' is not possible now: the active player picks" in out
     code, out = run("replay", str(tmp_path / "missing.json"))
-    assert code == 1 and "cannot read" in out
+    assert code == 1 and out.startswith("Erreur\u00a0: impossible de lire ")
+    code, out = run("replay", str(tmp_path / "missing.json"), "--lang", "en")
+    assert code == 1 and out.startswith("Error: cannot read ")
 
 
 def test_solo_replay_shows_the_rating_in_english() -> None:

@@ -27,26 +27,39 @@ def _imported(path: Path) -> set[str]:
     return {m for m in modules if m not in sys.stdlib_module_names and m != "tresfute"}
 
 
-def test_every_imported_package_is_declared_with_a_range() -> None:
+# Which extras each part of the package may use, beyond the core's dependencies.
+EXTRAS_OF = {
+    "web": ("web", "postgres"),  # the store imports psycopg only for a postgresql:// database
+    "tui": ("tui",),
+    "envs": ("envs", "rl"),  # a trained agent's seat (envs/agent.py) imports sb3-contrib when made
+    "registration.py": ("envs",),  # registers the ids with Gymnasium when it is there
+    "cli.py": ("web", "postgres", "tui"),  # inside the commands that need them, with the extra named
+}
+
+
+def _requirements(extras: dict[str, list[str]], names: tuple[str, ...]) -> list[str]:
+    return [r for name in names for r in extras[name] if not r.startswith("tresfute")]
+
+
+def test_every_imported_package_is_declared_with_a_range_and_the_core_needs_no_extra() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     base = project["dependencies"]
     extras = project["optional-dependencies"]
-    # the environments (and their registration, which imports Gymnasium only when it is there)
-    # may use the envs extra, and a trained agent's seat the rl extra; the web store may use the
-    # postgres extra (it imports psycopg only for a postgresql:// database)
-    optional = extras["envs"] + [r for r in extras["rl"] if not r.startswith("tresfute")]
-    postgres = extras["postgres"]
-    assert all(re.search(r">=.*<", r) for r in base + optional + postgres), "each dependency pinned to a range"
+    every = _requirements(extras, ("web", "tui", "postgres", "envs", "rl"))
+    assert all(re.search(r">=.*<", r) for r in base + every), "each dependency pinned to a range"
     distributions = packages_distributions()
     missing = []
     for path in PACKAGE.rglob("*.py"):
         relative = path.relative_to(PACKAGE)
-        may_use_extras = "envs" in relative.parts or relative.name == "registration.py"
-        may_use_postgres = relative.parts == ("web", "store.py")
-        extra = (optional if may_use_extras else []) + (postgres if may_use_postgres else [])
-        declared = {_name(r) for r in base + extra}
+        declared = {_name(r) for r in base + _requirements(extras, EXTRAS_OF.get(relative.parts[0], ()))}
         for module in _imported(path):
             names = {d.lower().replace("_", "-") for d in distributions.get(module, [module])}
             if not names & declared:
                 missing.append(f"{path.relative_to(ROOT)}: {module}")
-    assert not missing, f"imported but not declared in pyproject.toml: {missing}"
+    assert not missing, f"imported but not declared in pyproject.toml (or in an extra its part may not use): {missing}"
+
+
+def test_all_holds_every_extra_but_rl_and_the_tests_install_all() -> None:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert extras["all"] == ["tresfute[web,tui,postgres,envs]"]
+    assert "tresfute[all]" in extras["test"]

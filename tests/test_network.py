@@ -149,6 +149,7 @@ def test_the_shipped_network_is_packaged_and_loads(game_id: str) -> None:
     assert network.info.get("settings", {}).get("game") == game_id, "the file says how it was trained"
 
 
+@pytest.mark.slow
 def test_the_shipped_weights_load_from_a_built_wheel(tmp_path: Path) -> None:
     """A wheel built from the checkout holds both networks, and they load from its bytes."""
     root = Path(__file__).resolve().parent.parent
@@ -176,6 +177,7 @@ def test_the_strong_player_plays_the_network_s_best_afterstate() -> None:
     assert StrongBot(0, candidates=0).analyse(game, 0)[0].move == best
 
 
+@pytest.mark.slow
 def test_training_runs_end_to_end_checkpoints_and_resumes(tmp_path: Path) -> None:
     """A tiny run: self-play, TD(lambda) fit, evaluation, checkpoint; resumed, it goes on from
     where it stopped, and its best network says how it was made."""
@@ -201,6 +203,7 @@ def test_training_runs_end_to_end_checkpoints_and_resumes(tmp_path: Path) -> Non
     assert isinstance(StrongBot(0, network=final).choose(game, 0), type(game.legal_moves()[0]))
 
 
+@pytest.mark.slow
 def test_training_is_reproducible_for_a_seed() -> None:
     def once() -> np.ndarray:
         settings = Settings(game="vraiment-tres-fute", iterations=1, games=2, hidden=(8,), eval_every=5, workers=1)

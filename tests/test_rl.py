@@ -27,6 +27,8 @@ from tresfute.rules import Game
 from tresfute.tui.app import EndScreen, GameScreen, SetupScreen, TresFuteApp, seat_kinds
 from tresfute.tui.session import Seat, Session
 
+pytestmark = pytest.mark.slow  # trains an agent with PyTorch: left out by pytest -m "not slow"
+
 try:
     import sb3_contrib
     import torch

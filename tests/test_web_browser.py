@@ -26,6 +26,7 @@ from browser import (
 )
 
 require_chromium()
+pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 

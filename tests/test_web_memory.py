@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tresfute.web.store import SQLiteStore
 from tresfute.web.tables import Host, SeatRequest
 
@@ -17,6 +19,7 @@ class Clock:
         return self.now
 
 
+@pytest.mark.slow
 def test_thousands_of_abandoned_games_do_not_pile_up_in_memory() -> None:
     clock = Clock()
     host = Host(SQLiteStore(":memory:"), idle_seconds=600, clock=clock)

@@ -16,6 +16,7 @@ import pytest
 from browser import LiveServer, open_page, require_chromium
 
 require_chromium()
+pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 

@@ -25,6 +25,8 @@ import websockets
 
 from tresfute import fair_dice, records
 
+pytestmark = pytest.mark.slow  # several server processes on one PostgreSQL database: left out by pytest -m "not slow"
+
 
 class Server:
     """One ``tresfute serve`` process."""

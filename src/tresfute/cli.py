@@ -5,24 +5,75 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from . import paper, records
-from .bots import BOTS, FILE_BOTS, BotError, make_bot
-from .i18n import _, language, set_language
-from .paper import AREA_BY_NAME
+from .i18n import _, environment_language, language, set_language
 from .progress import Progress, progress_bar
 from .rules import SPECS
-from .rules.kinds import AREA_NAMES
-from .simulate import bench as run_bench
-from .simulate import simulate
-from .text import area_name, describe_move, explain, game_name
 
+if TYPE_CHECKING:
+    from .bots import Bot
+
+# The command imports what a command needs when it runs, so that ``tresfute --help`` and a
+# command's help start at once: the bots (numpy), records and paper sheets (pydantic), the
+# terminal game (Textual), the server (FastAPI). The bots' names are written out here for the
+# same reason; a test checks them against ``tresfute.bots``.
+BOT_NAMES = ("greedy", "random", "strong")
+FILE_BOT_KINDS = ("ppo",)
 GAME_CHOICE = click.Choice(sorted(SPECS))
+
+
+class CliError(click.ClickException):
+    """An error line in the user's language (``Erreur : …`` in French)."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(_("Error: {message}").format(message=self.format_message()), file=file, err=file is None)
+
+
+def _missing_extra(command: str, extra: str, error: ImportError) -> NoReturn:
+    """One line that says which extra the command needs, when one of its packages is missing."""
+    missing = getattr(error, "name", None) or str(error)
+    raise CliError(
+        _(
+            'tresfute {command} needs the {extra} extra ({missing} is not installed): pip install "tresfute[{extra}]"'
+        ).format(command=command, extra=extra, missing=missing)
+    ) from None
+
+
+@cache
+def _warn_if_plain_engine() -> None:
+    """Once per process, on stderr: the engine runs as plain Python, several times slower."""
+    from .rules import COMPILED
+
+    if not COMPILED:
+        click.echo(
+            _(
+                "tresfute runs the plain Python engine, several times slower than the compiled one "
+                "(pip install . without -e, where a C compiler is found; tresfute --version tells which one runs)."
+            ),
+            err=True,
+        )
+
+
+def _engine() -> str:
+    from .rules import COMPILED
+
+    return _("compiled engine") if COMPILED else _("plain Python engine")
+
+
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    click.echo(f"tresfute {version('tresfute')} ({_engine()})")
+    ctx.exit()
 
 
 class BotSpec(click.ParamType):
@@ -31,37 +82,49 @@ class BotSpec(click.ParamType):
     name = "bot"
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "[" + "|".join([*sorted(BOTS), *(f"{k}:FILE" for k in FILE_BOTS)]) + "]"
+        return "[" + "|".join([*BOT_NAMES, *(f"{k}:FILE" for k in FILE_BOT_KINDS)]) + "]"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         try:
-            make_bot(value, 0)  # a wrong name or file fails here, with the reason
+            _make_bot(value)  # a wrong name or file fails here, with the reason
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
         return str(value)
 
 
+def _make_bot(name: str) -> Bot:
+    from .bots import make_bot
+
+    try:
+        return make_bot(name, 0)
+    except ImportError as exc:  # a trained agent's seat without the rl extra's packages
+        _missing_extra("--bot " + name.partition(":")[0], "rl", exc)
+
+
 BOT_SPEC = BotSpec()
 
 
-def _set_lang(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
-    set_language(value)
+def _set_lang(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        set_language(value)
     return value
 
 
 LANG = click.option(
     "--lang",
     type=click.Choice(["fr", "en"]),
-    default="fr",
-    show_default=True,
+    default=None,
     callback=_set_lang,
     expose_value=False,
     is_eager=True,
-    help="Language of the text (French or English).",
+    help="Language of the text, French or English (default: the locale's, LC_ALL, LC_MESSAGES or LANG).",
 )
 
 
 def _area(name: str) -> str:
+    from .paper import AREA_BY_NAME
+    from .text import area_name
+
     return area_name(AREA_BY_NAME[name]).capitalize()
 
 
@@ -69,7 +132,7 @@ def _read(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
+        raise CliError(_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror)) from None
 
 
 def _emit_json(data: Any) -> None:
@@ -101,18 +164,68 @@ def _histogram(totals: list[int], bars: int = 40) -> list[str]:
 
 
 class _Commands(click.Group):
-    """Reports a computer player that cannot play the game asked (a trained agent's file
-    made for the other game) as an error message, not a traceback."""
+    """Speaks the locale's language (``--lang`` wins), with its error lines in it too, and
+    reports a computer player that cannot play the game asked (a trained agent's file made for
+    the other game) as an error message, not a traceback."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        set_language(_locale_language())
+        if not standalone_mode:
+            return super().main(args, prog_name, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, standalone_mode=False, **extra)
+        except click.ClickException as error:
+            _show_error(error)
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo(_("Aborted!"), err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except BotError as exc:
-            raise click.ClickException(str(exc)) from None
+        except ValueError as exc:
+            bots = sys.modules.get("tresfute.bots")  # a BotError comes only from bots imported
+            if bots is not None and isinstance(exc, bots.BotError):
+                raise CliError(str(exc)) from None
+            raise
+
+
+def _locale_language() -> str:
+    return environment_language()
+
+
+def _show_error(error: click.ClickException) -> None:
+    """Click's own error lines (usage, hint, ``Error:``) in the user's language."""
+    if isinstance(error, CliError):
+        error.show()
+        return
+    ctx = error.ctx if isinstance(error, click.UsageError) else None
+    if ctx is not None:
+        click.echo(ctx.get_usage(), err=True)
+        if ctx.command.get_help_option(ctx) is not None:
+            command = f"{ctx.command_path} {ctx.help_option_names[0]}"
+            click.echo(_("Try '{command}' for help.").format(command=command), err=True)
+        click.echo(err=True)
+    click.echo(_("Error: {message}").format(message=error.format_message()), err=True)
 
 
 @click.group(cls=_Commands)
-@click.version_option(package_name="tresfute")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and which engine runs (compiled or plain Python), and exit.",
+)
 def main() -> None:
     """Très futé and Vraiment très futé: play, replay, score, simulate and bench games."""
 
@@ -123,11 +236,15 @@ def main() -> None:
 @LANG
 def replay(record_file: Path, as_json: bool) -> None:
     """Check a game record move by move and print its final scores."""
+    from . import records
+    from .rules.kinds import AREA_NAMES
+    from .text import explain, game_name
+
     try:
         record = records.loads(_read(record_file))
         game = records.replay(record)
     except records.RecordError as exc:
-        raise click.ClickException(explain(exc)) from None
+        raise CliError(explain(exc)) from None
     scores = game.scores()
     data: dict[str, Any] = {
         "game": game.spec.id,
@@ -188,12 +305,15 @@ def _print_breakdown(data: dict[str, Any]) -> None:
 @LANG
 def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     """Score a filled paper sheet described in JSON."""
+    from . import paper
+    from .text import game_name
+
     try:
         spec, sheet = paper.load_sheet(_read(sheet_file))
     except paper.SheetError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise CliError(str(exc)) from None
     if game_id is not None and game_id != spec.id:
-        raise click.ClickException(f"the sheet is a {spec.id} sheet, not {game_id}")
+        raise CliError(_("the sheet is a {game} sheet, not {asked}").format(game=spec.id, asked=game_id))
     data = paper.breakdown(spec, sheet)
     if as_json:
         _emit_json(data)
@@ -214,6 +334,10 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
 @LANG
 def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_json: bool) -> None:
     """Play GAMES seeded games with a bot in every seat and summarise the scores."""
+    from .simulate import simulate
+    from .text import game_name
+
+    _warn_if_plain_engine()
     with _progress(games) as progress:
         data = simulate(game_id, players, bot, games, seed, progress)
     if as_json:
@@ -245,7 +369,7 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
 @click.option(
     "--opponents",
-    type=click.Choice(sorted(BOTS)),
+    type=click.Choice(BOT_NAMES),
     default=None,
     help="The bot in the other seats (needs --players 2 to 4): then BOT's win rate, its mean and theirs.",
 )
@@ -262,8 +386,12 @@ def bench(
     game_id: str, bot: str, games: int, seed: int, players: int, opponents: str | None, workers: int, as_json: bool
 ) -> None:
     """Measure a computer player's strength over many seeded games."""
+    from .simulate import bench as run_bench
+    from .text import game_name
+
     if opponents is not None and players < 2:
         raise click.UsageError(_("--opponents needs --players 2 to 4"))
+    _warn_if_plain_engine()
     with _progress(games) as progress:
         data = run_bench(game_id, players, bot, games, seed, workers, opponents, progress)
     if as_json:
@@ -339,14 +467,16 @@ def bench(
 @LANG
 def analyse(record_file: Path, move_number: int | None, search_all: bool, as_json: bool) -> None:
     """Rank the legal moves of a recorded position by the strong player's expected final score."""
+    from . import records
     from .bots import analyse as analyse_position
     from .rules import CHANCE, parse_move
+    from .text import describe_move, explain
 
     try:
         record = records.loads(_read(record_file))
         game = records.replay(record, stop=move_number)
     except records.RecordError as exc:
-        raise click.ClickException(explain(exc)) from None
+        raise CliError(explain(exc)) from None
     played = None
     if move_number is not None and move_number <= len(record.moves):
         player, text = records.split_entry(record.moves[move_number - 1])
@@ -354,7 +484,7 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
     else:
         player = game.to_move
     if player is None or player == CHANCE:
-        raise click.ClickException(_("No player decides in this position."))
+        raise CliError(_("No player decides in this position."))
     estimates = analyse_position(game, player, search_all=search_all)
     best = estimates[0].value
     rows = [
@@ -434,8 +564,10 @@ def review(record_file: Path, seat: int, as_json: bool) -> None:
 @LANG
 def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...]) -> None:
     """Play in the terminal: alone, with friends at one keyboard, against computer players."""
-    from .tui.app import TresFuteApp
-
+    try:
+        from .tui.app import TresFuteApp
+    except ImportError as exc:
+        _missing_extra("play", "tui", exc)
     TresFuteApp(resume=resume, bot_delay=bot_delay, extra_bots=bots).run()
 
 
@@ -464,12 +596,20 @@ def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...]) -> None:
 @LANG
 def serve(host: str, port: int, workers: int, database: str | None) -> None:
     """Play in the browser: alone, against the computer, or with friends (tresfute serve)."""
-    import uvicorn
+    try:
+        import uvicorn
 
-    from .web.app import create_app, served
-    from .web.store import PostgresStore, UnknownDatabaseError, open_store
+        from .web.app import create_app, served
+        from .web.store import PostgresStore, UnknownDatabaseError, open_store
+    except ImportError as exc:
+        _missing_extra("serve", "web", exc)
 
     where = database or str(Path(click.get_app_dir("tresfute")) / "games.sqlite3")
+    if where.startswith(("postgresql://", "postgres://")):
+        try:
+            import psycopg_pool  # noqa: F401  (the store imports it; here only to name the extra)
+        except ImportError as exc:
+            _missing_extra("serve --db postgresql://…", "postgres", exc)
     try:
         store = open_store(where)
     except UnknownDatabaseError as exc:
@@ -480,6 +620,7 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
     if workers > 1 and not isinstance(store, PostgresStore):
         store.close()
         raise click.BadParameter(_("several workers need a postgresql:// database"), param_hint="--workers")
+    _warn_if_plain_engine()
     click.echo(_("Games are kept in {path}").format(path=_without_password(where)))
     click.echo(
         _("Open http://{host}:{port}/ in your browser (Ctrl+C stops the server).").format(

@@ -8,7 +8,8 @@ then ``compile`` keep it in step with the code.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -53,6 +54,17 @@ def use_language(language: str) -> Iterator[None]:
         yield
     finally:
         _local_language.reset(token)
+
+
+def environment_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language the locale asks for, read as gettext reads it: the first of ``LANGUAGE``,
+    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set; French for ``fr*``, English otherwise
+    (``C``, ``en_US.UTF-8``, any other language, nothing set)."""
+    environ = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        if value := environ.get(name):
+            return "fr" if value.lower().startswith("fr") else "en"
+    return "en"
 
 
 def language() -> str:

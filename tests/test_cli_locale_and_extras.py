@@ -1,0 +1,131 @@
+"""The command speaks the locale's language (``--lang`` wins), names the extra a command lacks,
+says which engine runs, and warns once when a long command runs the plain one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import tresfute.rules
+from tresfute import bots, cli
+from tresfute.i18n import environment_language
+
+SHEET = Path(__file__).parent.parent / "examples" / "tres-fute-sheet.json"
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"LANG": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "fr_CA"}, "fr"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({}, "en"),
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "fr_FR.UTF-8", "LC_ALL": "en_GB.UTF-8"}, "en"),
+        ({"LC_ALL": "", "LANG": "fr_BE.UTF-8"}, "fr"),  # an empty variable counts as unset
+        ({"LANGUAGE": "fr:en", "LANG": "C.UTF-8"}, "fr"),
+    ],
+)
+def test_the_language_follows_the_locale_as_gettext_reads_it(environ: dict[str, str], expected: str) -> None:
+    assert environment_language(environ) == expected
+
+
+def _command(*args: str, **environ: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    return subprocess.run(
+        [sys.executable, "-m", "tresfute", *args], capture_output=True, text=True, env={**clean, **environ}, timeout=60
+    )
+
+
+def test_lang_en_gives_english_and_lang_fr_french_and_lang_option_wins() -> None:
+    english = _command("score", str(SHEET), LANG="en_US.UTF-8")
+    french = _command("score", str(SHEET), LANG="fr_FR.UTF-8")
+    assert english.returncode == french.returncode == 0
+    assert "Total" in english.stdout and "Solo rating:" in english.stdout
+    assert "Note en solo" in french.stdout
+    assert "Note en solo" in _command("score", str(SHEET), "--lang", "fr", LANG="en_US.UTF-8").stdout
+    assert "Solo rating:" in _command("score", str(SHEET), "--lang", "en", LANG="fr_FR.UTF-8").stdout
+
+
+def test_error_lines_are_in_the_locales_language(tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing.json")
+    french = _command("score", missing, LANG="fr_FR.UTF-8")
+    assert french.returncode == 1 and french.stderr.startswith("Erreur\u00a0: impossible de lire ")
+    english = _command("score", missing, LANG="en_US.UTF-8")
+    assert english.returncode == 1 and english.stderr.startswith("Error: cannot read ")
+    usage = _command("simulate", "--players", "9", LANG="fr_FR.UTF-8")
+    assert usage.returncode == 2
+    assert "tresfute simulate --help\u00a0» pour l’aide." in usage.stderr
+    assert "Erreur\u00a0: " in usage.stderr
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli.main, list(args))
+    return result.exit_code, result.output
+
+
+def test_version_says_which_engine_runs() -> None:
+    code, out = run("--version")
+    engine = "moteur compilé" if tresfute.rules.COMPILED else "moteur en Python pur"
+    assert code == 0 and out == f"tresfute {tresfute.__version__} ({engine})\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "blocked", "extra"),
+    [
+        (("serve",), "fastapi", "web"),
+        (("serve",), "uvicorn", "web"),
+        (("play",), "textual", "tui"),
+        (("serve", "--db", "postgresql://nobody@localhost/none"), "psycopg_pool", "postgres"),
+    ],
+)
+def test_a_command_whose_extra_is_missing_names_it_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], blocked: str, extra: str
+) -> None:
+    for name in list(sys.modules):  # imported afresh, as on a machine without the package
+        if name == blocked or name.startswith((blocked + ".", "tresfute.web", "tresfute.tui")):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, blocked, None)  # importing it raises ImportError
+    code, out = run(*args, "--lang", "en")
+    command = "serve --db postgresql://…" if extra == "postgres" else args[0]
+    install = f'pip install "tresfute[{extra}]"'
+    assert code == 1
+    assert out == f"Error: tresfute {command} needs the {extra} extra ({blocked} is not installed): {install}\n"
+
+
+def test_the_long_commands_warn_once_on_stderr_when_the_plain_engine_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tresfute.rules, "COMPILED", False)
+    cli._warn_if_plain_engine.cache_clear()
+    result = CliRunner().invoke(cli.main, ["simulate", "--games", "2", "--json", "--lang", "en"])
+    assert result.exit_code == 0
+    assert result.stderr.count("plain Python engine") == 1 and result.stdout.startswith("{")
+    again = CliRunner().invoke(cli.main, ["simulate", "--games", "2", "--json"])
+    assert "plain Python engine" not in again.stderr, "once per process"
+    monkeypatch.setattr(tresfute.rules, "COMPILED", True)
+    cli._warn_if_plain_engine.cache_clear()
+    compiled = CliRunner().invoke(cli.main, ["simulate", "--games", "2", "--json"])
+    assert compiled.exit_code == 0 and compiled.stderr == ""
+    cli._warn_if_plain_engine.cache_clear()
+
+
+def test_the_names_the_help_shows_are_the_bots_and_games_there_are() -> None:
+    assert tuple(sorted(bots.BOTS)) == cli.BOT_NAMES
+    assert tuple(bots.FILE_BOTS) == cli.FILE_BOT_KINDS
+
+
+@pytest.mark.parametrize("args", [["--help"], ["score", "--help"], ["simulate", "--help"], ["--version"]])
+def test_help_imports_neither_the_bots_nor_pydantic(args: list[str]) -> None:
+    heavy = "('numpy', 'pydantic', 'tresfute.bots', 'tresfute.records')"
+    code = (
+        "import sys\nfrom tresfute.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n"
+        f"    print(sorted(m for m in {heavy} if m in sys.modules), file=sys.stderr)"
+    )
+    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
+    assert result.stderr.strip() == "[]"
