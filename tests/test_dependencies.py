@@ -34,7 +34,7 @@ def test_every_imported_package_is_declared_with_a_range() -> None:
     # the environments (and their registration, which imports Gymnasium only when it is there)
     # may use the envs extra, and a trained agent's seat the rl extra; the web store may use the
     # postgres extra (it imports psycopg only for a postgresql:// database)
-    optional = [r for e in ("envs", "rl", "video") for r in extras[e] if not r.startswith("tresfute")]
+    optional = [r for e in ("envs", "rl", "video", "openspiel") for r in extras[e] if not r.startswith("tresfute")]
     postgres = extras["postgres"]
     assert all(re.search(r">=.*<", r) for r in base + optional + postgres), "each dependency pinned to a range"
     distributions = packages_distributions()
