@@ -8,7 +8,7 @@ copies it and adds the marks, the dice and the scores. The same state gives the 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -43,10 +43,25 @@ _ACTION_LABELS = {"reroll": "reroll", "plus_one": "+1", "reprise": "reprise"}
 _GAP = 0.4
 
 
+def _middle(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
 def _light(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     """The printed tint of an area's colour (the cells are pale, the pen stands out)."""
     r, g, b = colour
     return ((r + 2 * 255) // 3, (g + 2 * 255) // 3, (b + 2 * 255) // 3)
+
+
+@lru_cache(maxsize=4096)
+def _stamp(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """``text`` drawn once as a mask, and where its corner lies from the anchor point: a frame
+    pastes it in its colour (a FreeType drawing per frame cost most of a frame)."""
+    font = _font(size)
+    left, top, right, bottom = (round(v) for v in font.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor=anchor)
+    return mask, left, top
 
 
 @cache
@@ -80,8 +95,11 @@ class Picture:
         self.dice_height = cell * 2.6
         height = round(self.dice_height + players * self.sheet_height + self.margin)
         self.height = height + height % 2  # even: video encoders (H.264) want even sides
-        self.small = _font(max(8, round(cell * 0.45)))
-        self.large = _font(max(9, round(cell * 0.6)))
+        self.small_size = max(8, round(cell * 0.45))
+        self.large_size = max(9, round(cell * 0.6))
+        self.small = _font(self.small_size)
+        self.large = _font(self.large_size)
+        self._image = Image.new("RGB", (1, 1))  # the frame being drawn
         self._boxes: list[tuple[str, int, tuple[float, float, float, float]]] = []  # (area, index, box)
         self._circles: list[tuple[int, str, int, tuple[float, float, float, float]]] = []
         self.printed = self._draw_printed()
@@ -160,12 +178,19 @@ class Picture:
 
     # --- the state: drawn at each frame ----------------------------------------------
 
+    def _text(
+        self, at: tuple[float, float], text: str, fill: tuple[int, int, int], size: int, anchor: str = "la"
+    ) -> None:
+        mask, left, top = _stamp(text, size, anchor)
+        self._image.paste(fill, (round(at[0]) + left, round(at[1]) + top), mask)
+
     def draw(self, game: Game, names: list[str] | None = None) -> np.ndarray:
         """The picture of ``game`` now: H × W × 3, uint8."""
         if game.spec.id != self.spec.id or game.n_players != self.players:
             raise ValueError(f"this picture draws {self.players}-player games of {self.spec.id}")
         image = self.printed.copy()
         draw = ImageDraw.Draw(image)
+        self._image = image
         self._draw_dice(draw, game)
         names = names or [f"player_{i}" for i in range(self.players)]
         movers = game.players_to_move
@@ -178,7 +203,7 @@ class Picture:
         text = f"round {game.round}/{game.rounds} · {game.phase} · roll {game.rolls}/3"
         if not game.is_over:
             text += f" · active: player_{game.active}"
-        draw.text((self.margin, cell * 0.15), text, fill=INK, font=self.small)
+        self._text((self.margin, cell * 0.15), text, INK, self.small_size)
         field = {d: k for k, d in enumerate(game.field)}
         for i, letter in enumerate(game.dice):
             x = self.margin + i * cell * 1.5
@@ -191,12 +216,12 @@ class Picture:
             draw.rounded_rectangle(box, radius=cell * 0.2, fill=fill, outline=outline, width=3 if i in field else 1)
             if value:
                 ink = INK if letter in "wsyk" else PAPER
-                self._centre(draw, box, str(value), ink, self.large)
+                self._text(_middle(box), str(value), ink, self.large_size, "mm")
         labels = ((Where.FIELD, "field"), (Where.PLATTER, "platter"))
         x = self.margin + 6 * cell * 1.5 + cell * 0.2
         for k, (where, label) in enumerate(labels):
             count = sum(1 for w in game.where if w is where)
-            draw.text((x, cell * (0.9 + 0.7 * k)), f"{label}: {count}", fill=INK, font=self.small)
+            self._text((x, cell * (0.9 + 0.7 * k)), f"{label}: {count}", INK, self.small_size)
 
     def _draw_sheet(self, draw: ImageDraw.ImageDraw, game: Game, seat: int, name: str, to_move: bool) -> None:
         cell, spec = self.cell, self.spec
@@ -206,7 +231,7 @@ class Picture:
         score = game.score(seat)
         colour = ACTIVE if to_move else INK
         head = f"{name}: {score.total}" + (f" · foxes {len(sheet.foxes)}" if sheet.foxes else "")
-        draw.text((self.margin, top + cell * 0.1), head, fill=colour, font=self.large)
+        self._text((self.margin, top + cell * 0.1), head, colour, self.large_size)
         for letter, i, (x0, y0, x1, y1) in self._boxes:
             area = spec.areas[letter]
             state = sheet.areas[letter]
@@ -224,7 +249,7 @@ class Picture:
                     draw.line((box[0] + pad, box[1] + pad, box[2] - pad, box[3] - pad), fill=MARK, width=2)
                     draw.line((box[0] + pad, box[3] - pad, box[2] - pad, box[1] + pad), fill=MARK, width=2)
                 else:
-                    self._centre(draw, box, str(state[i]), MARK, self.large)
+                    self._text(_middle(box), str(state[i]), MARK, self.large_size, "mm")
         for _k, action, i, (x0, y0, x1, y1) in self._circles:
             box = (x0, y0 + shift, x1, y1 + shift)
             kind = next(t.action for t in spec.actions if str(t.action) == action)
