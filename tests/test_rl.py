@@ -172,8 +172,8 @@ def test_maskable_ppo_trains_on_eight_games_at_once_with_every_final_observation
     env.seed(0)
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=128, n_epochs=1, seed=0)
     ends = Ends()
-    model.learn(total_timesteps=2048, callback=ends)
-    assert model.num_timesteps >= 2048 and ends.ends >= 8 and ends.with_final == ends.ends
+    model.learn(total_timesteps=4096, callback=ends)
+    assert model.num_timesteps >= 4096 and ends.ends >= 8 * 4 and ends.with_final == ends.ends
     masks = get_action_masks(env)
     assert masks.shape == (8, 144) and masks.any(axis=1).all()
     assert np.array_equal(env.env_method("action_masks", indices=[2])[0], masks[2])
