@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -49,7 +49,6 @@ class BatchedTresFuteEnv(VectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"]}  # noqa: RUF012 (Gymnasium's own attribute)
-    _DEFAULT_METADATA: ClassVar[dict[str, Any]] = dict(metadata)
 
     def __init__(
         self,
@@ -70,11 +69,11 @@ class BatchedTresFuteEnv(VectorEnv):
             raise ValueError("reward is 'final' or 'delta'")
         if isinstance(opponents, str) or len(opponents) > 3:
             raise ValueError("opponents is a list of at most 3 computer players, e.g. ['greedy', 'strong']")
-        modes = {m.value: m for m in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)}
-        mode = modes.get(autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else autoreset_mode)
+        modes = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+        mode = next((m for m in modes if autoreset_mode in (m, m.value)), None)
         if mode is None:
-            raise ValueError(f"autoreset_mode is one of {sorted(modes)}, not {autoreset_mode!r}")
-        self.metadata = {**self._DEFAULT_METADATA, "autoreset_mode": mode}
+            raise ValueError(f"autoreset_mode is one of {[m.value for m in modes]}, not {autoreset_mode!r}")
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}  # this instance's mode
         self.autoreset_mode = mode
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode is 'rgb_array' or None, not {render_mode!r}")
