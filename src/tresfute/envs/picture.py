@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ..rules import Game, Where
 from ..rules.game import get_spec
-from ..rules.kinds import GameSpec, Grid, Track
+from ..rules.kinds import ActionKind, GameSpec, Grid, Track
 
 # The browser page's colours (web/static), one per die and area.
 COLOURS = {
@@ -101,7 +101,7 @@ class Picture:
         self.large = _font(self.large_size)
         self._image = Image.new("RGB", (1, 1))  # the frame being drawn
         self._boxes: list[tuple[str, int, tuple[float, float, float, float]]] = []  # (area, index, box)
-        self._circles: list[tuple[int, str, int, tuple[float, float, float, float]]] = []
+        self._circles: list[tuple[ActionKind, int, tuple[float, float, float, float]]] = []  # (action, index, box)
         self.printed = self._draw_printed()
 
     # --- what is printed: drawn once -------------------------------------------------
@@ -162,7 +162,7 @@ class Picture:
                     )
                     draw.ellipse(box, outline=LINE, width=1)
                     if seat == 0:
-                        self._circles.append((len(self._circles), str(track.action), i, box))
+                        self._circles.append((track.action, i, box))
                 y += cell
         return image
 
@@ -250,9 +250,8 @@ class Picture:
                     draw.line((box[0] + pad, box[3] - pad, box[2] - pad, box[1] + pad), fill=MARK, width=2)
                 else:
                     self._text(_middle(box), str(state[i]), MARK, self.large_size, "mm")
-        for _k, action, i, (x0, y0, x1, y1) in self._circles:
+        for kind, i, (x0, y0, x1, y1) in self._circles:
             box = (x0, y0 + shift, x1, y1 + shift)
-            kind = next(t.action for t in spec.actions if str(t.action) == action)
             if i < sheet.earned[kind]:
                 draw.ellipse(box, fill=_light(MARK), outline=MARK, width=2)
                 if i < sheet.used[kind]:
