@@ -38,7 +38,8 @@ from .episode import SheetsShown
 from .observation import encode, observation_size
 
 SHORT_NAME = "python_tresfute"
-# Above any sheet's total (each area scores well under a thousand, foxes included).
+# Above any sheet's total: five areas of at most a few hundred points each, and a handful of
+# foxes each worth the lowest area's points.
 MAX_SCORE: Final = 10_000.0
 # Actions, chance ones included: each decision marks the sheet or ends a step of a turn, and a
 # sheet holds a few hundred marks (the longest of 30 random 4-player games: 379; the tests check).

@@ -102,6 +102,7 @@ class TresFuteVecEnv(VecEnv):
         return [value for _ in games]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        """Sets the batch's attribute: one for all its games, whatever ``indices`` says."""
         setattr(self.batch, attr_name, value)
 
     def env_method(
