@@ -89,6 +89,8 @@ class TresFuteAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self._shown = SheetsShown()
         self._select()
+        if self._window is not None:
+            self.render()
 
     def _select(self) -> None:
         game = self.game
@@ -212,12 +214,9 @@ class TresFuteParallel(ParallelEnv):
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
-        self._aec.reset(seed=seed, options=options)
+        self._aec.reset(seed=seed, options=options)  # shows the new game in human mode
         self.agents = list(self.possible_agents)
-        observations, infos = self._observe()
-        if self._aec._window is not None:
-            self.render()
-        return observations, infos
+        return self._observe()
 
     def step(
         self, actions: dict[str, Any]
