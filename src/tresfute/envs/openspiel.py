@@ -30,7 +30,8 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from ..rules import CHANCE, Game, Move
+from .. import records
+from ..rules import CHANCE, Game, Move, Sheet
 from ..rules.game import get_spec
 from ..rules.moves import DIE_LETTERS, dice_move
 from .actions import ActionMap, action_map
@@ -101,12 +102,32 @@ class Position:
         moves = [dice_move(values, tuple(dice[i] for i in platter)) for platter in _PLATTERS]
         return [m for m in moves if self.game.is_legal(m)]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled (OpenSpiel serializes a state's attributes so) as the game's record and
+        plain marks: the sheet description is not pickled, but found again by its name."""
+        sheets = [(s.areas, s.earned, s.used, s.foxes) for s in self.shown.sheets]
+        return _restore, (records.dumps(records.record_of(self.game)), list(self.faces), self.shown.turn, sheets)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
         shown = SheetsShown()
         shown.turn, shown.sheets = self.shown.turn, [s.copy() for s in self.shown.sheets]
         copy = Position(self.game.copy(), shown)
         copy.faces = list(self.faces)
         return copy
+
+
+def _restore(record: str, faces: list[int], turn: tuple[int, int] | None, sheets: list[tuple[Any, ...]]) -> Position:
+    game = records.replay(records.loads(record))
+    shown = SheetsShown()
+    shown.turn = turn
+    for areas, earned, used, foxes in sheets:
+        sheet = Sheet(game.spec)
+        sheet.areas = {a: list(marks) for a, marks in areas.items()}
+        sheet.earned, sheet.used, sheet.foxes = dict(earned), dict(used), list(foxes)
+        shown.sheets.append(sheet)
+    position = Position(game, shown)
+    position.faces = list(faces)
+    return position
 
 
 class TresFuteGame(pyspiel.Game):
