@@ -65,7 +65,7 @@ class TresFuteVecEnv(VecEnv):
         self._reset_seeds()
         self._reset_options()
         self.reset_infos = [{} for _ in range(self.num_envs)]
-        return obs.copy()
+        return obs  # a new array at each reset and step: the batch never writes into it again
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions)
@@ -74,15 +74,15 @@ class TresFuteVecEnv(VecEnv):
         obs, rewards, terminated, truncated, info = self.batch.step(self._actions)
         dones = terminated | truncated
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        final = info.get("final_info", {})
         for i in np.flatnonzero(dones):
-            final = info["final_info"]
             infos[i] = {
                 "terminal_observation": info["final_obs"][i],
                 "TimeLimit.truncated": bool(truncated[i]),
                 "score": int(final["score"][i]),
                 "scores": final["scores"][i],
             }
-        return obs.copy(), rewards, dones, infos
+        return obs, rewards, dones, infos
 
     def close(self) -> None:
         self.batch.close()
