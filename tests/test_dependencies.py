@@ -31,7 +31,7 @@ def _imported(path: Path) -> set[str]:
 EXTRAS_OF = {
     "web": ("web", "postgres"),  # the store imports psycopg only for a postgresql:// database
     "tui": ("tui",),
-    "envs": ("envs", "rl"),  # a trained agent's seat (envs/agent.py) imports sb3-contrib when made
+    "envs": ("envs", "rl", "video", "openspiel"),  # sb3 for an agent, pygame/moviepy to show, pyspiel: each when used
     "registration.py": ("envs",),  # registers the ids with Gymnasium when it is there
     "cli.py": ("web", "postgres", "tui"),  # inside the commands that need them, with the extra named
 }
@@ -45,7 +45,7 @@ def test_every_imported_package_is_declared_with_a_range_and_the_core_needs_no_e
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     base = project["dependencies"]
     extras = project["optional-dependencies"]
-    every = _requirements(extras, ("web", "tui", "postgres", "envs", "rl"))
+    every = _requirements(extras, ("web", "tui", "postgres", "envs", "rl", "video", "openspiel"))
     assert all(re.search(r">=.*<", r) for r in base + every), "each dependency pinned to a range"
     distributions = packages_distributions()
     missing = []

@@ -279,7 +279,7 @@ def test_ansi_render_draws_the_sheet_as_the_terminal_game_does(game: str) -> Non
     assert "→ " + " ".join(map(str, g.legal_moves(0))) in text
     assert gym.make(GYM_IDS[game]).unwrapped.render() is None  # no render mode, no drawing
     with pytest.raises(ValueError, match="render_mode"):
-        gym.make(GYM_IDS[game], render_mode="human")
+        gym.make(GYM_IDS[game], render_mode="svg")
 
 
 def _half_played_record(game: str, players: int, seed: int) -> records.Record:
@@ -509,3 +509,86 @@ def test_an_episode_steps_one_seat_as_the_environments_do(game: str) -> None:
         if episode.game.phase != "passive":
             assert np.array_equal(obs, encode(episode.game, 0))
         assert np.array_equal(mask, actions.mask(episode.game, 0 if 0 in episode.game.players_to_move else None))
+
+
+def test_batched_games_give_their_final_observation_and_info_in_the_same_step() -> None:
+    """SAME_STEP autoreset, as Gymnasium documents it: the ended game's last observation and
+    info are in ``final_obs``/``final_info`` (with their masks), the new game's first in obs."""
+    n = 3
+    batch = BatchedTresFuteEnv(n, "tres-fute")
+    assert batch.metadata["autoreset_mode"] is gym.vector.AutoresetMode.SAME_STEP
+    batch.reset(seed=[10, 11, 12])
+    singles = [gym.make(GYM_IDS["tres-fute"]).unwrapped for _ in range(n)]
+    for i, env in enumerate(singles):
+        env.game = Game(
+            "tres-fute",
+            players=1,
+            seed=int(np.random.default_rng(np.random.SeedSequence(10 + i)).integers(0, 2**63 - 1)),
+        )
+    ended = np.zeros(n, dtype=bool)
+    while not ended.all():
+        actions = batch.action_masks().argmax(axis=1)
+        obs, _rewards, terminated, _truncated, info = batch.step(actions)
+        assert ("final_obs" in info) == terminated.any()
+        for i, env in enumerate(singles):
+            if ended[i]:
+                continue
+            last, _r, done, _t, last_info = env.step(int(actions[i]))
+            if done:
+                ended[i] = True
+                assert info["_final_obs"][i] and info["_final_info"][i]
+                assert np.array_equal(info["final_obs"][i], last)
+                assert info["final_info"]["score"][i] == last_info["score"] == env.game.score(0).total
+                assert info["final_info"]["scores"][i] == last_info["scores"]
+                assert not np.array_equal(obs[i], last)  # the next game's first observation
+            elif "_final_obs" in info:
+                assert not info["_final_obs"][i] and info["final_obs"][i] is None
+
+
+def test_batched_games_can_start_anew_at_the_next_step() -> None:
+    """NEXT_STEP autoreset: the ended game's last observation comes back, and the next step
+    starts it anew whatever its action (reward 0, no mask until then); the games are the
+    same as in SAME_STEP mode."""
+    same = BatchedTresFuteEnv(2, "vraiment-tres-fute")
+    nxt = BatchedTresFuteEnv(2, "vraiment-tres-fute", autoreset_mode="NextStep")
+    assert nxt.metadata["autoreset_mode"] is gym.vector.AutoresetMode.NEXT_STEP
+    assert same.metadata["autoreset_mode"] is gym.vector.AutoresetMode.SAME_STEP
+    obs_s, _ = same.reset(seed=4)
+    obs_n, _ = nxt.reset(seed=4)
+    ends = 0
+    for _ in range(200):
+        actions = same.action_masks().argmax(axis=1)
+        obs_s, rewards_s, term_s, _t, info_s = same.step(actions)
+        obs_n, rewards_n, term_n, _t, info_n = nxt.step(actions)
+        assert np.array_equal(rewards_s, rewards_n) and np.array_equal(term_s, term_n)
+        assert "final_obs" not in info_n
+        for i in np.flatnonzero(term_n):
+            ends += 1
+            assert np.array_equal(obs_n[i], info_s["final_obs"][i]) and not info_n["action_mask"][i].any()
+        if term_n.any():
+            junk = np.where(term_n, 10_000, nxt.action_masks().argmax(axis=1))  # ignored for the ended games
+            obs_n, rewards_n, term_n, _t, _info = nxt.step(junk)
+            assert not term_n[term_s].any() and not rewards_n[term_s].any()
+            assert np.array_equal(obs_n[term_s], obs_s[term_s])  # the same new games
+            break
+    assert ends >= 1
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        BatchedTresFuteEnv(2, autoreset_mode="disabled")
+
+
+@pytest.mark.parametrize("vector", [gym.vector.SyncVectorEnv, gym.vector.AsyncVectorEnv])
+def test_gymnasium_vector_envs_of_the_single_env_give_the_masks(vector) -> None:
+    envs = vector([lambda: gym.make("tresfute/TresFute-v0") for _ in range(2)])
+    try:
+        _obs, info = envs.reset(seed=0)
+        masks = np.stack(envs.call("action_masks"))
+        assert masks.shape == info["action_mask"].shape == (2, 144) and masks.dtype == bool
+        assert np.array_equal(masks, info["action_mask"].astype(bool))
+        for _ in range(60):
+            # a game that ended takes any action at the next step (NEXT_STEP, Gymnasium's default)
+            actions = np.array([m.argmax() for m in info["action_mask"]])
+            _obs, _r, _term, _trunc, info = envs.step(actions)
+            assert info["action_mask"].shape == (2, 144)
+            assert not info.get("_illegal_action", np.zeros(2, dtype=bool)).any()
+    finally:
+        envs.close()

@@ -149,3 +149,63 @@ def test_an_agent_for_the_other_game_or_a_bad_file_is_refused_with_the_reason(ag
     game = Game("tres-fute", players=1, seed=1)
     move = make_bot(f"ppo:{agent}", 0).choose(game, 0)
     assert move in game.legal_moves(0)
+
+
+def test_maskable_ppo_trains_on_eight_games_at_once_with_every_final_observation() -> None:
+    """The SB3 VecEnv over the batched environment: an illegal action would raise, and every
+    episode's end carries its last observation."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from tresfute.envs.sb3 import TresFuteVecEnv
+
+    class Ends(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.ends = self.with_final = 0
+
+        def _on_step(self) -> bool:
+            for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+                self.ends += int(done)
+                self.with_final += int(done and info["terminal_observation"].shape == (186,))
+            return True
+
+    env = TresFuteVecEnv(num_envs=8, game="tres-fute")
+    env.seed(0)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=128, n_epochs=1, seed=0)
+    ends = Ends()
+    model.learn(total_timesteps=4096, callback=ends)
+    assert model.num_timesteps >= 4096 and ends.ends >= 8 * 4 and ends.with_final == ends.ends
+    masks = get_action_masks(env)
+    assert masks.shape == (8, 144) and masks.any(axis=1).all()
+    assert np.array_equal(env.env_method("action_masks", indices=[2])[0], masks[2])
+    assert env.has_attr("action_masks") and env.env_is_wrapped(gym.Wrapper) == [False] * 8
+
+
+def test_an_sb3_vec_env_seed_reproduces_its_games() -> None:
+    from tresfute.envs.sb3 import TresFuteVecEnv
+
+    def run() -> list[np.ndarray]:
+        env = TresFuteVecEnv(num_envs=3, game="vraiment-tres-fute", opponents=["greedy"])
+        env.seed(7)
+        seen = [env.reset()]
+        for _ in range(30):
+            obs, _rewards, _dones, _infos = env.step(env.action_masks().argmax(axis=1))
+            seen.append(obs)
+        return seen
+
+    first = run()
+    assert all(np.array_equal(a, b) for a, b in zip(first, run(), strict=True))
+    assert not np.array_equal(first[0], first[1])  # an observation given is never written again
+
+
+def test_sb3_make_vec_env_builds_with_its_default_rgb_array_render_mode() -> None:
+    """make_vec_env asks for render_mode='rgb_array' by default (it used to crash here)."""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    envs = make_vec_env("tresfute/TresFute-v0", n_envs=2, seed=0)
+    envs.reset()
+    frame = envs.render()
+    assert envs.render_mode == "rgb_array" and frame.dtype == np.uint8 and frame.shape[2] == 3
+    assert np.stack(envs.env_method("action_masks")).shape == (2, 144)
+    envs.close()

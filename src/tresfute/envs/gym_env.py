@@ -16,6 +16,7 @@ from ..rules.game import get_spec
 from .actions import action_map
 from .episode import Episode
 from .observation import observation_names, observation_size
+from .picture import Window, picture
 from .render import render_text
 
 RecordLike = records.Record | Mapping[str, Any] | str | bytes | os.PathLike[str]
@@ -56,11 +57,13 @@ class TresFuteEnv(gym.Env):
     - ``reset(seed=S)`` reproduces a game (dice and opponents);
       ``reset(options={"record": R, "move": N})`` starts from a game record, at the
       position before its move N (default: after its last move);
-    - ``render_mode="ansi"``: the sheet drawn as ``tresfute play`` draws it;
+    - ``render_mode="ansi"``: the sheet drawn as ``tresfute play`` draws it; ``"rgb_array"``: a
+      picture (H × W × 3, uint8, ``render_width`` pixels wide) of the dice and every sheet;
+      ``"human"``: that picture in a window (pygame);
     - ``env.unwrapped.game`` is the engine's game (``records.record_of`` saves it).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}  # type: ignore[misc]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -71,6 +74,7 @@ class TresFuteEnv(gym.Env):
         opponents: Sequence[str] = (),
         seat: int = 0,
         legal_moves: bool = False,
+        render_width: int = 600,
     ) -> None:
         from ..bots import make_bot
 
@@ -95,6 +99,10 @@ class TresFuteEnv(gym.Env):
         self.illegal = illegal
         self.render_mode = render_mode
         self.legal_moves = legal_moves
+        self.render_width = render_width
+        self._window = Window(f"tresfute: {self.game_id}") if render_mode == "human" else None
+        if render_mode in ("rgb_array", "human"):
+            picture(self.game_id, self.n_players, render_width)  # a bad width fails now
         size = observation_size(get_spec(self.game_id), self.n_players)
         self.observation_space = spaces.Box(-1.0, 1.0, shape=(size,), dtype=np.float32)
         self.action_space = spaces.Discrete(len(self.actions))
@@ -155,6 +163,8 @@ class TresFuteEnv(gym.Env):
             raise records.RecordError("the record's game is over: nothing is left for the agent to decide")
         self.episode = episode
         self._total = episode.score.total
+        if self._window is not None:
+            self.render()
         return episode.observation(), self._info(episode.mask())
 
     def _others(self) -> list[int]:
@@ -187,14 +197,27 @@ class TresFuteEnv(gym.Env):
             return episode.observation(), 0.0, False, False, info
         self._total = after
         reward = float(after - before) if self.reward_mode == "delta" else float(after) if done else 0.0
+        if self._window is not None:
+            self.render()
         return observation, reward, done, False, self._info(mask)
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
+    def render(self) -> str | np.ndarray | None:
+        mode = self.render_mode
+        if mode is None:
             return None
         names = [f"opponent {p} ({self._bot_name(p)})" for p in range(self.n_players)]
         names[self.seat] = "agent"
-        return render_text(self.game, self.seat, names)
+        if mode == "ansi":
+            return render_text(self.game, self.seat, names)
+        frame = picture(self.game_id, self.n_players, self.render_width).draw(self.game, names)
+        if self._window is not None:
+            self._window.show(frame, self.metadata["render_fps"])
+            return None
+        return frame
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
 
     def _bot_name(self, seat: int) -> str:
         others = self._others()

@@ -1,4 +1,5 @@
-"""PettingZoo AEC environment: 2 to 4 players, in the rules' order."""
+"""PettingZoo environments, 2 to 4 players: AEC (one decision at a time, in the rules'
+order) and parallel (the passive players decide at once, as the rules have them)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from ..rules import Game, IllegalMoveError
@@ -14,6 +15,7 @@ from ..rules.game import get_spec
 from .actions import action_map
 from .episode import SheetsShown
 from .observation import encode, observation_names, observation_size
+from .picture import Window, render_rgb
 from .render import render_text
 
 
@@ -28,21 +30,22 @@ class TresFuteAEC(AECEnv):
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "tresfute_v0",
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array", "human"],
         "render_fps": 4,
-        "is_parallelizable": False,
+        "is_parallelizable": False,  # one decision at a time: parallel_env() is the parallel form
     }
 
     def __init__(self, game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode is one of {self.metadata['render_modes']} or None, not {render_mode!r}")
         if players not in (2, 3, 4):
             raise ValueError("the multi-player environment is for 2 to 4 players")
         self.game_id = get_spec(game).id
         self.n_players = players
         self.actions = action_map(self.game_id)
         self.render_mode = render_mode
+        self._window = Window(f"tresfute: {self.game_id}") if render_mode == "human" else None
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = observation_size(get_spec(self.game_id), players)
         self._observation_space = spaces.Dict(
@@ -86,6 +89,8 @@ class TresFuteAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self._shown = SheetsShown()
         self._select()
+        if self._window is not None:
+            self.render()
 
     def _select(self) -> None:
         game = self.game
@@ -115,20 +120,34 @@ class TresFuteAEC(AECEnv):
             self.terminations = {a: True for a in self.agents}
         self._select()
         self._accumulate_rewards()
+        if self._window is not None:
+            self.render()
 
     def observation_names(self) -> list[str]:
         """One name per index of ``observe(agent)["observation"]``."""
         return list(observation_names(self.game_id, self.n_players))
 
-    def render(self) -> str | None:
-        """``ansi``: the sheet of the agent to move, drawn as ``tresfute play`` draws it."""
-        if self.render_mode != "ansi":
-            return None
-        seat = self.game.to_move
-        return render_text(self.game, seat if seat is not None and seat >= 0 else 0, self.possible_agents)
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the sheet of the agent to move, drawn as ``tresfute play`` draws it;
+        ``rgb_array``: a picture of the dice and every sheet; ``human``: that picture in a window."""
+        return _render(self.game, self.render_mode, self.possible_agents, self._window, self.metadata["render_fps"])
 
     def close(self) -> None:
-        pass
+        if self._window is not None:
+            self._window.close()
+
+
+def _render(game: Game, mode: str | None, names: list[str], window: Window | None, fps: int) -> str | np.ndarray | None:
+    """What a PettingZoo environment's ``render()`` gives in ``mode``."""
+    if mode == "ansi":
+        seat = game.to_move
+        return render_text(game, seat if seat is not None and seat >= 0 else 0, names)
+    if mode in ("rgb_array", "human"):
+        frame = render_rgb(game, names)
+        if window is None:
+            return frame
+        window.show(frame, fps)
+    return None
 
 
 def raw_env(game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> TresFuteAEC:
@@ -143,3 +162,109 @@ def env(game: str = "tres-fute", players: int = 2, render_mode: str | None = Non
     :class:`TresFuteAEC`."""
     wrapped: AECEnv = wrappers.AssertOutOfBoundsWrapper(raw_env(game, players, render_mode))
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class TresFuteParallel(ParallelEnv):
+    """The parallel form: at each step every player who may decide now acts at once (the
+    passive players pick from the platter together, as the rules have them; otherwise one
+    player, or the players with a bonus to place). ``step(actions)`` takes an action from
+    each of them; an agent with no decision now has an all-zero mask and its action is
+    ignored (``action_space.sample(mask=...)`` gives 0 for it). A player missing from
+    ``actions`` does not move; an illegal action changes nothing for that player and is
+    reported in ``infos[agent]["illegal_action"]``. Observations, rewards (each agent's final
+    score at the end) and render modes are those of :class:`TresFuteAEC`; in the passive
+    phase, the other sheets are shown as they were when it began.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "tresfute_parallel_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "render_fps": 4,
+    }
+
+    def __init__(self, game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> None:
+        self._aec = TresFuteAEC(game, players, render_mode)  # the spaces, the observations and the window
+        self.game_id = self._aec.game_id
+        self.n_players = players
+        self.actions = self._aec.actions
+        self.render_mode = render_mode
+        self.possible_agents = list(self._aec.possible_agents)
+        self.agents: list[str] = []
+
+    @property
+    def game(self) -> Game:
+        """The engine's game (``records.record_of`` saves it)."""
+        return self._aec.game
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._aec._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._aec._action_space
+
+    def observation_names(self) -> list[str]:
+        return self._aec.observation_names()
+
+    def _observe(self) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        aec = self._aec
+        aec._shown.now(aec.game)
+        observations = {a: aec.observe(a) for a in self.agents}
+        return observations, {a: {"action_mask": observations[a]["action_mask"]} for a in self.agents}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        self._aec.reset(seed=seed, options=options)  # shows the new game in human mode
+        self.agents = list(self.possible_agents)
+        return self._observe()
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        game = self.game
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        illegal: dict[str, str] = {}
+        for seat in game.players_to_move:  # each decides on what it saw: none waits for another
+            agent = self.possible_agents[seat]
+            if agent not in actions or seat not in game.players_to_move:
+                continue
+            try:
+                game.play(self.actions.action_to_move(int(actions[agent])), seat)
+            except (IllegalMoveError, ValueError, TypeError) as exc:
+                illegal[agent] = str(exc)
+        rewards = {a: 0.0 for a in self.agents}
+        over = game.is_over
+        if over:
+            scores = game.scores()
+            rewards = {a: float(scores[self.possible_agents.index(a)].total) for a in self.agents}
+        observations, infos = self._observe()
+        for agent, reason in illegal.items():
+            infos[agent]["illegal_action"] = reason
+        terminations = {a: over for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        if over:
+            self.agents = []
+        if self._aec._window is not None:
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | np.ndarray | None:
+        """As :meth:`TresFuteAEC.render` (``ansi`` draws the first player to decide)."""
+        aec = self._aec
+        return _render(aec.game, self.render_mode, self.possible_agents, aec._window, self.metadata["render_fps"])
+
+    def close(self) -> None:
+        self._aec.close()
+
+
+def parallel_env(game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> TresFuteParallel:
+    """The parallel environment (``pettingzoo.utils.parallel_to_aec`` turns it into an AEC
+    one in which every player is asked at each cycle, and ``aec_to_parallel`` back)."""
+    return TresFuteParallel(game, players, render_mode)

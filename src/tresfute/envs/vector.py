@@ -22,6 +22,7 @@ from ..rules.game import get_spec
 from .actions import action_map
 from .episode import Episode
 from .observation import observation_names, observation_size
+from .picture import picture
 
 
 class BatchedTresFuteEnv(VectorEnv):
@@ -30,11 +31,15 @@ class BatchedTresFuteEnv(VectorEnv):
     - ``reset(seed=S)`` gives ``(obs, info)``: ``obs`` is one float32 array (num_envs × size);
       game ``i`` draws its games from its own stream of ``SeedSequence(S)``, so a seed
       reproduces every game whatever the order in which they end;
-    - ``step(actions)`` takes one action per game (an array of num_envs numbers); a game that
-      ends is started anew in the same step (``metadata["autoreset_mode"]`` is SAME_STEP):
-      its reward is the final score, ``terminations[i]`` is True, the observation returned is
-      the new game's first and ``info["final_score"]`` (with ``info["_final_score"]``) holds
-      the ended game's score;
+    - ``step(actions)`` takes one action per game (an array of num_envs numbers) and follows
+      Gymnasium's autoreset mode given as ``autoreset_mode`` (``metadata["autoreset_mode"]``):
+      SAME_STEP (the default): a game that ends is started anew in the same step; its reward
+      is the final score, ``terminations[i]`` is True, the observation returned is the new
+      game's first, ``info["final_obs"][i]`` the ended game's last and ``info["final_info"]``
+      its info (``score``, ``scores``), each with its ``_`` mask; ``info["final_score"]``
+      keeps the final score as before. NEXT_STEP: the ended game's last observation is
+      returned, and the next step starts the game anew, ignoring its action (reward 0);
+    - ``render_mode="rgb_array"``: ``render()`` gives each game's picture;
     - ``action_masks()``: one bool array (num_envs × actions), also in ``info["action_mask"]``;
     - an illegal action in any game raises ``ValueError`` naming the game, and no game moves;
     - ``opponents``, ``seat`` and ``reward`` as in ``TresFuteEnv``.
@@ -43,7 +48,7 @@ class BatchedTresFuteEnv(VectorEnv):
     builds one.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 (Gymnasium's own attribute)
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"]}  # noqa: RUF012 (Gymnasium's own attribute)
 
     def __init__(
         self,
@@ -52,6 +57,9 @@ class BatchedTresFuteEnv(VectorEnv):
         reward: str = "final",
         opponents: Sequence[str] = (),
         seat: int = 0,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        render_mode: str | None = None,
+        render_width: int = 600,
     ) -> None:
         from ..bots import make_bot
 
@@ -61,6 +69,16 @@ class BatchedTresFuteEnv(VectorEnv):
             raise ValueError("reward is 'final' or 'delta'")
         if isinstance(opponents, str) or len(opponents) > 3:
             raise ValueError("opponents is a list of at most 3 computer players, e.g. ['greedy', 'strong']")
+        modes = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+        mode = next((m for m in modes if autoreset_mode in (m, m.value)), None)
+        if mode is None:
+            raise ValueError(f"autoreset_mode is one of {[m.value for m in modes]}, not {autoreset_mode!r}")
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}  # this instance's mode
+        self.autoreset_mode = mode
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode is 'rgb_array' or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.render_width = render_width
         self.game_id = get_spec(game).id
         self.num_envs = num_envs
         self.reward_mode = reward
@@ -81,6 +99,7 @@ class BatchedTresFuteEnv(VectorEnv):
         self._masks = np.zeros((num_envs, len(self.actions)), dtype=bool)
         self._rngs = [np.random.default_rng(s) for s in np.random.SeedSequence().spawn(num_envs)]
         self.episodes: list[Episode] = []
+        self._ended = np.zeros(num_envs, dtype=bool)  # NEXT_STEP: games the next step starts anew
 
     @property
     def games(self) -> list[Game]:
@@ -93,6 +112,13 @@ class BatchedTresFuteEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """True for each legal action of each game (num_envs × actions)."""
         return self._masks.copy()
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """``rgb_array``: each game's picture (as Gymnasium's vector environments give them)."""
+        if self.render_mode != "rgb_array":
+            return None
+        draw = picture(self.game_id, self.n_players, self.render_width).draw
+        return tuple(draw(game) for game in self.games)
 
     def _new_game(self, i: int) -> Episode:
         from ..bots import make_bot
@@ -126,6 +152,7 @@ class BatchedTresFuteEnv(VectorEnv):
                 raise ValueError(f"give one seed per game ({self.num_envs}), or one int")
             self._rngs = [np.random.default_rng(s) for s in sequences]
         self.episodes = [self._new_game(i) for i in range(self.num_envs)]
+        self._ended[:] = False
         self._store([e.observation_bytes() for e in self.episodes], [e.legal_actions() for e in self.episodes])
         return self._obs, {"action_mask": self._masks.copy()}
 
@@ -137,7 +164,7 @@ class BatchedTresFuteEnv(VectorEnv):
         if actions.shape != (n,):
             raise ValueError(f"give one action per game: {n}, not {actions.shape[0]}")
         inside = (actions >= 0) & (actions < self._masks.shape[1])
-        legal = inside & self._masks[np.arange(n), np.where(inside, actions, 0)]
+        legal = self._ended | (inside & self._masks[np.arange(n), np.where(inside, actions, 0)])
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             raise ValueError(f"action {actions[i]} is not legal in game {i} (nothing was played)")
@@ -145,23 +172,41 @@ class BatchedTresFuteEnv(VectorEnv):
         terminated = np.zeros(n, dtype=bool)
         final = np.zeros(n, dtype=np.int64)
         delta = self.reward_mode == "delta"
-        rows, legal = [], []
+        same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
+        info: dict[str, Any] = {}
+        rows, legal_actions = [], []
         for i, episode in enumerate(self.episodes):
-            before = episode.score.total
-            episode.play(int(actions[i]))
-            total = episode.score.total
-            if delta:
-                rewards[i] = total - before
-            if episode.game.is_over:
-                terminated[i] = True
-                final[i] = total
-                if not delta:
-                    rewards[i] = total
+            if self._ended[i]:  # NEXT_STEP: this step starts the ended game anew
                 episode = self.episodes[i] = self._new_game(i)
+            else:
+                before = episode.score.total
+                episode.play(int(actions[i]))
+                total = episode.score.total
+                if delta:
+                    rewards[i] = total - before
+                if episode.game.is_over:
+                    terminated[i] = True
+                    final[i] = total
+                    if not delta:
+                        rewards[i] = total
+                    if same_step:
+                        self._final(info, i, episode)
+                        episode = self.episodes[i] = self._new_game(i)
             rows.append(episode.observation_bytes())
-            legal.append(episode.legal_actions())
-        self._store(rows, legal)
-        info: dict[str, Any] = {"action_mask": self._masks.copy()}
+            legal_actions.append(episode.legal_actions())
+        self._store(rows, legal_actions)
+        if not same_step:
+            self._ended = terminated
+        info["action_mask"] = self._masks.copy()
         if terminated.any():
             info["final_score"], info["_final_score"] = final, terminated.copy()
         return self._obs, rewards, terminated, np.zeros(n, dtype=bool), info
+
+    def _final(self, info: dict[str, Any], i: int, episode: Episode) -> None:
+        """Game ``i``'s last observation and info, as Gymnasium's own vector environments
+        give them in SAME_STEP mode (``final_obs``, ``final_info``, each with its mask)."""
+        last = np.frombuffer(bytearray(episode.observation_bytes()), dtype=np.float32)
+        game = episode.game
+        single = {"action_mask": np.zeros(len(self.actions), dtype=np.int8), "score": episode.score.total}
+        single["scores"] = [s.total for s in game.scores()]
+        self._add_info(info, {"final_obs": last, "final_info": single}, i)

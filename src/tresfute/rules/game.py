@@ -17,6 +17,7 @@ Conventions (decided where the rules leave room, see ``docs/rules-decisions.md``
 
 from __future__ import annotations
 
+import itertools
 import random
 import secrets
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from .kinds import (
     Track,
     area_word,
 )
-from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
+from .moves import DIE_LETTERS, DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
 from .reasons import Listing, Named, OneOf, Reason, ReasonError
 from .sheet import Score, Sheet, winners
 
@@ -323,6 +324,43 @@ class Game:
         if self.phase is _ROLL and not _any_pending(self.pending):
             return [self.dice[i] for i in range(6) if self.where[i] is _HAND]
         return []
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """When chance acts (:attr:`to_move` is ``CHANCE``: a game with ``dice="external"``,
+        at a roll), every roll it may give, with its probability; empty otherwise. Apply one
+        with :meth:`play`.
+
+        An outcome is a ``dice ...`` move giving each die of :meth:`dice_to_roll` a face, in
+        die order: ordered by colour, not a multiset, since the dice are told apart by their
+        colour, so ``k`` dice have ``6**k`` outcomes of probability ``6**-k`` each. In the
+        solo game's passive roll, when dice tie at the boundary of the three lowest, the
+        outcome also names the platter's dice (``platter=``): each choice among the tied dice
+        is equally likely, as in a seeded game, and shares the roll's probability. The
+        probabilities add up to 1.
+        """
+        if self._movers != (CHANCE,):
+            return []
+        letters = sorted(self.dice_to_roll(), key=DIE_LETTERS.index)
+        probability = 1.0 / 6 ** len(letters)
+        solo = self.phase is _SOLO_ROLL
+        faces = [[(d, v) for v in range(1, 7)] for d in letters]
+        outcomes: list[tuple[Move, float]] = []
+        for roll in itertools.product(*faces):
+            if not solo:
+                outcomes.append((Move(_DICE_KIND, dice=roll), probability))
+                continue
+            values = sorted(v for _, v in roll)
+            boundary = values[2]
+            if values[3] != boundary:
+                outcomes.append((Move(_DICE_KIND, dice=roll), probability))
+                continue
+            below = [d for d, v in roll if v < boundary]
+            tied = [d for d, v in roll if v == boundary]
+            ways = list(itertools.combinations(tied, 3 - len(below)))
+            for chosen in ways:
+                platter = tuple(sorted(below + list(chosen), key=DIE_LETTERS.index))
+                outcomes.append((Move(_DICE_KIND, dice=roll, platter=platter), probability / len(ways)))
+        return outcomes
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
         """The legal moves of ``player`` (default: :attr:`to_move`); none for chance."""
