@@ -31,8 +31,10 @@ def _imported(path: Path) -> set[str]:
 EXTRAS_OF = {
     "web": ("web", "postgres"),  # the store imports psycopg only for a postgresql:// database
     "tui": ("tui",),
-    "envs": ("envs", "rl", "video", "openspiel"),  # sb3 for an agent, pygame/moviepy to show, pyspiel: each when used
+    # sb3 for an agent's seat, pygame and moviepy to show a game, pyspiel: each imported when used
+    "envs": ("envs", "rl", "video", "openspiel"),
     "registration.py": ("envs",),  # registers the ids with Gymnasium when it is there
+    "review_text.py": ("tui",),  # the review's table (Rich) when printed, not its JSON
     "cli.py": ("web", "postgres", "tui"),  # inside the commands that need them, with the extra named
 }
 
@@ -61,5 +63,5 @@ def test_every_imported_package_is_declared_with_a_range_and_the_core_needs_no_e
 
 def test_all_holds_every_extra_but_rl_and_the_tests_install_all() -> None:
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-    assert extras["all"] == ["tresfute[web,tui,postgres,envs]"]
+    assert extras["all"] == ["tresfute[web,tui,postgres,envs,video,openspiel]"]
     assert "tresfute[all]" in extras["test"]

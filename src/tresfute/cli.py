@@ -527,8 +527,10 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
 @LANG
 def review(record_file: Path, seat: int, as_json: bool) -> None:
     """Review a finished game: what each decision cost against the strong player's choice."""
+    from . import records
     from .bots.review import ReviewError, review_game
     from .review_text import print_review, review_json
+    from .text import explain
 
     try:
         record = records.loads(_read(record_file))
@@ -540,7 +542,10 @@ def review(record_file: Path, seat: int, as_json: bool) -> None:
     if as_json:
         _emit_json(review_json(record, result))
         return
-    print_review(record, result)
+    try:
+        print_review(record, result)
+    except ImportError as exc:  # the table is drawn with Rich, the tui extra's
+        _missing_extra("review", "tui", exc)
 
 
 @main.command()

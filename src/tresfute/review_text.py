@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from .bots.review import Decision, Review
 from .i18n import N_, _
 from .records import Record
 from .rules import Game, Move, parse_move
 from .text import describe_move
+
+if TYPE_CHECKING:  # the table needs Rich (the tui extra); the JSON does not
+    from rich.console import Console
 
 LABEL_WORDS = {
     "best": N_("best"),
@@ -84,6 +84,9 @@ def chart_lines(values: list[float], rounds: list[int] | None = None, rows: int 
 
 def print_review(record: Record, review: Review, console: Console | None = None) -> None:
     """The review as a table, the costliest decisions and the chart, for the terminal."""
+    from rich.console import Console
+    from rich.table import Table
+
     console = console or Console(highlight=False)
     games = positions(record, review)
     console.print(

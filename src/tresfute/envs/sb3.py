@@ -64,7 +64,7 @@ class TresFuteVecEnv(VecEnv):
             obs, _info = self.batch.reset()
         self._reset_seeds()
         self._reset_options()
-        self.reset_infos = [{} for _ in range(self.num_envs)]
+        self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         return obs  # a new array at each reset and step: the batch never writes into it again
 
     def step_async(self, actions: np.ndarray) -> None:
