@@ -130,32 +130,40 @@ function OpenTables() {
   </section>`;
 }
 
-function MyGames() {
-  const [running, setRunning] = useState([]);
-  const [finished, setFinished] = useState([]);
+/** The games this browser plays, asked of the server once: those in progress and those over. */
+function useMyGames() {
+  const [games, setGames] = useState({ running: [], finished: [] });
   useEffect(() => {
     for (const g of remembered()) {
       api(`/api/games/${g.id}`, { headers: g.token ? { "X-Seat-Token": g.token } : {} }).then((view) => {
-        const names = view.seats.map((s) => s.name).join(", ");
         if (view.over) {
           const scores = view.result.scores.map((s, i) => `${view.seats[i].name} ${num(s.total)}`).join(" · ");
-          setFinished((list) => [...list, { g, text: `${gameName(view.game)} — ${scores}` }]);
+          const item = { g, text: `${gameName(view.game)} — ${scores}` };
+          setGames((all) => ({ ...all, finished: [...all.finished, item] }));
         } else {
-          setRunning((list) => [...list, { g, text: `${gameName(view.game)} — ${names} — ${view.status}` }]);
+          const names = view.seats.map((s) => s.name).join(", ");
+          const item = { g, text: `${gameName(view.game)} — ${names} — ${view.status}` };
+          setGames((all) => ({ ...all, running: [...all.running, item] }));
         }
       }, () => {});
     }
   }, []);
-  return html`
-    <section class="panel" id="running" aria-labelledby="running-title">
-      <h2 id="running-title">${t("My games in progress")}</h2>
-      <ul id="my-games">${running.length ? running.map(({ g, text }) => html`<li><a href=${gameLink(g)}>${text}</a></li>`)
-        : html`<li class="none">${t("No game in progress.")}</li>`}</ul>
-    </section>
-    <section class="panel" id="finished" aria-labelledby="finished-title">
-      <h2 id="finished-title">${t("Finished games")}</h2>
-      <ul id="finished-games">${finished.map(({ g, text }) => html`<li><a href=${gameLink(g)}>${text}</a></li>`)}</ul>
-    </section>`;
+  return games;
+}
+
+function Running({ games }) {
+  return html`<section class="panel" id="running" aria-labelledby="running-title">
+    <h2 id="running-title">${t("My games in progress")}</h2>
+    <ul id="my-games">${games.length ? games.map(({ g, text }) => html`<li><a href=${gameLink(g)}>${text}</a></li>`)
+      : html`<li class="none">${t("No game in progress.")}</li>`}</ul>
+  </section>`;
+}
+
+function Finished({ games }) {
+  return html`<section class="panel" id="finished" aria-labelledby="finished-title">
+    <h2 id="finished-title">${t("Finished games")}</h2>
+    <ul id="finished-games">${games.map(({ g, text }) => html`<li><a href=${gameLink(g)}>${text}</a></li>`)}</ul>
+  </section>`;
 }
 
 function Join() {
@@ -182,8 +190,9 @@ function Join() {
 
 export function HomePage() {
   useEffect(() => { document.title = t("tresfute — Très futé and Vraiment très futé"); }, []);
+  const mine = useMyGames();
   return html`<div class="home">
-    <div class="home-top"><${NewGame} /><${Challenge} /></div>
-    <div class="home-more"><${MyGames} /><${OpenTables} /><${Join} /></div>
+    <div class="home-top"><div class="home-column"><${NewGame} /><${Running} games=${mine.running} /></div><${Challenge} /></div>
+    <div class="home-more"><${Finished} games=${mine.finished} /><${OpenTables} /><${Join} /></div>
   </div>`;
 }
