@@ -102,6 +102,12 @@ def test_a_finished_games_review_draws_its_chart_and_shows_the_costliest_positio
     assert no_horizontal_overflow(page), "the position is wider than a phone"
     page.click("#back-to-review")
     page.wait_for_selector("#review-chart")
+    # the home page's finished games open their review too
+    page.goto(server + "/")
+    page.wait_for_selector("#finished-games .review-link")
+    assert (
+        page.locator("#finished-games .review-link").first.get_attribute("href") == f"/g/{game_id}?review#seat={token}"
+    )
     assert errors == []
 
 

@@ -55,7 +55,7 @@ export function LineChart({ points, marked = [], title, valueName, groupName, id
       <polyline class="series" points=${line} fill="none" />
       ${marked.map((i) => html`<circle class="marked" cx=${x(i)} cy=${y(points[i].value)} r="4.5" />`)}
     </svg>
-    <figcaption>${title}</figcaption>
+    <figcaption>${summary}</figcaption>
     <details class="chart-numbers"><summary>${t("The numbers behind the chart")}</summary>
       <div class="table-wrap"><table>
         <thead><tr><th scope="col">${t("When")}</th><th scope="col">${groupName}</th><th scope="col">${valueName}</th></tr></thead>
