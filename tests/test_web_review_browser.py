@@ -5,6 +5,7 @@ marked; on a phone nothing overflows. During a game, what each computer player w
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,8 +68,15 @@ def no_horizontal_overflow(page: Any) -> bool:
     return bool(page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth"))
 
 
-def test_a_finished_games_review_draws_its_chart_and_shows_the_costliest_position(server: str, browser: Any) -> None:
-    game_id, token = finished_solo_game(server)
+@pytest.fixture(scope="module")
+def finished(server: str) -> tuple[str, str]:
+    return finished_solo_game(server)
+
+
+def test_a_finished_games_review_draws_its_chart_and_shows_the_costliest_position(
+    server: str, browser: Any, finished: tuple[str, str]
+) -> None:
+    game_id, token = finished
     page, errors = open_page(browser, f"{server}/g/{game_id}#seat={token}", width=PHONE, height=844)
     page.wait_for_selector("#end")
     page.click("#review-link")
@@ -108,6 +116,27 @@ def test_a_finished_games_review_draws_its_chart_and_shows_the_costliest_positio
     assert (
         page.locator("#finished-games .review-link").first.get_attribute("href") == f"/g/{game_id}?review#seat={token}"
     )
+    assert errors == []
+
+
+def test_the_review_is_accessible_and_follows_french_typography(
+    server: str, browser: Any, finished: tuple[str, str]
+) -> None:
+    """axe-core finds no serious problem on the review (its chart an image with its words, the
+    numbers a table); the French text has its no-break spaces and decimal commas."""
+    game_id, token = finished
+    page, errors = open_page(browser, f"{server}/g/{game_id}?review#seat={token}")
+    page.wait_for_selector("#review-chart svg polyline", timeout=120_000)
+    page.click("#review-chart summary")
+    page.click("#all-decisions summary")
+    axe = pytest.importorskip("axe_playwright_python")
+    page.evaluate((Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8"))
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    serious = [(v["id"], v["help"]) for v in found if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    text = re.sub(r"\w+://\S+|'[^']*'", "", page.inner_text("body"))
+    wrong = [m.group(0) for m in re.finditer(r".[:;!?](?=\s|$)", text) if m.group(0)[0] not in "\u00a0\u202f"]
+    assert wrong == [] and not re.search(r"\d\.\d", text)
     assert errors == []
 
 

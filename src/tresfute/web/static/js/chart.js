@@ -57,7 +57,7 @@ export function LineChart({ points, marked = [], title, valueName, groupName, id
     </svg>
     <figcaption>${summary}</figcaption>
     <details class="chart-numbers"><summary>${t("The numbers behind the chart")}</summary>
-      <div class="table-wrap"><table>
+      <div class="table-wrap" tabindex="0" role="region" aria-label=${t("The numbers behind the chart")}><table>
         <thead><tr><th scope="col">${t("When")}</th><th scope="col">${groupName}</th><th scope="col">${valueName}</th></tr></thead>
         <tbody>${points.map((p) => html`<tr><th scope="row">${p.label}</th><td>${p.group}</td><td>${num(p.value, 1)}</td></tr>`)}</tbody>
       </table></div>
