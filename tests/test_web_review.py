@@ -178,3 +178,28 @@ def test_what_each_computer_player_would_play(tmp_path: Path) -> None:
         entry = client.post("/api/challenge/tres-fute?lang=en", json={"name": "Zoé"}).json()
         refused = client.post(f"/api/games/{entry['id']}/choices?lang=en", headers={"X-Seat-Token": entry["token"]})
         assert refused.status_code == 409 and "no hints" in refused.json()["error"]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def test_a_stored_review_outlives_the_server_on_sqlite_and_postgresql(
+    where: str, finished: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Computed by one server, read by the next one on the same database (nothing computed
+    again), the same review on both databases."""
+    calls = counting(monkeypatch)
+    with TestClient(create_app(database=where)) as client:
+        client.app.state.host.store.create(stored_game(finished))  # type: ignore[attr-defined]
+        client.post("/api/games/g1/review?lang=en", headers={"X-Seat-Token": TOKEN})
+        first = until_done(client, "/api/games/g1/review?lang=en")
+        client.app.state.host.store.close()  # type: ignore[attr-defined]
+    with TestClient(create_app(database=where)) as client:  # a restart
+        again = client.post("/api/games/g1/review?lang=en")
+        client.app.state.host.store.close()  # type: ignore[attr-defined]
+    assert again.status_code == 200 and again.json() == first
+    assert calls == [1]
