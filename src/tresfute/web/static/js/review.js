@@ -94,8 +94,10 @@ export function ReviewPage({ id, token, player, layoutFor }) {
         setReview(answer);
         document.title = t("Review of {name}'s game", { name: answer.name });
       } else {
-        setProgress(answer);
-        setTimeout(() => api(path, { headers }).then(take, (e) => setError(e.message)), POLL_MS);
+        if (answer.status === "running") setProgress(answer);
+        // "none": this server process does not know of it (another one computes it): ask again
+        const method = answer.status === "none" ? "POST" : "GET";
+        setTimeout(() => api(path, { method, headers }).then(take, (e) => setError(e.message)), POLL_MS);
       }
     };
     document.title = t("Game review");
