@@ -17,6 +17,7 @@ COMPILED = [
     "src/tresfute/rules/sheet.py",
     "src/tresfute/bots/value.py",  # the linear evaluation that starts the network's training
     "src/tresfute/bots/network.py",  # the network's inputs, read from every position valued
+    "src/tresfute/bots/futures.py",  # the strong player's simulated futures, its search
     "src/tresfute/bots/random_bot.py",  # the benchmarks' and environments' opponent
     "src/tresfute/envs/observation.py",  # the environments' observations, made at every step
     "src/tresfute/envs/actions.py",  # their action masks

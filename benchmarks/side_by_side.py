@@ -1,31 +1,54 @@
 """Two installs of tresfute measured in turn on one machine: the ratio is what to read.
 
-    python benchmarks/side_by_side.py OLD_PYTHON NEW_PYTHON [--rounds 5] [--what random,lookahead,gym]
-                                                         [--scale 1]
+    python benchmarks/side_by_side.py OLD_PYTHON NEW_PYTHON [--rounds 5]
+                                     [--what random,lookahead,gym,strong,analyse] [--scale 1]
 
 Each Python is an interpreter with tresfute installed (and Gymnasium for ``gym``), for example
 a virtual environment holding an older commit (``git worktree add /tmp/old COMMIT`` then
 ``python3.11 -m venv /tmp/old-venv && /tmp/old-venv/bin/pip install "/tmp/old[envs]"``). The
 measurements run in a fresh process each, alternating between the two installs round after
 round, so that a change of the machine's speed (a shared machine's only varies by tens of per
-cent from one minute to the next) falls on both; the best of the rounds is kept. The code
-measured uses only what every version of tresfute has had since its environments:
+cent from one minute to the next) falls on both; the best of the rounds is kept. Both run with
+one BLAS thread (``OPENBLAS_NUM_THREADS=1`` and the like in their environment), as the strong
+player does by default since it pins it (``tresfute.bots.blas``). The code measured uses only
+what every version of tresfute has had since its environments (``strong`` and ``analyse``:
+since its value network, commit 58ba94a and later):
 
 - ``random``: random solo games per second (``tresfute.simulate.play_game``, 2,000 games);
 - ``lookahead``: afterstates valued per second by the value-only player
   (``tresfute.bots.strong.ValueBot``, 40 solo games; its evaluation is whatever that version
   ships);
 - ``gym``: steps per second of one Gymnasium game (``gym.make``, a uniform legal action from
-  the mask, 2 s), as ``benchmarks/env_speed.py`` measures it.
+  the mask, 2 s), as ``benchmarks/env_speed.py`` measures it;
+- ``strong``: seconds per solo game of the strong player (``tresfute.simulate.play_game``,
+  games 0 to 3 of seed 1, the same games on both sides if their moves are the same);
+- ``analyse``: the 95th percentile, in milliseconds, of ``tresfute.bots.analyse`` of one
+  position (every decision of more than one move in the strong player's solo games 0 and 1 of
+  seed 1; its default search, as the hints and the reviews ask for it).
+
+Rates (``random``, ``lookahead``, ``gym``) are better higher, times (``strong``, ``analyse``)
+lower; the last column is the speed-up of the new install either way (old time / new time).
+The times are the process's CPU time (``time.process_time``): on a machine shared with other
+work, a wall clock would count the waits for a core too (with one BLAS thread, CPU time is the
+wall time of an idle machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import tempfile
 
 GAMES = ("tres-fute", "vraiment-tres-fute")
+# each measure's unit, and whether it is a rate (better higher) rather than a time
+UNITS = {
+    "random": ("games/s", True),
+    "lookahead": ("afterstates/s", True),
+    "gym": ("steps/s", True),
+    "strong": ("s/game", False),
+    "analyse": ("ms at p95", False),
+}
 
 MEASURE = """
 import sys, time
@@ -50,6 +73,26 @@ elif what == "lookahead":
             valued += moves if moves > 1 else 0
             g.play(bot.choose(g, 0), 0)
     rate = valued / (time.perf_counter() - start)
+elif what == "strong":
+    games = max(1, round(4 * scale))
+    start = time.process_time()
+    for n in range(games):
+        play_game(game, 1, "strong", 1, n)
+    rate = (time.process_time() - start) / games
+elif what == "analyse":
+    from tresfute.bots import analyse
+    from tresfute.bots.strong import StrongBot
+    times = []
+    for n in range(max(1, round(2 * scale))):
+        g, bot = Game(game, players=1, seed=n), StrongBot(n)
+        while not g.is_over:
+            if len(g.legal_moves(0)) > 1:
+                start = time.process_time()
+                analyse(g)
+                times.append(time.process_time() - start)
+            g.play(bot.choose(g, 0), 0)
+    times.sort()
+    rate = 1000 * times[min(len(times) - 1, int(0.95 * len(times)))]
 else:
     import gymnasium as gym
     import numpy as np
@@ -73,7 +116,9 @@ print(rate, getattr(tresfute.rules, "COMPILED", False))
 def measure(python: str, game: str, what: str, scale: float, where: str) -> tuple[float, bool]:
     """One measurement in a fresh process (run outside any checkout, so the install is used)."""
     command = [python, "-c", MEASURE, game, what, str(scale)]
-    done = subprocess.run(command, cwd=where, capture_output=True, text=True, check=True)
+    one_thread = dict.fromkeys(("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"), "1")
+    env = {**os.environ, **one_thread}
+    done = subprocess.run(command, cwd=where, capture_output=True, text=True, check=True, env=env)
     rate, compiled = done.stdout.split()
     return float(rate), compiled == "True"
 
@@ -84,10 +129,12 @@ def main() -> None:
     parser.add_argument("new", help="the Python of the install compared with it")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--scale", type=float, default=1.0, help="games and seconds of each run, times this")
-    parser.add_argument("--what", default="random,lookahead,gym", help="comma-separated: random, lookahead, gym")
+    parser.add_argument(
+        "--what", default="random,lookahead,gym", help="comma-separated: random, lookahead, gym, strong, analyse"
+    )
     args = parser.parse_args()
     kinds = [w for w in args.what.split(",") if w]
-    unknown = set(kinds) - {"random", "lookahead", "gym"}
+    unknown = set(kinds) - set(UNITS)
     if unknown:
         parser.error(f"unknown measurement(s): {', '.join(sorted(unknown))}")
     best: dict[tuple[str, str, str], float] = {}
@@ -99,9 +146,10 @@ def main() -> None:
                     for label, python in (("old", args.old), ("new", args.new)):
                         rate, compiled[label] = measure(python, game, what, args.scale, where)
                         key = (label, what, game)
-                        best[key] = max(best.get(key, 0.0), rate)
-                        print(f"round {round_number}  {label}  {what:9}  {game:18}  {rate:10,.0f}", flush=True)
-    units = {"random": "games/s", "lookahead": "afterstates/s", "gym": "steps/s"}
+                        better = max if UNITS[what][1] else min
+                        best[key] = better(best.get(key, rate), rate)
+                        shown = f"{rate:10,.0f}" if UNITS[what][1] else f"{rate:10,.3f}"
+                        print(f"round {round_number}  {label}  {what:9}  {game:18}  {shown}", flush=True)
     print(
         f"\nbest of {args.rounds} (old: {'compiled' if compiled['old'] else 'plain Python'}, "
         f"new: {'compiled' if compiled['new'] else 'plain Python'})"
@@ -109,7 +157,9 @@ def main() -> None:
     for what in kinds:
         for game in GAMES:
             old, new = best[("old", what, game)], best[("new", what, game)]
-            print(f"{what:9} {units[what]:14} {game:18}  old {old:10,.0f}  new {new:10,.0f}  x{new / old:.2f}")
+            unit, rate = UNITS[what]
+            speed_up, shown = (new / old, "10,.0f") if rate else (old / new, "10,.3f")
+            print(f"{what:9} {unit:14} {game:18}  old {old:{shown}}  new {new:{shown}}  x{speed_up:.2f}")
 
 
 if __name__ == "__main__":

@@ -36,3 +36,16 @@ def postgres_url(postgres_server: str) -> str:
     from postgres import fresh_database
 
     return fresh_database(postgres_server, f"test_{next(_databases)}")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium (Debian's, see ``tests/browser.py``) for every browser test."""
+    from playwright.sync_api import sync_playwright
+
+    from browser import CHROMIUM
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        yield chromium
+        chromium.close()

@@ -50,7 +50,7 @@ def test_the_bot_against_opponents_reports_its_win_rate_its_mean_and_theirs() ->
 def test_the_text_report_against_opponents() -> None:
     code, out, _ = invoke(*BENCH, "--players", "3", "--opponents", "random", "--lang", "en")
     assert code == 0, out
-    assert "That's Pretty Clever, greedy against 2 × random, seed 1000: 4 games" in out
+    assert "That's Pretty Clever!, greedy against 2 × random, seed 1000: 4 games" in out
     assert "greedy wins " in out and "(a tie shared); mean " in out and "the opponents' " in out
 
 

@@ -9,12 +9,15 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from threadpoolctl import ThreadpoolController, threadpool_info  # type: ignore[import-untyped]
 
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
-from tresfute.bots.strong import SEARCH, Search
+from tresfute.bots import strong as strong_module
+from tresfute.bots.network import shipped_network
+from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
-from tresfute.rules import SPECS, Game, Sheet
+from tresfute.rules import CHANCE, SPECS, Game, Sheet
 from tresfute.simulate import play_game
 
 from helpers import ZERO_AND_NEGATIVE, position
@@ -246,3 +249,91 @@ def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
             seen[bool(expected)] += 1
         game.play(rng.choice(game.legal_moves()))
     assert seen[True] and seen[False]
+
+
+def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> list[tuple[str, float]]:
+    """The search as the strong player first did it, as its definition: each candidate, on each
+    future, copied, played, its turn played out alone by the network's best moves (the first of
+    the highest values), then valued."""
+    network = shipped_network(game.spec.id)
+    ranked = evaluate_moves(game, player, network)
+    settings = bot.search(game)
+    count = sum(1 for value, _ in ranked[: settings.candidates] if ranked[0][0] - value <= settings.margin)
+    seeds = [hash((bot.seed, len(game.history), game.dice_rolled, i)) for i in range(settings.samples)]
+    out = []
+    for _, move in ranked[:count]:
+        total = 0.0
+        for seed in seeds:
+            sim = game.copy(dice="external")
+            sim.play(move, player)
+            rng = random.Random(seed)
+            turn = (sim.round, sim.turn, sim.solo_passive)
+            while not sim.is_over and (sim.round, sim.turn, sim.solo_passive) == turn:
+                mover = sim.to_move
+                if mover == CHANCE:
+                    roll_own_dice(sim, rng)
+                else:
+                    assert mover is not None
+                    sim.play(evaluate_moves(sim, mover, network)[0][1], mover)
+            total += network.value(sim, player)
+        out.append((str(move), total / len(seeds)))
+    return sorted(out, key=lambda mv: -mv[1])
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "games"), [("tres-fute", 1, 4), ("vraiment-tres-fute", 1, 4), ("tres-fute", 3, 1)]
+)
+def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
+    game_id: str, players: int, games: int
+) -> None:
+    """The futures of a searched move share their positions until their dice differ: on seeded
+    positions of every phase each searched move gets the estimate of the plain search, bit for
+    bit, in the same order, so the strong player's choices are the same."""
+    rng = random.Random(11)
+    bot = StrongBot(3, candidates=3, samples=3, margin=100.0)
+    compared = 0
+    for seed in range(1000, 1000 + games):
+        game = Game(game_id, players=players, seed=seed)
+        while not game.is_over:
+            player = game.to_move
+            assert player is not None and player >= 0
+            if len(game.legal_moves(player)) > 1:
+                expected = _searched_one_future_at_a_time(bot, game, player)
+                searched = [(str(e.move), e.value) for e in bot.analyse(game, player) if e.searched]
+                assert searched == expected
+                compared += 1
+            game.play(rng.choice(game.legal_moves()))
+    assert compared > 60
+
+
+def test_a_strong_decision_runs_on_one_blas_thread_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NumPy's BLAS would start a thread per core for the network's small matrices; the strong
+    and value-only players set it to one thread for the time of a decision (the variable
+    TRESFUTE_BLAS_THREADS sets another number, 0 leaves BLAS as it is) and put it back after."""
+    seen: list[int] = []
+
+    def spying(game: Game, player: int):  # what the strong player's first step sees
+        seen.append(max(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"))
+        return afterstates(game, player)
+
+    monkeypatch.setattr(strong_module, "afterstates", spying)
+    game = Game("vraiment-tres-fute", players=1, seed=1000)
+    game.play(str(game.legal_moves()[0]))
+    before = threadpool_info()
+    controller = ThreadpoolController()
+    with controller.limit(limits=2, user_api="blas"):  # as on a machine of two cores
+        outside = max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas")
+        StrongBot(0).choose(game, 0)
+        assert seen == [1]
+        ValueBot(0).choose(game, 0)
+        assert seen == [1, 1]
+        monkeypatch.setenv("TRESFUTE_BLAS_THREADS", "0")
+        StrongBot(0).choose(game, 0)
+        assert seen[-1] == outside
+        assert max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas") == outside
+        monkeypatch.setenv("TRESFUTE_BLAS_THREADS", "deux")
+        view = json.dumps(game.view(), sort_keys=True)
+        with pytest.raises(ValueError, match="TRESFUTE_BLAS_THREADS must be a whole number"):
+            StrongBot(0).choose(game, 0)
+        assert json.dumps(game.view(), sort_keys=True) == view
+    assert threadpool_info() == before

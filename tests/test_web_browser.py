@@ -15,7 +15,6 @@ import pytest
 from tresfute import fair_dice
 
 from browser import (
-    CHROMIUM,
     LiveServer,
     open_page,
     play_by_clicks,
@@ -42,14 +41,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 @pytest.fixture(scope="module")
 def server(live: LiveServer) -> str:
     return live.url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("game", ["tres-fute", "vraiment-tres-fute"])

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser import CHROMIUM, LiveServer, open_page, require_chromium
+from browser import LiveServer, open_page, require_chromium
 
 require_chromium()
 pytest.importorskip("uvicorn")
@@ -28,14 +28,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     live.start()
     yield live.url
     live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 def _post(request: Any, url: str, body: dict[str, Any], token: str | None = None) -> Any:

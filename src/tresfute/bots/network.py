@@ -41,6 +41,7 @@ FORMAT = "tresfute-network/1"
 SCALE = 100.0  # the network's output is in hundreds of points
 AREA_STATES_KEPT = 50_000  # area states whose inputs an encoder keeps, per area
 PARTS_KEPT = 8192  # area states whose first-layer sums a network keeps (``ValueNetwork.values``)
+SUMS_KEPT = 8192  # sheets (their areas' states) whose first-layer sums a network keeps
 PHASES = tuple(Phase)
 WHERE = (Where.HAND, Where.PLATTER, Where.FIELD)
 STAGES = (Stage.PICK, Stage.EXTRA, Stage.DONE)
@@ -353,6 +354,9 @@ class ValueNetwork:
         self._part_rows: dict[str, dict[tuple[int, ...], int]] = {colour: {} for colour in self.spec.areas}
         self._parts_used = 0
         self._parts = np.empty((0, self.layers[0][0].shape[1]), dtype=np.float32)
+        # the sums of the area rows of whole sheets (most sheets come back, with other dice)
+        self._sum_rows: dict[tuple[int, ...], int] = {}
+        self._sums = np.empty((0, self.layers[0][0].shape[1]), dtype=np.float32)
         self._blocks: list[list[tuple[slice, np.ndarray]] | None] = [None]
         for w, _ in self.layers[1:]:
             blocks = _diagonal_blocks(w)
@@ -374,19 +378,38 @@ class ValueNetwork:
             self._parts[row] = segment @ self.layers[0][0][start:stop]
         return row
 
+    def _keep_sums(self, first: int, stop: int, rows: list[int]) -> None:
+        """Rows ``first`` to ``stop`` of ``_sums``: the sums of the area rows listed, as many per
+        sum as there are areas."""
+        if stop > len(self._sums):
+            grown = np.empty((max(stop, min(2 * stop + 256, SUMS_KEPT)), self._sums.shape[1]), np.float32)
+            grown[:first] = self._sums[:first]
+            self._sums = grown
+        self._sums[first:stop] = self._parts[rows].reshape(stop - first, -1, self._sums.shape[1]).sum(axis=1)
+
     def values(self, games: list[Game], player: int) -> list[float]:
         """Each position's expected final score for ``player`` (exact once the game is over).
 
         The same numbers as :meth:`evaluate` (up to rounding), faster: the first layer adds up
         what each area's state gives it (kept from earlier positions, most areas being the same
-        after every move) and multiplies only the rest of the inputs.
+        after every move), the sum kept for the whole sheet (the strong player's search meets
+        the same sheets with other dice), and multiplies only the rest of the inputs.
         """
         if self._parts_used + len(games) * len(self.encoder.area_slices) > PARTS_KEPT:
             for kept in self._part_rows.values():  # start again rather than let the kept states grow for ever
                 kept.clear()
             self._parts_used = 0
+            self._sum_rows.clear()
+        if len(self._sum_rows) + len(games) > SUMS_KEPT:
+            self._sum_rows.clear()
+        sum_rows = self._sum_rows
+        first_new = len(sum_rows)
         out = [0.0] * len(games)
-        where, now, rows, rests = [], [], [], []
+        where: list[int] = []
+        now: list[int] = []
+        sums: list[int] = []
+        new_rows: list[int] = []
+        rests: list[bytes] = []
         for k, g in enumerate(games):
             score = g.score(player)
             if g.is_over:
@@ -396,12 +419,19 @@ class ValueNetwork:
             where.append(k)
             now.append(score.total)
             rests.append(rest)
-            rows += [self._part_row(colour, state) for colour, state in states]
+            rows = tuple([self._part_row(colour, state) for colour, state in states])
+            found = sum_rows.get(rows)
+            if found is None:
+                found = sum_rows[rows] = len(sum_rows)
+                new_rows += rows
+            sums.append(found)
         if where:
             w, b = self.layers[0]
             inputs = np.frombuffer(b"".join(rests), dtype=np.float32).reshape(len(where), -1)
             h = inputs @ w[self.encoder.rest_start :] + b
-            h += self._parts[rows].reshape(len(where), -1, h.shape[1]).sum(axis=1)
+            if new_rows:
+                self._keep_sums(first_new, len(sum_rows), new_rows)
+            h += self._sums[sums]
             for k, total, y in zip(where, now, self._above_first(h), strict=True):
                 out[k] = total + SCALE * float(y)
         return out

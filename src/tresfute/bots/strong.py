@@ -15,17 +15,14 @@ import random
 from typing import NamedTuple
 
 from ..rules import CHANCE, Game, Move
+from .blas import blas_threads
+from .futures import future_values, own_dice
 from .network import ValueNetwork, shipped_network
 
 
 def roll_own_dice(game: Game, rng: random.Random) -> None:
     """Play the chance move due in a copy that waits for outside dice."""
-    values = {d: int(rng.random() * 6) + 1 for d in game.dice_to_roll()}
-    text = "dice " + " ".join(f"{d}{v}" for d, v in values.items())
-    if game.phase == "solo roll":
-        order = sorted(values, key=lambda d: (values[d], rng.random()))
-        text += " platter=" + "".join(order[:3])
-    game.play(text)
+    game.play(own_dice(game, rng))
 
 
 class Estimate(NamedTuple):
@@ -44,9 +41,14 @@ def afterstates(game: Game, player: int) -> tuple[list[Move], list[Game]]:
 
 def evaluate_moves(game: Game, player: int, network: ValueNetwork) -> list[tuple[float, Move]]:
     """Every legal move with the network's value of the position it leads to, best first."""
+    return [(value, move) for value, move, _ in _ranked(game, player, network)]
+
+
+def _ranked(game: Game, player: int, network: ValueNetwork) -> list[tuple[float, Move, Game]]:
+    """Every legal move with its value and the position it leads to, best first."""
     moves, afters = afterstates(game, player)
-    ranked = list(zip(network.values(afters, player), moves, strict=True))
-    ranked.sort(key=lambda vm: -vm[0])
+    ranked = list(zip(network.values(afters, player), moves, afters, strict=True))
+    ranked.sort(key=lambda vma: -vma[0])
     return ranked
 
 
@@ -122,8 +124,12 @@ class StrongBot:
             player = game.to_move
         if player is None or player == CHANCE:
             raise ValueError("no player decides now")
+        with blas_threads():
+            return self._analyse(game, player, candidates, search_all)
+
+    def _analyse(self, game: Game, player: int, candidates: int | None, search_all: bool) -> list[Estimate]:
         network = self._network(game)
-        ranked = evaluate_moves(game, player, network)
+        ranked = _ranked(game, player, network)
         settings = self.search(game)
         samples = settings.samples
         if search_all:
@@ -131,42 +137,27 @@ class StrongBot:
         else:
             count = settings.candidates if candidates is None else candidates
             best = ranked[0][0]
-            count = sum(1 for value, _ in ranked[:count] if best - value <= settings.margin)
+            count = sum(1 for value, _, _ in ranked[:count] if best - value <= settings.margin)
         if count <= 1 or samples <= 0:
-            return [Estimate(move, value, False) for value, move in ranked]
-        searched = []
+            return [Estimate(move, value, False) for value, move, _ in ranked]
         seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(samples)]
-        for _, move in ranked[:count]:
-            total = 0.0
-            for s in seeds:
-                sim = game.copy(dice="external")
-                sim.play(move, player)
-                total += self._future(sim, player, network, random.Random(s))
-            searched.append(Estimate(move, total / len(seeds), True))
+        starts = [after for _, _, after in ranked[:count]]
+        futures = future_values(starts, seeds, player, network)
+        searched = [
+            Estimate(move, sum(values) / len(seeds), True)
+            for (_, move, _), values in zip(ranked[:count], futures, strict=True)
+        ]
         searched.sort(key=lambda e: -e.value)
         # The moves left out were ranked below every searched one; the network alone is more
         # optimistic than the search, so their estimate is capped at the last searched one's.
         cap = searched[-1].value
-        return searched + [Estimate(move, min(value, cap), False) for value, move in ranked[count:]]
+        return searched + [Estimate(move, min(value, cap), False) for value, move, _ in ranked[count:]]
 
     def choose(self, game: Game, player: int) -> Move:
         moves = game.legal_moves(player)
         if len(moves) == 1:
             return moves[0]
         return self.analyse(game, player)[0].move
-
-    @staticmethod
-    def _future(sim: Game, player: int, network: ValueNetwork, rng: random.Random) -> float:
-        """The value once the turn is over, its rest played by the network's best moves."""
-        turn = (sim.round, sim.turn, sim.solo_passive)
-        while not sim.is_over and (sim.round, sim.turn, sim.solo_passive) == turn:
-            p = sim.to_move
-            if p == CHANCE:
-                roll_own_dice(sim, rng)
-            else:
-                assert p is not None
-                sim.play(evaluate_moves(sim, p, network)[0][1], p)
-        return network.value(sim, player)
 
 
 class ValueBot:
@@ -185,4 +176,5 @@ class ValueBot:
             return moves[0]
         if self.explore and self._rng.random() < self.explore:
             return moves[int(self._rng.random() * len(moves))]
-        return evaluate_moves(game, player, self.network or shipped_network(game.spec.id))[0][1]
+        with blas_threads():
+            return evaluate_moves(game, player, self.network or shipped_network(game.spec.id))[0][1]

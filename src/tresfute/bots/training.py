@@ -37,6 +37,7 @@ import numpy as np
 
 from ..rules import Game
 from ..simulate import derived_seed
+from .blas import blas_threads
 from .network import SCALE, ValueNetwork
 from .strong import afterstates
 
@@ -99,6 +100,7 @@ def choose(network: ValueNetwork, game: Game, player: int, rng: random.Random, e
     return moves[k], values[k], inputs, after
 
 
+@blas_threads()
 def teacher_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Games of the linear evaluation (``bots/value.py``): every afterstate it valued, with its value.
 
@@ -137,6 +139,7 @@ def teacher_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple
     return x, np.array(targets, dtype=np.float32), finals
 
 
+@blas_threads()
 def play_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Self-play games: the inputs of every chosen afterstate, their targets, the final scores."""
     network_bytes, purpose, seed, numbers, explore, lam = job
@@ -180,6 +183,7 @@ def _jobs(network: ValueNetwork, purpose: str, seed: int, numbers: range, explor
 # --- fitting ----------------------------------------------------------------------------
 
 
+@blas_threads()
 def fit(state: State, x: np.ndarray, y: np.ndarray, learning_rate: float, rng: np.random.Generator) -> float:
     """Minibatch Adam on the squared error; returns the mean squared error before the update."""
     settings = state.settings

@@ -137,8 +137,7 @@ function TakeSeat({ view }) {
     try {
       const joined = await api(`/api/games/${view.id}/join`, { method: "POST", body: { name: name.trim() } });
       remember({ id: view.id, token: joined.token, name: name.trim(), game: view.game });
-      location.assign(joined.link);
-      location.reload();
+      location.assign(joined.link); // a new #seat: main.js loads the page again as that seat
     } catch (e) {
       setError(e.message);
     }

@@ -181,7 +181,7 @@ function Circles({ track, counts }) {
   const circles = Array.from({ length: track.circles }, (_, i) => {
     const state = i < used ? "used" : i < earned ? "earned" : "open";
     return html`<svg class=${`circle ${state}`} viewBox="0 0 24 24" aria-hidden="true">
-      <circle cx="12" cy="12" r="9" fill=${state === "open" ? "#fff" : "#fff"} stroke="#333" stroke-width="1.5" />
+      <circle cx="12" cy="12" r="9" fill="#fff" stroke="#333" stroke-width="1.5" />
       ${state !== "open" ? html`<circle cx="12" cy="12" r="6" fill="#1d2f86" />` : null}
       ${state === "used" ? html`<path d="M5 5L19 19M19 5L5 19" stroke="#b3261e" stroke-width="2.4" stroke-linecap="round" />` : null}
     </svg>`;

@@ -1,0 +1,55 @@
+"""How many threads the network's arithmetic may use: one, unless told otherwise.
+
+The network multiplies small matrices (a few hundred rows at most). NumPy's BLAS (OpenBLAS)
+would start a thread per core for them, and on a busy machine the threads wait for each other:
+with two cores shared with other work, a Vraiment très futé game took 150 to 260 times longer
+than with one thread. So every decision of the strong and value-only players, and every
+training step, runs inside :func:`blas_threads`, which sets BLAS to ``TRESFUTE_BLAS_THREADS``
+threads (default 1; 0 leaves BLAS as it is) for the time of the call and then puts back what
+was there: the rest of the process is not changed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+
+from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+VARIABLE = "TRESFUTE_BLAS_THREADS"
+DEFAULT = 1
+
+
+def wanted_threads() -> int:
+    """The BLAS threads asked for by ``TRESFUTE_BLAS_THREADS`` (0: BLAS's own choice)."""
+    text = os.environ.get(VARIABLE, "").strip()
+    if not text:
+        return DEFAULT
+    try:
+        threads = int(text)
+    except ValueError:
+        threads = -1
+    if threads < 0:
+        raise ValueError(f"{VARIABLE} must be a whole number of threads (0: BLAS's own choice), not {text!r}")
+    return threads
+
+
+@cache
+def _controller() -> ThreadpoolController:
+    """The thread pools loaded in this process (NumPy's BLAS among them), found once."""
+    import numpy  # noqa: F401  (its BLAS must be loaded to be found)
+
+    return ThreadpoolController()
+
+
+@contextmanager
+def blas_threads() -> Iterator[None]:
+    """BLAS limited to :func:`wanted_threads` threads inside the block."""
+    threads = wanted_threads()
+    if threads == 0:
+        yield
+        return
+    with _controller().limit(limits=threads, user_api="blas"):
+        yield
