@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from browser import CHROMIUM, LiveServer, open_page, require_chromium
+from browser import LiveServer, open_page, require_chromium
 
 require_chromium()
 pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")  # the browser is conftest.py's, shared by every browser test
 
 PHONE = 390
 
@@ -28,14 +28,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     live.start()
     yield live.url
     live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 def call(server: str, path: str, body: Any = None, token: str | None = None) -> Any:
