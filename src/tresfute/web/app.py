@@ -6,7 +6,8 @@ never in a URL the server logs: the page reads it from the link's ``#`` part.
 
 Where a request goes: ``routes/games.py`` (create, see, move, undo, hint, the WebSocket),
 ``routes/open_tables.py`` (the open tables, joining one), ``routes/challenge.py`` (the daily
-challenge), ``routes/records.py`` (a game's record), ``routes/pages.py`` (the page, its static
+challenge), ``routes/records.py`` (a game's record), ``routes/reviews.py`` (a finished game's review, what
+each computer player would play), ``routes/pages.py`` (the page, its static
 files, messages and sheets), ``routes/docs.py`` (the API's description, browsable at
 ``/docs``). What they share (the :class:`~.deps.Server`, the language, the tokens) are FastAPI
 dependencies in ``deps.py``; game work runs in ``threads.py``'s game threads; ``listeners.py``
@@ -33,7 +34,8 @@ from .errors import answer_errors_as_json
 from .limits import Guard, Limits, forget_finished
 from .listeners import Listeners, forward_changes
 from .middleware import BodyLimit, HeadAsGet, SecurityHeaders
-from .routes import challenge, docs, games, open_tables, pages, records
+from .reviews import Reviews
+from .routes import challenge, docs, games, open_tables, pages, records, reviews
 from .store import Store, open_store
 from .tables import Host
 
@@ -60,12 +62,13 @@ def create_app(
         lifespan=lambda app: running(server),
     )
     app.state.server, app.state.host, app.state.daily = server, host, server.daily
+    app.state.reviews = Reviews(host)  # the reviews this process computes (routes/reviews.py)
     app.add_middleware(BodyLimit)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     answer_errors_as_json(app)
     app.mount("/static", pages.static_files(), name="static")
-    for module in (pages, games, open_tables, records, challenge, docs):
+    for module in (pages, games, open_tables, records, reviews, challenge, docs):
         app.include_router(module.router)
     app.router.routes[:0] = games.fast_routes  # tried first: the requests a game sends most
 

@@ -1,5 +1,5 @@
 // The end of a game: the breakdown by area, the ranking (a solo game has a rating, not a
-// winner), the record to download, and the fairness panel where anyone checks the dice.
+// winner), the record to download, the review, and the fairness panel where anyone checks the dice.
 import { api, seatHeaders } from "./api.js";
 import { FoxPicture, Star } from "./icons.js";
 import { html, useState } from "./lib.js";
@@ -80,6 +80,18 @@ async function download(event, view, token) {
   URL.revokeObjectURL(link.href);
 }
 
+/** The review of one's own decisions (a spectator: of each person's); a daily challenge's entry
+ * once its day is over (its secret revealed), as the server allows. */
+function ReviewLinks({ view, token }) {
+  if (view.challenge && !view.secret) return html`<p class="review-later">${t("The review opens when the day is over.")}</p>`;
+  const seated = view.you !== null && view.you !== undefined;
+  if (seated) {
+    return html`<p><a href=${`/g/${view.id}?review#seat=${token}`} id="review-link" class="primary-link">${t("Review my game")}</a></p>`;
+  }
+  return html`<p>${view.seats.map((s, i) => (s.bot ? null : html`<a href=${`/g/${view.id}?review=${i + 1}`} class="review-link">
+    ${t("Review {name}'s game", { name: s.name })}</a> `))}</p>`;
+}
+
 export function EndOfGame({ layout, view, token }) {
   const result = view.result;
   const solo = view.seats.length === 1;
@@ -106,6 +118,7 @@ export function EndOfGame({ layout, view, token }) {
     <p><a href=${`/api/games/${view.id}/record`} download=${`tresfute-${view.id}.json`} id="record-link"
       onClick=${(event) => download(event, view, token)}>${t("Download the game record")}</a>
       ${" · "}<a href=${`/g/${view.id}?replay`} id="replay-link">${t("Replay the game move by move")}</a></p>
+    <${ReviewLinks} view=${view} token=${token} />
   </section>`;
 }
 

@@ -1,5 +1,5 @@
-// The game page: whose turn it is and what to do, the dice, the own sheet where a click plays,
-// the other sheets, and the end. The server sends the legal moves with their words; the page
+// The game page: whose turn it is and what to do (a hint, what each computer player would
+// play), the dice, the own sheet where a click plays, the other sheets, and the end. The server sends the legal moves with their words; the page
 // offers only those, on the sheet where they land (no rule is worked out here).
 import { api, seatHeaders } from "./api.js";
 import { DiceTray } from "./dice.js";
@@ -52,7 +52,17 @@ function moveChoice(move, names) {
   return move.label;
 }
 
-function Controls({ view, layout, die, onMove, onUndo, onHint, hint, busy }) {
+/** What the greedy and the strong computer players would play here (asked for: it takes a search). */
+function Choices({ choices }) {
+  if (!choices) return null;
+  return html`<div id="choices" class="hint-box choices" role="status">
+    <p>${t("What each computer player would play")}</p>
+    <ul>${choices.map((c) => html`<li data-bot=${c.bot}><b>${c.bot_label}</b>: ${c.label}
+      — ${t("expected final score {value}", { value: num(c.expected, 1) })}</li>`)}</ul>
+  </div>`;
+}
+
+function Controls({ view, layout, die, onMove, onUndo, onHint, hint, onChoices, choices, busy }) {
   const legal = view.legal || [];
   const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
   const offSheet = legal.filter((m) => !(m.area && ON_SHEET.has(m.kind)));
@@ -71,11 +81,14 @@ function Controls({ view, layout, die, onMove, onUndo, onHint, hint, busy }) {
     <div class="tools">
       ${view.can_undo ? html`<button type="button" id="undo" data-key="undo" disabled=${busy} onClick=${onUndo}>${t("Undo")}</button>` : null}
       ${hintable ? html`<button type="button" id="hint-button" data-key="hint" disabled=${busy} onClick=${onHint}>${t("Hint")}</button>` : null}
+      ${hintable && onChoices ? html`<button type="button" id="choices-button" disabled=${busy} onClick=${onChoices}
+        title=${t("What each computer player would play")}>${t("Computer players")}</button>` : null}
     </div>
     ${hint ? html`<div id="hint" class="hint-box" role="status">
       <p>${t("Hint: {move} (expected final score {value}).", { move: hint.label, value: num(hint.value, 1) })}</p>
       <ol>${hint.moves.slice(0, 4).map((m) => html`<li>${m.label} — ${num(m.value, 1)}${m.cost ? ` (−${num(m.cost, 1)})` : ""}</li>`)}</ol>
     </div>` : html`<div id="hint"></div>`}
+    <${Choices} choices=${choices} />
   </div>`;
 }
 
@@ -141,14 +154,16 @@ function Log({ view }) {
     <ol>${view.log.map((line) => html`<li>${line}</li>`)}</ol></details>`;
 }
 
-/** The whole screen of a game; ``replay``: a finished game shown at one step (no moves). */
-export function GameScreen({ layout, view, token, play, replayNav = null, lastChanged }) {
+/** The whole screen of a game; ``replayNav``: a finished game shown at one step (no moves). */
+export function GameScreen({ layout, view, token, play, replayNav = null, lastChanged, marked = null }) {
   const me = view.you;
   const seated = me !== null && me !== undefined;
   const order = seated ? [me, ...view.seats.map((_, i) => i).filter((i) => i !== me)] : view.seats.map((_, i) => i);
   const solo = view.seats.length === 1;
+  // ``marked``: a review's position, { player, played, best } (the cells' keys) drawn on that sheet
   const sheetPlay = (i) => (play && i === me ? { ...play.sheet, last: lastChanged.get(i) || new Set() }
-    : { targets: new Map(), hint: null, last: lastChanged.get(i) || new Set(), picker: null });
+    : { targets: new Map(), hint: null, last: lastChanged.get(i) || new Set(), picker: null,
+      ...(marked && marked.player === i ? { played: marked.played, best: marked.best } : {}) });
   return html`<div class=${`game players-${view.seats.length}`} data-revision=${view.revision} data-over=${view.over ? "true" : null}
     aria-busy=${play && play.busy ? "true" : null}>
     <div class="play-panel">
@@ -160,7 +175,7 @@ export function GameScreen({ layout, view, token, play, replayNav = null, lastCh
       ${play && seated && !view.over ? html`<${Pending} view=${view} />` : null}
       ${play && seated && !view.over && ((view.legal || []).length || view.can_undo)
         ? html`<${Controls} view=${view} layout=${layout} die=${play.die} onMove=${play.onMove} onUndo=${play.onUndo}
-            onHint=${play.onHint} hint=${play.hint} busy=${play.busy} />` : null}
+            onHint=${play.onHint} hint=${play.hint} onChoices=${play.onChoices} choices=${play.choices} busy=${play.busy} />` : null}
       ${play && seated && view.dice_to_roll && view.dice_to_roll.length ? html`<${DiceForm} view=${view} layout=${layout} onMove=${play.onMove} />` : null}
       ${!seated && !replayNav ? html`<p class="spectator">${t("You are watching this game.")}</p>` : null}
     </div>
@@ -192,6 +207,7 @@ export function GamePage({ id, token, layoutFor }) {
   const [die, setDie] = useState(null);
   const [picker, setPicker] = useState(null);
   const [hint, setHint] = useState(null);
+  const [choices, setChoices] = useState(null);
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
   const [changed, setChanged] = useState(new Map());
@@ -207,6 +223,7 @@ export function GamePage({ id, token, layoutFor }) {
       setDie(null);
       setPicker(null);
       setHint(null);
+      setChoices(null);
     }
     setView(next);
   }, []);
@@ -278,6 +295,17 @@ export function GamePage({ id, token, layoutFor }) {
     }
   };
 
+  const onChoices = async () => {
+    setMessage(t("Thinking…"));
+    try {
+      const answer = await api(`/api/games/${id}/choices`, { method: "POST", headers: seatHeaders(token) });
+      setChoices(answer.choices);
+      setMessage("");
+    } catch (e) {
+      setMessage(e.message);
+    }
+  };
+
   if (error) return html`<p class="error panel" role="alert">${error}</p>`;
   if (!view || !layout) return html`<p class="loading">${t("Loading…")}</p>`;
   document.title = `${gameName(view.game)} — tresfute`;
@@ -294,9 +322,9 @@ export function GamePage({ id, token, layoutFor }) {
     <button type="button" class="close" onClick=${() => setPicker(null)} aria-label=${t("Close")}>${t("Close")}</button>
   </div>`;
   const play = {
-    die, busy, message, hint,
+    die, busy, message, hint, choices,
     onSelect: (letter) => { setDie(letter); setPicker(null); },
-    onMove, onUndo, onHint,
+    onMove, onUndo, onHint, onChoices,
     sheet: { targets, hint: hint ? hint.key : null, hintValue: hint ? hint.value : null, picker, onTarget, renderPicker },
   };
   return html`<${GameScreen} layout=${layout} view=${view} token=${token} play=${play} lastChanged=${changed} />`;

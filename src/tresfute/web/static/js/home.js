@@ -6,6 +6,8 @@ import { N_, gameName, num, t } from "./i18n.js";
 import { gameLink, player, playerHeaders, remember, remembered, setPlayer } from "./memory.js";
 
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
+const today = () => new Date().toISOString().slice(0, 10); // the challenge's days are UTC days
+const reviewLink = (g) => `/g/${g.id}?review${g.token ? `#seat=${g.token}` : ""}`;
 const BOT_CHOICES = [["", N_("Person")], ["strong", N_("Computer (strong)")], ["greedy", N_("Computer (greedy)")],
   ["random", N_("Computer (random)")]];
 
@@ -101,7 +103,8 @@ function Challenge() {
     <div id="challenge-boards">${boards.map((b) => html`<${Board} board=${b} />`)}</div>
     ${history.length ? html`<h3>${t("My challenges")}</h3>` : null}
     <ul id="challenge-history">${history.map((e) => html`<li>${e.day} — ${gameName(e.game)} — ${e.name} — ${e.score === null ? t("in progress") : num(e.score)}
-      ${e.score !== null ? html` <a href=${`/g/${e.id}?replay`}>${t("replay")}</a>` : null}</li>`)}</ul>
+      ${e.score !== null ? html` <a href=${`/g/${e.id}?replay`}>${t("replay")}</a>` : null}
+      ${e.score !== null && e.day < today() ? html` <a class="review-link" href=${`/g/${e.id}?review`}>${t("review")}</a>` : null}</li>`)}</ul>
   </section>`;
 }
 
@@ -138,7 +141,8 @@ function useMyGames() {
       api(`/api/games/${g.id}`, { headers: g.token ? { "X-Seat-Token": g.token } : {} }).then((view) => {
         if (view.over) {
           const scores = view.result.scores.map((s, i) => `${view.seats[i].name} ${num(s.total)}`).join(" · ");
-          const item = { g, text: `${gameName(view.game)} — ${scores}` };
+          const reviewable = !view.challenge || Boolean(view.secret); // a challenge entry: once its day is over
+          const item = { g, text: `${gameName(view.game)} — ${scores}`, reviewable };
           setGames((all) => ({ ...all, finished: [...all.finished, item] }));
         } else {
           const names = view.seats.map((s) => s.name).join(", ");
@@ -162,7 +166,8 @@ function Running({ games }) {
 function Finished({ games }) {
   return html`<section class="panel" id="finished" aria-labelledby="finished-title">
     <h2 id="finished-title">${t("Finished games")}</h2>
-    <ul id="finished-games">${games.map(({ g, text }) => html`<li><a href=${gameLink(g)}>${text}</a></li>`)}</ul>
+    <ul id="finished-games">${games.map(({ g, text, reviewable }) => html`<li><a href=${gameLink(g)}>${text}</a>
+      ${reviewable ? html` <a class="review-link" href=${reviewLink(g)}>${t("review")}</a>` : null}</li>`)}</ul>
   </section>`;
 }
 

@@ -1,10 +1,11 @@
-// The page's entry: the language, the route (home, a game, a replay) and the connection banner.
+// The page's entry: the language, the route (home, a game, a replay, a review) and the connection banner.
 import { api, onConnection } from "./api.js";
 import { GamePage } from "./game.js";
 import { HomePage } from "./home.js";
 import { html, render, useEffect, useState } from "./lib.js";
 import { chooseLanguage, lang, setStrings, t } from "./i18n.js";
 import { ReplayPage } from "./replay.js";
+import { ReviewPage } from "./review.js";
 
 const layouts = new Map();
 const layoutFor = (game) => {
@@ -31,8 +32,11 @@ function Header() {
 function App() {
   const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
   const token = new URLSearchParams(location.hash.slice(1)).get("seat");
+  const query = new URLSearchParams(location.search);
   let page;
-  if (match && new URLSearchParams(location.search).has("replay")) page = html`<${ReplayPage} id=${match[1]} layoutFor=${layoutFor} />`;
+  if (match && query.has("review")) {
+    page = html`<${ReviewPage} id=${match[1]} token=${token} player=${Number(query.get("review")) || null} layoutFor=${layoutFor} />`;
+  } else if (match && query.has("replay")) page = html`<${ReplayPage} id=${match[1]} layoutFor=${layoutFor} />`;
   else if (match) page = html`<${GamePage} id=${match[1]} token=${token} layoutFor=${layoutFor} />`;
   else page = html`<${HomePage} />`;
   return html`<${Header} /><${Connection} /><main id="app">${page}</main>`;

@@ -2,7 +2,8 @@
 // area a band in its colour, cells with their printed numbers, bonuses as pictures, the round
 // and action tracks. Every component is a function of the layout and the sheet's state.
 // ``play`` (the own sheet in play) holds the cells that take a move now (``targets``: a key
-// "area:rRcC" or "area:next" to its moves), the cells to mark (hint, last move) and the picker.
+// "area:rRcC" or "area:next" to its moves), the cells to mark (hint, last move; in a review the
+// move played and the strong player's choice: ``played``, ``best``) and the picker.
 import { BonusPicture, COLOURS, DieFace, FoxPicture, PenMark, inkOn } from "./icons.js";
 import { html } from "./lib.js";
 import { num, t, tn } from "./i18n.js";
@@ -26,6 +27,15 @@ export function changedCells(before, after) {
   return changed;
 }
 
+/** A review's marks on a cell: the move played there, the strong player's choice. */
+function ReviewMarks({ play, keyName }) {
+  const played = play && play.played === keyName;
+  const best = play && play.best === keyName;
+  if (!played && !best) return null;
+  return html`<span class="review-badges">${played ? html`<span class="badge-played">${t("played")}</span>` : null}${
+    best ? html`<span class="badge-best">${t("best")}</span>` : null}</span>`;
+}
+
 function Target({ play, keyName, label, cls, children }) {
   const moves = play && play.targets.get(keyName);
   const marks = [
@@ -33,7 +43,13 @@ function Target({ play, keyName, label, cls, children }) {
     play && play.hint === keyName ? "hint" : "",
     play && play.last.has(keyName) ? "last" : "",
     play && play.picker && play.picker.key === keyName ? "picking" : "",
+    play && play.played === keyName ? "played" : "",
+    play && play.best === keyName ? "best" : "",
   ].join(" ");
+  if (!moves && play && (play.played === keyName || play.best === keyName)) {
+    return html`<div class="target-wrap"><div class=${marks} role="img" aria-label=${label}>${children}</div>
+      <${ReviewMarks} play=${play} keyName=${keyName} /></div>`;
+  }
   if (!moves) return html`<div class=${marks} role="img" aria-label=${label}>${children}</div>`;
   return html`
     <div class="target-wrap">

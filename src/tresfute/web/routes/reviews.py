@@ -1,0 +1,91 @@
+"""A finished game's review (``POST`` starts it, ``GET`` follows it), and during a game what
+each computer player would play. Who may ask (docs/web.md): a seat of the game for its own
+decisions; anyone who may watch the game for any seat (``?player=N``, from 1); a daily
+challenge's entry only once its day is over, by anyone, its seat included."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+
+from ..deps import LanguageDep, PlayerToken, RequiredSeatToken, SeatToken, Server, ServerDep, in_game_thread
+from ..reviews import Reviews, choices
+from ..threads import run_in_game_thread
+
+router = APIRouter()
+
+PlayerAsked = Annotated[int | None, Query(ge=1, le=4)]
+
+
+def reviews_of(request: Request) -> Reviews:
+    found: Reviews = request.app.state.reviews
+    return found
+
+
+async def asked(
+    server: Server,
+    reviews: Reviews,
+    game_id: str,
+    language: str,
+    seat_token: str | None,
+    player_token: str | None,
+    player: int | None,
+) -> int:
+    """The seat whose review is asked for, once the asker may have it (else a refusal)."""
+
+    def work() -> int:
+        if seat_token is not None:
+            table, seat = server.host.seat_of(game_id, seat_token)
+            return reviews.seat_asked(table, seat, player)
+        return reviews.seat_asked(server.watched(game_id, player_token), None, player)
+
+    return await in_game_thread(language, work)
+
+
+@router.post("/api/games/{game_id}/review")
+async def start_review(
+    game_id: str,
+    request: Request,
+    server: ServerDep,
+    language: LanguageDep,
+    player: PlayerAsked = None,
+    x_seat_token: SeatToken = None,
+    x_player_token: PlayerToken = None,
+) -> JSONResponse:
+    """Start the review of a finished game's seat (computed once, in the background): 202 with
+    its progress, or 200 with the review when it is stored already."""
+    reviews = reviews_of(request)
+    seat = await asked(server, reviews, game_id, language, x_seat_token, x_player_token, player)
+    answer = await in_game_thread(language, lambda: reviews.answer(game_id, seat, language))
+    if answer["status"] == "none":
+        progress = reviews.start(game_id, seat, run_in_game_thread)
+        answer = {"status": "running", "done": progress.done, "total": progress.total}
+    return JSONResponse(answer, status_code=202 if answer["status"] == "running" else 200)
+
+
+@router.get("/api/games/{game_id}/review")
+async def review(
+    game_id: str,
+    request: Request,
+    server: ServerDep,
+    language: LanguageDep,
+    player: PlayerAsked = None,
+    x_seat_token: SeatToken = None,
+    x_player_token: PlayerToken = None,
+) -> dict[str, Any]:
+    """The review (``docs/review.md``'s JSON, its moves in words), ``{"status": "running",
+    "done", "total"}`` while it is computed, or ``{"status": "none"}`` if nobody asked for it."""
+    reviews = reviews_of(request)
+    seat = await asked(server, reviews, game_id, language, x_seat_token, x_player_token, player)
+    return await in_game_thread(language, lambda: reviews.answer(game_id, seat, language))
+
+
+@router.post("/api/games/{game_id}/choices")
+async def computer_choices(
+    game_id: str, server: ServerDep, language: LanguageDep, token: RequiredSeatToken
+) -> dict[str, Any]:
+    """What the greedy and the strong computer players would play now, with their expected
+    final scores (not in the daily challenge)."""
+    return {"choices": await in_game_thread(language, lambda: choices(server.host, game_id, token, language))}
