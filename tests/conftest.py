@@ -45,9 +45,11 @@ def postgres_url(postgres_server: str) -> str:
     return fresh_database(postgres_server, f"test_{next(_databases)}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """One headless Chromium (Debian's, see ``tests/browser.py``) for every browser test."""
+    """A headless Chromium (Debian's, see ``tests/browser.py``) for a module's browser tests: one
+    per module, as Playwright's synchronous API holds an event loop in the main thread while it
+    runs, where other tests call ``asyncio.run``."""
     from playwright.sync_api import sync_playwright
 
     from browser import CHROMIUM

@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import gc
 import random
+from typing import Any
 
 from ..rules import CHANCE, Game
 from .network import ValueNetwork
 
 
-def own_dice(game: Game, rng: random.Random) -> str:
-    """The chance move due in a game that waits for outside dice, drawn from ``rng``."""
+def own_dice(game: Any, rng: random.Random) -> str:
+    """The chance move due in a game that waits for outside dice, drawn from ``rng``.
+
+    ``game`` is any game with the engine's ``dice_to_roll()`` and ``phase`` (the tests' reference
+    engine too): typed ``Any`` so that the compiled module does not insist on the class."""
     values = {d: int(rng.random() * 6) + 1 for d in game.dice_to_roll()}
     text = "dice " + " ".join(f"{d}{v}" for d, v in values.items())
     if game.phase == "solo roll":
