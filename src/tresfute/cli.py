@@ -191,7 +191,7 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     try:
         spec, sheet = paper.load_sheet(_read(sheet_file))
     except paper.SheetError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(explain(exc)) from None
     if game_id is not None and game_id != spec.id:
         raise click.ClickException(f"the sheet is a {spec.id} sheet, not {game_id}")
     data = paper.breakdown(spec, sheet)
@@ -406,6 +406,13 @@ def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...]) -> None:
     """Play in the terminal: alone, with friends at one keyboard, against computer players."""
     from .tui.app import TresFuteApp
 
+    if resume is not None:  # a record that cannot be resumed is refused here, with one line
+        from .tui.session import Session
+
+        try:
+            Session.load(resume)
+        except (records.RecordError, BotError) as exc:
+            raise click.ClickException(_("Cannot resume: {reason}").format(reason=explain(exc))) from None
     TresFuteApp(resume=resume, bot_delay=bot_delay, extra_bots=bots).run()
 
 

@@ -37,7 +37,7 @@ from .kinds import (
     Track,
     area_word,
 )
-from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
+from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, dice_move, parse_move
 from .reasons import Listing, Named, OneOf, Reason, ReasonError
 from .sheet import Score, Sheet, winners
 
@@ -186,12 +186,47 @@ def _holds(items: list[Where] | list[Stage], item: Where | Stage) -> bool:
     return any(x is item for x in items)
 
 
-def _listed(move: Move, moves: list[Move]) -> bool:
-    """``move in moves``, trying identity first: a bot plays one of the very objects listed."""
+def _listed(move: Move, moves: list[Move]) -> Move | None:
+    """The listed move equal to ``move`` (None if none), trying identity first: a bot plays one
+    of the very objects listed."""
     for m in moves:
         if m is move:
-            return True
-    return move in moves
+            return m
+    for m in moves:
+        if m == move:
+            return m
+    return None
+
+
+def _exact_dice(move: Move) -> Move:
+    """A ``dice`` move built in Python, checked field by field and rebuilt in canonical order
+    (die letters of the notation, values 1 to 6 as ints, each die once)."""
+    dice, platter = move.dice, move.platter
+    if not isinstance(dice, tuple) or not dice:
+        raise IllegalMoveError(Reason("a dice move gives each die rolled as (letter, value) pairs"))
+    values: dict[str, int] = {}
+    for pair in dice:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise IllegalMoveError(Reason("a dice move gives each die rolled as (letter, value) pairs"))
+        die, value = pair
+        if not isinstance(die, str) or len(die) != 1 or die not in "wsybgopk":
+            raise IllegalMoveError(Reason("{die} is not a die letter (w, s, y, b, g, o, p, k)", die=repr(die)))
+        if type(value) is not int or not 1 <= value <= 6:
+            raise IllegalMoveError(
+                Reason("the {die} die shows 1 to 6, not {value}", die=_die_word(die), value=repr(value))
+            )
+        if die in values:
+            raise IllegalMoveError(Reason("each die is given once"))
+        values[die] = value
+    if platter is not None:
+        if not isinstance(platter, tuple) or any(not isinstance(d, str) or d not in values for d in platter):
+            raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
+        if len(set(platter)) != len(platter) or len(platter) != 3:
+            raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
+    exact = dice_move(values, platter)
+    if move.die is not None or move.area is not None or move.cell is not None or move.value is not None:
+        raise IllegalMoveError(Reason("a dice move gives only the dice and the platter"))
+    return exact
 
 
 _KNOWN_SPECS: Final[dict[str, GameSpec]] = {}  # found once (an import statement at every call costs more)
@@ -228,6 +263,10 @@ class Game:
             self._copy_state(_copy_of, dice)
             return
         spec = get_spec(game)
+        if type(players) is not int:
+            raise TypeError(f"players is a whole number, 1 to 4, not {type(players).__name__}")
+        if seed is not None and type(seed) is not int:
+            raise TypeError(f"seed is a whole number or None, not {type(seed).__name__}")
         if players not in spec.rounds_by_players:
             raise ValueError(f"{spec.name_fr} is played by 1 to 4 players, not {players}")
         if dice not in ("seeded", "external"):
@@ -336,7 +375,7 @@ class Game:
     def is_legal(self, move: Move | str, player: int | None = None) -> bool:
         try:
             self._check(move if isinstance(move, Move) else parse_move(move), player)
-        except (IllegalMoveError, ValueError):
+        except (IllegalMoveError, ValueError, TypeError):
             return False
         return True
 
@@ -350,18 +389,26 @@ class Game:
         """
         if isinstance(move, str):
             move = parse_move(move)
+        if player is not None and type(player) is not int:
+            raise TypeError(f"player is a seat number from 0 (an int) or None, not {type(player).__name__}")
         movers = self._movers
         p = movers[0] if player is None and movers else player
         if p is not None and p >= 0 and _has_player(movers, p) and isinstance(move, Move):  # the common case
             moves = self._cache[p]
             if moves is None:
                 moves = self._moves_for(p)
-            if _listed(move, moves):
-                self.history.append(Played(p, move, False, self.round, self.turn))
-                self._apply(p, move)
+            listed = _listed(move, moves)
+            if listed is not None:  # the engine's own object: exact types, whatever was given
+                self.history.append(Played(p, listed, False, self.round, self.turn))
+                self._apply(p, listed)
                 self._advance()
                 return
+        if isinstance(move, Move) and move.kind == _DICE_KIND:
+            move = _exact_dice(move)
         p = self._check(move, player)
+        if p != CHANCE:  # the engine's own object: exact types, whatever was given
+            moves = self._moves_for(p)
+            move = moves[moves.index(move)]
         self.history.append(Played(p, move, False, self.round, self.turn))
         if p == CHANCE:
             self._apply_dice(move)
@@ -373,21 +420,29 @@ class Game:
         """The player the move is for, once it is known to be legal."""
         if not isinstance(move, Move):
             raise IllegalMoveError(Reason("not a move: {move}", move=repr(move)))
+        if player is not None and type(player) is not int:
+            raise TypeError(f"player is a seat number from 0 (an int) or None, not {type(player).__name__}")
         if self.phase is _OVER:
             raise IllegalMoveError(Reason("the game is over"))
         movers = self._movers
         if move.kind is _DICE_KIND:
+            if player is not None and player != CHANCE:
+                raise IllegalMoveError(
+                    Reason("dice are nobody's decision: give a dice move with no player (or CHANCE)")
+                )
             if movers != (CHANCE,):
                 raise IllegalMoveError(
                     Reason("no roll is due now")
                     if self.external_dice
                     else Reason("this game rolls its own dice from its seed")
                 )
-            self._check_dice(move)
+            self._check_dice(_exact_dice(move))
             return CHANCE
         if player is None:
             player = movers[0]
         if player == CHANCE:
+            if movers != (CHANCE,):
+                raise IllegalMoveError(Reason("chance (player -1) only gives the dice, and no roll is due now"))
             example = "dice " + " ".join(d + "1" for d in self.dice_to_roll())
             raise IllegalMoveError(
                 Reason("the dice must be rolled first: give them with a move such as '{example}'", example=example)

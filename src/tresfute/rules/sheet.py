@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final, TypeVar
 
-from .kinds import AREA_NAMES, ActionBonus, ActionKind, Fired, FoxBonus, GameSpec, Grid, Track
+from .kinds import ActionBonus, ActionKind, Fired, FoxBonus, GameSpec, Grid, Track, area_word
+from .reasons import Reason, ReasonError
 
 N = TypeVar("N", int, float)
 
@@ -63,7 +64,7 @@ class Sheet:
         ``marks[colour]`` is a grid's level per cell, or a track's written numbers (a cross
         track: one 0 per cross). Every entry is checked against the area's printed numbers
         and order; foxes and action circles are derived from the bonuses the marks fire and
-        from the round track's gifts. Raises ``ValueError`` saying what is wrong.
+        from the round track's gifts. Raises :class:`~.reasons.ReasonError` (a ``ValueError``) saying what is wrong.
         """
         sheet = cls(spec)
         fired: list[Fired] = [(g, f"round {r}") for r, g in enumerate(spec.round_gifts, start=1) if g is not None]
@@ -74,18 +75,27 @@ class Sheet:
             state = sheet.areas[a]
             if isinstance(area, Grid):
                 if len(given) != len(area.cells) or any(not 0 <= m <= area.marks for m in given):
-                    raise ValueError(f"{AREA_NAMES[a]}: one mark level (0 to {area.marks}) per cell")
+                    raise ReasonError(
+                        Reason("{area}: one mark level (0 to {most}) per cell", area=area_word(a), most=area.marks)
+                    )
                 for cell, level in enumerate(given):
                     for _ in range(level):
                         fired += area.mark(state, cell)
                 continue
             if len(given) > len(area.boxes):
-                raise ValueError(f"{AREA_NAMES[a]} has {len(area.boxes)} boxes, not {len(given)}")
+                raise ReasonError(
+                    Reason(
+                        "{area} has {boxes} boxes, not {count}",
+                        area=area_word(a),
+                        boxes=len(area.boxes),
+                        count=len(given),
+                    )
+                )
             for i, written in enumerate(given):
                 value = _die_value(area, i, written)
                 reason = area.why_not(state, value, from_bonus=True)
                 if reason is not None:
-                    raise ValueError(f"{AREA_NAMES[a]} box {i + 1}: {reason}")
+                    raise ReasonError(Reason("{area} box {box}: {reason}", area=area_word(a), box=i + 1, reason=reason))
                 fired += area.enter(state, value)
         _count_bonuses(sheet, fired)
         return sheet
@@ -189,8 +199,20 @@ def _die_value(area: Track, box: int, written: int) -> int:
     multiplier = area.boxes[box].multiplier
     low, high = min(area.choice_values), max(area.choice_values)
     if written % multiplier or not low <= written // multiplier <= high:
-        shown = f" (x{multiplier} box)" if multiplier > 1 else ""
-        raise ValueError(f"{AREA_NAMES[area.colour]} box {box + 1}: {written} cannot be written there{shown}")
+        where = area_word(area.colour)
+        if multiplier > 1:
+            raise ReasonError(
+                Reason(
+                    "{area} box {box}: {written} cannot be written there (x{multiplier} box)",
+                    area=where,
+                    box=box + 1,
+                    written=written,
+                    multiplier=multiplier,
+                )
+            )
+        raise ReasonError(
+            Reason("{area} box {box}: {written} cannot be written there", area=where, box=box + 1, written=written)
+        )
     return written // multiplier
 
 
