@@ -746,9 +746,10 @@ class Game:
     def _passive_moves(self, p: int) -> list[Move]:
         where = self.where
         moves = self._die_moves(p, [i for i in range(6) if where[i] is _PLATTER])
-        if not moves:  # only then may the active player's dice be used
+        if not moves:  # only then may the active player's dice be used, and only "may" (il peut)
             moves = self._die_moves(p, self.field)
-        if not moves or self.spec.passive_may_refuse:
+            moves.append(PASS)
+        elif self.spec.passive_may_refuse:
             moves.append(PASS)
         return moves
 
