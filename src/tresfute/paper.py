@@ -71,7 +71,7 @@ def _build(paper: PaperSheet) -> tuple[GameSpec, Sheet]:
             )
         marks[letter] = _area_marks(spec, letter, given)
     try:
-        sheet = Sheet.from_marks(spec, marks)
+        sheet = Sheet.from_marks(spec, marks, possible=True)
     except ReasonError as exc:
         raise SheetError(exc.reason) from None
     if paper.foxes is not None and paper.foxes != len(sheet.foxes):
