@@ -67,7 +67,10 @@ def test_a_wrong_final_score_is_rejected() -> None:
     [
         ("{", "not valid JSON"),
         ("[]", "not a valid game record: the file must hold one JSON object"),
-        ('{"game": "chess", "players": ["a"], "seed": 1}', "game: the game must be one of tres-fute, vraiment-tres-fute"),
+        (
+            '{"game": "chess", "players": ["a"], "seed": 1}',
+            "game: the game must be one of tres-fute, vraiment-tres-fute",
+        ),
         ('{"game": "tres-fute", "players": [], "seed": 1}', "players"),
         ('{"game": "tres-fute", "players": ["a"]}', "needs its seed"),
         ('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["1:q"]}', "move 1 .*cannot read"),

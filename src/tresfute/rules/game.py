@@ -200,15 +200,19 @@ def _listed(move: Move, moves: list[Move]) -> Move | None:
 
 def _exact_dice(move: Move) -> Move:
     """A ``dice`` move built in Python, checked field by field and rebuilt in canonical order
-    (die letters of the notation, values 1 to 6 as ints, each die once)."""
-    dice, platter = move.dice, move.platter
+    (die letters of the notation, values 1 to 6 as ints, each die once). The fields are read
+    as ``Any``: compiled, a declared type would be checked, with a TypeError, before these
+    checks could say what is wrong."""
+    dice: Any = move.dice
+    platter: Any = move.platter
     if not isinstance(dice, tuple) or not dice:
         raise IllegalMoveError(Reason("a dice move gives each die rolled as (letter, value) pairs"))
     values: dict[str, int] = {}
     for pair in dice:
         if not isinstance(pair, tuple) or len(pair) != 2:
             raise IllegalMoveError(Reason("a dice move gives each die rolled as (letter, value) pairs"))
-        die, value = pair
+        die: Any = pair[0]
+        value: Any = pair[1]
         if not isinstance(die, str) or len(die) != 1 or die not in "wsybgopk":
             raise IllegalMoveError(Reason("{die} is not a die letter (w, s, y, b, g, o, p, k)", die=repr(die)))
         if type(value) is not int or not 1 <= value <= 6:
