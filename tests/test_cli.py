@@ -46,7 +46,7 @@ def test_replay_rejects_a_bad_record_with_the_reason(tmp_path: Path) -> None:
     code, out = run("replay", str(path), "--lang", "en")
     assert code == 1 and "move 1 ('1:done') is illegal: 'done' is not possible now: the active player picks" in out
     code, out = run("replay", str(tmp_path / "missing.json"))
-    assert code == 1 and "cannot read" in out
+    assert code == 1 and "impossible de lire" in out
 
 
 def test_solo_replay_shows_the_rating_in_english() -> None:

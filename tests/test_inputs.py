@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from tresfute import paper, records
 from tresfute.cli import main
-from tresfute.rules import CHANCE, Game, IllegalMoveError, Move, MoveKind
+from tresfute.rules import CHANCE, COMPILED, Game, IllegalMoveError, Move, MoveKind
 
 from helpers import new_game
 
@@ -171,7 +171,8 @@ def test_a_player_that_is_not_an_int_is_a_type_error_that_says_so(player: object
     game = new_game(players=2)
     game.play("dice w1 y2 b3 g4 o5 p6")
     history = list(game.history)
-    with pytest.raises(TypeError, match=r"player is a seat number from 0"):
+    # compiled (mypyc), the engine's own argument check says it first, in its own words
+    with pytest.raises(TypeError, match=None if COMPILED else r"player is a seat number from 0"):
         game.play("y@r3c3", player)  # type: ignore[arg-type]
     assert not game.is_legal("y@r3c3", player)  # type: ignore[arg-type]
     assert game.history == history

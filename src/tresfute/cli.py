@@ -69,7 +69,7 @@ def _read(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
+        raise click.ClickException(_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror)) from None
 
 
 def _emit_json(data: Any) -> None:
@@ -193,7 +193,7 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     except paper.SheetError as exc:
         raise click.ClickException(explain(exc)) from None
     if game_id is not None and game_id != spec.id:
-        raise click.ClickException(f"the sheet is a {spec.id} sheet, not {game_id}")
+        raise click.ClickException(_("the sheet is a {sheet} sheet, not {game}").format(sheet=spec.id, game=game_id))
     data = paper.breakdown(spec, sheet)
     if as_json:
         _emit_json(data)

@@ -376,7 +376,11 @@ class Game:
             return []
         return list(self._moves_for(player))
 
-    def is_legal(self, move: Move | str, player: int | None = None) -> bool:
+    def is_legal(self, move: Move | str, player: object = None) -> bool:
+        """Whether ``move`` is legal now for ``player`` (default: :attr:`to_move`); False for
+        anything that is not a move or not a player."""
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
+            return False
         try:
             self._check(move if isinstance(move, Move) else parse_move(move), player)
         except (IllegalMoveError, ValueError, TypeError):
