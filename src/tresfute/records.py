@@ -20,7 +20,7 @@ MAX_BYTES = 1 << 20  # a 4-player game's record is about 10 KB
 MAX_MOVES = 5000  # a game has a few hundred decisions and rolls
 _ENTRY = re.compile(r"(?:([0-9]+):)?([^:]+)", re.ASCII)  # "<seat>:<move>", or a dice move alone
 
-Name = Annotated[str, StringConstraints(max_length=100)]
+Name = Annotated[str, StringConstraints(max_length=1000)]  # a person's, or a bot's ("ppo:" and a path)
 Entry = Annotated[str, StringConstraints(max_length=100)]
 
 
