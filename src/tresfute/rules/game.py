@@ -37,7 +37,7 @@ from .kinds import (
     Track,
     area_word,
 )
-from .moves import DONE, PASS, REROLL, ROLL, Move, MoveKind, dice_move, parse_move
+from .moves import DIE_LETTERS, DONE, PASS, REROLL, ROLL, Move, MoveKind, parse_move
 from .reasons import Listing, Named, OneOf, Reason, ReasonError
 from .sheet import Score, Sheet, winners
 
@@ -227,10 +227,14 @@ def _exact_dice(move: Move) -> Move:
             raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
         if len(set(platter)) != len(platter) or len(platter) != 3:
             raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
-    exact = dice_move(values, platter)
     if move.die is not None or move.area is not None or move.cell is not None or move.value is not None:
         raise IllegalMoveError(Reason("a dice move gives only the dice and the platter"))
-    return exact
+    order = DIE_LETTERS.index
+    return Move(
+        _DICE_KIND,
+        dice=tuple(sorted(values.items(), key=lambda dv: order(dv[0]))),
+        platter=None if platter is None else tuple(sorted(platter, key=order)),
+    )
 
 
 _KNOWN_SPECS: Final[dict[str, GameSpec]] = {}  # found once (an import statement at every call costs more)
@@ -382,6 +386,8 @@ class Game:
         if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
             return False
         try:
+            if isinstance(move, Move) and move.kind == _DICE_KIND:
+                move = _exact_dice(move)
             self._check(move if isinstance(move, Move) else parse_move(move), player)
         except (IllegalMoveError, ValueError, TypeError):
             return False
@@ -395,6 +401,7 @@ class Game:
         Raises :class:`IllegalMoveError` (or :class:`MoveSyntaxError` for text that is not
         a move) and leaves the game unchanged when the move is not legal.
         """
+        from_text = isinstance(move, str)  # then already read exactly, by the notation
         if isinstance(move, str):
             move = parse_move(move)
         if player is not None and type(player) is not int:
@@ -411,7 +418,7 @@ class Game:
                 self._apply(p, listed)
                 self._advance()
                 return
-        if isinstance(move, Move) and move.kind == _DICE_KIND:
+        if not from_text and isinstance(move, Move) and move.kind == _DICE_KIND:
             move = _exact_dice(move)
         p = self._check(move, player)
         if p != CHANCE:  # the engine's own object: exact types, whatever was given
@@ -444,7 +451,7 @@ class Game:
                     if self.external_dice
                     else Reason("this game rolls its own dice from its seed")
                 )
-            self._check_dice(_exact_dice(move))
+            self._check_dice(move)
             return CHANCE
         if player is None:
             player = movers[0]
