@@ -97,7 +97,7 @@ def test_a_seat_on_a_dice_move_is_refused() -> None:
     ],
 )
 def test_each_field_of_a_record_has_an_exact_type(change: dict, field: str, expected: str) -> None:
-    with pytest.raises(records.RecordError, match=rf"^not a valid game record: {field}.*{expected}"):
+    with pytest.raises(records.RecordError, match=rf"^not a valid record: {field}.*{expected}"):
         records.loads(json.dumps({**SOLO, **change}))
 
 

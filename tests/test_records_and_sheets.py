@@ -66,7 +66,7 @@ def test_a_wrong_final_score_is_rejected() -> None:
     ("text", "reason"),
     [
         ("{", "not valid JSON"),
-        ("[]", "not a valid game record: the file must hold one JSON object"),
+        ("[]", "not a valid record: the file must hold one JSON object"),
         (
             '{"game": "chess", "players": ["a"], "seed": 1}',
             "game: the game must be one of tres-fute, vraiment-tres-fute",

@@ -111,7 +111,7 @@ def from_data(data: Any) -> Record:
 
 
 def _invalid(problem: Reason) -> Reason:
-    return Reason("not a valid game record: {problem}", problem=problem)
+    return Reason("not a valid record: {problem}", problem=problem)
 
 
 def _checked(record: Record) -> Record:
