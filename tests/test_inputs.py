@@ -125,6 +125,36 @@ def test_play_resume_refuses_a_bad_record_with_exit_status_1(tmp_path: Path) -> 
     assert line.startswith("Error: Cannot resume: move 1 ('1:done') is illegal")
 
 
+BAD_RECORDS = {
+    "a seat in superscript": lambda: json.dumps(with_moves(f"²:{first_move()}")),
+    "a seat in Arabic-Indic digits": lambda: json.dumps(with_moves(f"١:{first_move()}")),
+    "seat 0": lambda: json.dumps(with_moves(f"0:{first_move()}")),
+    "seat -1": lambda: json.dumps(with_moves(f"-1:{first_move()}")),
+    "a seat on dice": lambda: json.dumps(with_moves("1:dice w1 y2 b3 g4 o5 p6", dice="external", seed=None)),
+    "dice of 9": lambda: json.dumps(with_moves("dice w9 y2 b3 g4 o5 p6", dice="external", seed=None)),
+    "a seed in quotes": lambda: json.dumps({**SOLO, "seed": str(SOLO["seed"])}),
+    "an unknown field": lambda: json.dumps({**SOLO, "colour": "red"}),
+    "nested 5000 deep": lambda: "[" * 5000 + "]" * 5000,
+    "too large": lambda: " " * (records.MAX_BYTES + 1),
+    "not UTF-8": lambda: "\udcff",
+}
+
+
+@pytest.mark.parametrize("command", ["replay", "analyse", "play"])
+@pytest.mark.parametrize("bad", sorted(BAD_RECORDS))
+def test_every_command_refuses_every_bad_record_in_one_line(tmp_path: Path, command: str, bad: str) -> None:
+    args = ("--resume",) if command == "play" else ()
+    content = BAD_RECORDS[bad]()
+    path = tmp_path / "input.json"
+    path.write_bytes(content.encode("utf-8", "surrogateescape"))
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    result = CliRunner().invoke(main, [command, *args, str(path)])
+    assert result.exit_code == 1 and result.stdout == "", result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Error: "), result.stderr
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+
+
 # --- the Python API ----------------------------------------------------------------------
 
 
