@@ -4,38 +4,14 @@ is refused with the count; every sheet a real game leaves is accepted (``docs/sh
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from tresfute import paper
 from tresfute.bots import make_bot
-from tresfute.rules import Game, Sheet
-from tresfute.rules.kinds import AREA_NAMES, Grid
+from tresfute.rules import Game
 
-from helpers import play_randomly
-
-
-def paper_of(sheet: Sheet) -> dict[str, Any]:
-    """What a player would type for a sheet: crossed cells, circled/crossed, counts, numbers."""
-    areas: dict[str, Any] = {}
-    for a, area in sheet.spec.areas.items():
-        state = sheet.areas[a]
-        if isinstance(area, Grid):
-            names = [f"r{c.row}c{c.col}" for c in area.cells]
-            if area.marks == 1:
-                areas[AREA_NAMES[a]] = [n for n, level in zip(names, state, strict=True) if level]
-            else:
-                areas[AREA_NAMES[a]] = {
-                    "circled": [n for n, level in zip(names, state, strict=True) if level >= 1],
-                    "crossed": [n for n, level in zip(names, state, strict=True) if level >= 2],
-                }
-        elif area.crosses:
-            areas[AREA_NAMES[a]] = len(state)
-        else:
-            areas[AREA_NAMES[a]] = list(state)
-    return {"game": sheet.spec.id, "areas": areas, "foxes": len(sheet.foxes)}
-
+from helpers import paper_of, play_randomly
 
 FULL_TRES_FUTE = {
     "game": "tres-fute",
