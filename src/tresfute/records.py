@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from . import inputs
-from .rules import CHANCE, SPECS, Game, IllegalMoveError, MoveKind, MoveSyntaxError, parse_move
+from .rules import CHANCE, SPECS, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, Where, parse_move
+from .rules.game import Stage
+from .rules.moves import PASS
 from .rules.reasons import Reason, ReasonError
 
 FORMAT: Literal["tresfute-record/1"] = "tresfute-record/1"
@@ -165,7 +167,7 @@ def replay(record: Record, stop: int | None = None) -> Game:
             return game
         player, text = split_entry(entry, len(record.players), number)
         try:
-            game.play(parse_move(text), CHANCE if player is None else player)
+            _play_entry(game, parse_move(text), CHANCE if player is None else player)
         except IllegalMoveError as exc:
             raise RecordError(
                 Reason(
@@ -173,6 +175,8 @@ def replay(record: Record, stop: int | None = None) -> Game:
                 )
             ) from None
     if record.result is not None:
+        while not game.is_over and _play_formerly_forced(game):
+            pass
         if not game.is_over:
             raise RecordError(
                 Reason("the record states a result, but its {count} moves stop before the end", count=len(record.moves))
@@ -206,3 +210,32 @@ def replay(record: Record, stop: int | None = None) -> Game:
                 )
             )
     return game
+
+
+def _play_entry(game: Game, move: Move, player: int) -> None:
+    """Play a record's entry, and before it any decision an older record leaves out."""
+    while True:
+        try:
+            game.play(move, player)
+            return
+        except IllegalMoveError:
+            if not _play_formerly_forced(game):
+                raise
+
+
+def _play_formerly_forced(game: Game) -> bool:
+    """Play a decision that records written before the Très futé passive fallback became a
+    choice (« il peut », docs/rules-decisions.md) leave out: a passive player whose only usable
+    die was one of the active player's took it, as a forced move, which records do not store.
+    Now the player may also pass; such a record, read as written, goes on as if the die was
+    taken. Returns whether such a decision was waiting (and is now played)."""
+    if game.spec.passive_may_refuse or game.phase is not Phase.PASSIVE:
+        return False
+    for p in game.players_to_move:
+        moves = game.legal_moves(p)
+        picks = [m for m in moves if m.kind is MoveKind.PICK]
+        only_field_die = len(picks) == 1 and game.where[game.dice.index(picks[0].die or "")] is Where.FIELD
+        if game.stage[p] is Stage.PICK and len(moves) == 2 and PASS in moves and only_field_die:
+            game.play(picks[0], p)
+            return True
+    return False
