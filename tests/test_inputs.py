@@ -6,6 +6,7 @@ line that reads them (one error line on stderr, exit status 1, no traceback, the
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,8 @@ def test_a_seat_on_a_dice_move_is_refused() -> None:
         ({"moves": "1:pass"}, "moves", "a list"),
         ({"moves": [1]}, r"moves\[0\]", "text"),
         ({"colour": "red"}, "colour", "is not a known field"),
+        ({"\x85ormat": "red"}, re.escape("'\\x85ormat'"), "is not a known field"),
+        ({"a\nb": 1}, re.escape("'a\\nb'"), "is not a known field"),
         ({"dice": "loaded"}, "dice", "must be one of 'seeded' or 'external'"),
         ({"format": "tresfute-record/2"}, "format", "must be one of"),
         ({"players": ["x" * 1001]}, r"players\[0\]", "at most 1000 characters"),

@@ -20,13 +20,16 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 def field_name(loc: tuple[int | str, ...]) -> str:
-    """Where a problem lies, as a JSON path: ``moves[3]``, ``result.scores[0].total``."""
+    """Where a problem lies, as a JSON path: ``moves[3]``, ``result.scores[0].total``; a key
+    the file made up is quoted with escapes when it holds what is not printable (a line break
+    would split the one-line error)."""
     text = ""
     for part in loc:
         if isinstance(part, int):
             text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
+            continue
+        name = part if part.isprintable() and part.strip() == part and part else ascii(part)
+        text += f".{name}" if text else name
     return text
 
 

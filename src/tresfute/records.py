@@ -137,7 +137,7 @@ def split_entry(entry: str, players: int = 4, number: int | None = None) -> tupl
         move = parse_move(text)
         if seat is None:
             if move.kind is not MoveKind.DICE:
-                raise RecordError(Reason("say whose move it is, as in '1:{move}'", move=text.strip()))
+                raise RecordError(Reason("say whose move it is, as in '1:{move}'", move=str(move)))
             return None, text
         if move.kind is MoveKind.DICE:
             raise RecordError(Reason("dice are written without a seat, as in 'dice w3 y5 ...'"))
