@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, SPECS, Game, Sheet
-from tresfute.rules.kinds import ActionKind, Grid
+from tresfute.rules.kinds import AREA_NAMES, ActionKind, Grid
 
 TF = SPECS["tres-fute"]
 VTF = SPECS["vraiment-tres-fute"]
@@ -100,3 +101,24 @@ def assert_bonus_effect(game: Game, before: Sheet, name: str, effect: object) ->
         area = str(effect).split()[1]
         assert game.pending[0][0].source in name
         assert legal(game) == bonus_choices(game, area)
+
+
+def paper_of(sheet: Sheet) -> dict[str, Any]:
+    """What a player would type for a sheet: crossed cells, circled/crossed, counts, numbers."""
+    areas: dict[str, Any] = {}
+    for a, area in sheet.spec.areas.items():
+        state = sheet.areas[a]
+        if isinstance(area, Grid):
+            names = [f"r{c.row}c{c.col}" for c in area.cells]
+            if area.marks == 1:
+                areas[AREA_NAMES[a]] = [n for n, level in zip(names, state, strict=True) if level]
+            else:
+                areas[AREA_NAMES[a]] = {
+                    "circled": [n for n, level in zip(names, state, strict=True) if level >= 1],
+                    "crossed": [n for n, level in zip(names, state, strict=True) if level >= 2],
+                }
+        elif area.crosses:
+            areas[AREA_NAMES[a]] = len(state)
+        else:
+            areas[AREA_NAMES[a]] = list(state)
+    return {"game": sheet.spec.id, "areas": areas, "foxes": len(sheet.foxes)}

@@ -523,9 +523,9 @@ class Game:
 
     def _passive_moves(self, p: int) -> list[Move]:
         moves = self._die_moves(p, [i for i in range(6) if self.where[i] is Where.PLATTER])
-        if not moves:  # only then may the active player's dice be used
-            moves = self._die_moves(p, self.field)
-        if not moves or self.spec.passive_may_refuse:
+        if not moves:  # « il peut utiliser un dé des cases « dé » du joueur actif »: may, not must
+            return [*self._die_moves(p, self.field), PASS]
+        if self.spec.passive_may_refuse:
             moves.append(PASS)
         return moves
 

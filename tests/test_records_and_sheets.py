@@ -65,9 +65,12 @@ def test_a_wrong_final_score_is_rejected() -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("{", "not JSON"),
-        ("[]", "not a valid record"),
-        ('{"game": "chess", "players": ["a"], "seed": 1}', "unknown game 'chess'"),
+        ("{", "not valid JSON"),
+        ("[]", "not a valid record: the file must hold one JSON object"),
+        (
+            '{"game": "chess", "players": ["a"], "seed": 1}',
+            "game: the game must be one of tres-fute, vraiment-tres-fute",
+        ),
         ('{"game": "tres-fute", "players": [], "seed": 1}', "players"),
         ('{"game": "tres-fute", "players": ["a"]}', "needs its seed"),
         ('{"game": "tres-fute", "players": ["a"], "seed": 1, "moves": ["1:q"]}', "move 1 .*cannot read"),
@@ -204,3 +207,32 @@ def test_history_entries_and_scores_are_values_that_survive_a_copy_and_pickling(
     first = game.history[0]
     assert "Played(player=" in repr(first) and "Score(areas=" in repr(game.score(0))
     assert first != game.history[1] and first != (first.player, first.move)
+
+
+def test_a_record_from_before_the_passive_fallback_became_a_choice_still_replays() -> None:
+    """Before « il peut » was read as a choice, a passive player whose only usable die was one
+    of the active player's took it by force, and records left that move out. Such a record
+    replays as it was played; written again, it holds that decision."""
+    from tresfute.bots import make_bot
+    from tresfute.rules import Where
+
+    game = Game("tres-fute", players=2, seed=19)
+    bots = [make_bot("greedy", p) for p in range(2)]
+    forced_at = None
+    while not game.is_over:
+        p = game.to_move
+        assert p is not None
+        moves = game.legal_moves(p)
+        picks = [m for m in moves if m.kind == "pick"]
+        only_field_die = len(picks) == 1 and game.where[game.dice.index(picks[0].die or "")] is Where.FIELD
+        if forced_at is None and game.phase == "passive" and len(moves) == 2 and only_field_die:
+            forced_at = len(game.moves_played())  # its moves: that die, or pass
+            game.play(picks[0], p)
+            continue
+        game.play(bots[p].choose(game, p), p)
+    assert forced_at is not None, "the seed gives the situation"
+    record = records.record_of(game)
+    old = record.model_copy(update={"moves": record.moves[:forced_at] + record.moves[forced_at + 1 :]})
+    replayed = records.replay(records.from_data(json.loads(records.dumps(old))))
+    assert replayed.view() == game.view()
+    assert records.record_of(replayed).moves == record.moves

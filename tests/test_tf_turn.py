@@ -201,7 +201,10 @@ def test_several_passive_players_take_the_same_die() -> None:
 
 
 def test_active_players_dice_only_when_no_platter_die_can_be_used() -> None:
-    """A passive player who can use no platter die may take one of the active player's dice."""
+    """« Si un joueur passif n'a pas la possibilité d'utiliser un dé du plateau d'argent, il peut
+    utiliser un dé des cases « dé » du joueur actif. Il n'est cependant pas possible de renoncer
+    volontairement à un dé se trouvant sur le plateau d'argent [...] »: may, so passing is legal
+    too; and a usable platter die may not be refused."""
     game = new_game(players=2)
     game.play("dice w1 y6 b1 g1 o1 p6")
     game.play("y@r1c2")  # all the 1s go to the platter... and purple 6 stays
@@ -217,13 +220,18 @@ def test_active_players_dice_only_when_no_platter_die_can_be_used() -> None:
         o=[1] * 11,
         p=[1, 2, 3, 4, 5, 6, 1, 2, 3, 4],
     )
-    assert legal(game, 1) == {"p"}  # only from the die fields; purple 6 after a 4
+    assert legal(game, 1) == {"p", "pass"}  # from the die fields (purple 6 after a 4), or nothing
+    passing = game.copy()
+    passing.play("pass", player=1)
+    assert passing.sheets[1].areas["p"] == game.sheets[1].areas["p"]
+    game.play("p", player=1)
+    assert game.sheets[1].areas["p"][-1] == 6
     game2 = new_game(players=2)
     game2.play("dice w1 y6 b1 g1 o1 p6")
     game2.play("y@r1c2")
     game2.play("dice p6")
     game2.play("p")
-    assert "p" not in legal(game2, 1)  # a platter die is usable: the active dice are not
+    assert "p" not in legal(game2, 1) and "pass" not in legal(game2, 1)  # a platter die must be used
     with pytest.raises(IllegalMoveError, match="a platter die can be used"):
         game2.play("p", player=1)
 

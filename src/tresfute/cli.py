@@ -306,14 +306,14 @@ def _print_breakdown(data: dict[str, Any]) -> None:
 def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     """Score a filled paper sheet described in JSON."""
     from . import paper
-    from .text import game_name
+    from .text import explain, game_name
 
     try:
         spec, sheet = paper.load_sheet(_read(sheet_file))
     except paper.SheetError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(explain(exc)) from None
     if game_id is not None and game_id != spec.id:
-        raise CliError(_("the sheet is a {game} sheet, not {asked}").format(game=spec.id, asked=game_id))
+        raise CliError(_("the sheet is a {sheet} sheet, not {game}").format(sheet=spec.id, game=game_id))
     data = paper.breakdown(spec, sheet)
     if as_json:
         _emit_json(data)
@@ -571,8 +571,18 @@ def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...]) -> None:
     """Play in the terminal: alone, with friends at one keyboard, against computer players."""
     try:
         from .tui.app import TresFuteApp
+        from .tui.session import Session
     except ImportError as exc:
         _missing_extra("play", "tui", exc)
+    if resume is not None:  # a record that cannot be resumed is refused here, with one line
+        from . import records
+        from .bots import BotError
+        from .text import explain
+
+        try:
+            Session.load(resume)
+        except (records.RecordError, BotError) as exc:
+            raise CliError(_("Cannot resume: {reason}").format(reason=explain(exc))) from None
     TresFuteApp(resume=resume, bot_delay=bot_delay, extra_bots=bots).run()
 
 

@@ -6,25 +6,33 @@ scores it states. The format is in ``docs/records.md``.
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from .rules import CHANCE, Game, IllegalMoveError, MoveSyntaxError, parse_move
-from .rules.game import get_spec
+from . import inputs
+from .rules import CHANCE, SPECS, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, Where, parse_move
+from .rules.game import Stage
+from .rules.moves import PASS
 from .rules.reasons import Reason, ReasonError
 
 FORMAT: Literal["tresfute-record/1"] = "tresfute-record/1"
+MAX_BYTES = 1 << 20  # a 4-player game's record is about 10 KB
+MAX_MOVES = 5000  # a game has a few hundred decisions and rolls
+_ENTRY = re.compile(r"(?:([0-9]+):)?([^:]+)", re.ASCII)  # "<seat>:<move>", or a dice move alone
+
+Name = Annotated[str, StringConstraints(max_length=1000)]  # a person's, or a bot's ("ppo:" and a path)
+Entry = Annotated[str, StringConstraints(max_length=100)]
 
 
 class RecordError(ReasonError):
-    """A record that cannot be read or replayed; says where and why (an illegal move's reason
-    translatable: ``tresfute.text.explain``)."""
+    """A record that cannot be read or replayed; says where and why (translatable:
+    ``tresfute.text.explain``)."""
 
 
 class ScoreModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     areas: dict[str, int]
     foxes: int
     fox_value: int
@@ -32,34 +40,40 @@ class ScoreModel(BaseModel):
 
 
 class ResultModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    scores: list[ScoreModel]
-    winners: list[int] = Field(description="1-based seats")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    scores: list[ScoreModel] = Field(max_length=4)
+    winners: list[int] = Field(max_length=4, description="1-based seats")
 
 
 class Record(BaseModel):
     """A saved game. ``moves`` holds ``"<seat>:<move>"`` for decisions (seat from 1) and
     ``"dice ..."`` for dice given from outside; forced moves are not stored."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     format: Literal["tresfute-record/1"] = FORMAT
     game: str
-    players: list[str] = Field(min_length=1, max_length=4)
-    bots: list[str | None] | None = None  # per seat: a computer player's name, or null for a person
+    players: list[Name] = Field(min_length=1, max_length=4)
+    bots: list[Name | None] | None = None  # per seat: a computer player's name, or null for a person
     dice: Literal["seeded", "external"] = "seeded"
-    seed: int | None = None
-    moves: list[str] = []
+    seed: int | None = Field(default=None, ge=-(1 << 64), le=1 << 64)
+    moves: list[Entry] = Field(default=[], max_length=MAX_MOVES)
     result: ResultModel | None = None
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, game: str) -> str:
+        if game not in SPECS:
+            raise RecordError(Reason("the game must be one of {games}", games=", ".join(SPECS)))
+        return game
 
     @model_validator(mode="after")
     def _seed_matches_dice(self) -> Record:
-        get_spec(self.game)
         if self.dice == "seeded" and self.seed is None:
-            raise ValueError("a seeded game needs its seed")
+            raise RecordError(Reason("a seeded game needs its seed"))
         if self.dice == "external" and self.seed is not None:
-            raise ValueError("a game with dice from outside has no seed")
+            raise RecordError(Reason("a game with dice from outside has no seed"))
         if self.bots is not None and len(self.bots) != len(self.players):
-            raise ValueError("'bots' gives one entry per player")
+            raise RecordError(Reason("'bots' gives one entry per player"))
         return self
 
 
@@ -90,27 +104,52 @@ def dumps(record: Record) -> str:
 
 def loads(text: str | bytes) -> Record:
     """Read a record; raises :class:`RecordError` with what is wrong."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not JSON: {exc}") from None
-    return from_data(data)
+    return _checked(inputs.read_json(Record, text, MAX_BYTES, RecordError, _invalid))
 
 
 def from_data(data: Any) -> Record:
+    """A record from parsed JSON (dicts, lists, numbers, text), read as strictly as :func:`loads`."""
+    return _checked(inputs.read_data(Record, data, RecordError, _invalid))
+
+
+def _invalid(problem: Reason) -> Reason:
+    return Reason("not a valid record: {problem}", problem=problem)
+
+
+def _checked(record: Record) -> Record:
+    """The record, once every entry of ``moves`` reads as a seat and a move."""
+    for number, entry in enumerate(record.moves, start=1):
+        split_entry(entry, len(record.players), number)
+    return record
+
+
+def split_entry(entry: str, players: int = 4, number: int | None = None) -> tuple[int | None, str]:
+    """A record's move entry "seat:move" as (player index, move text); no seat for dice.
+
+    Strict: the seat is an ASCII number from 1 to ``players``, a decision has one and dice
+    have none. Raises :class:`RecordError` (naming move ``number`` if given) otherwise.
+    """
+    m = _ENTRY.fullmatch(entry)
     try:
-        return Record.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'record'}: {e['msg']}" for e in exc.errors())
-        raise RecordError(f"not a valid record: {problems}") from None
-
-
-def split_entry(entry: str) -> tuple[int | None, str]:
-    """A record's move entry "seat:move" as (player index, move text); no seat for dice."""
-    seat, sep, rest = entry.partition(":")
-    if sep and seat.strip().isdigit():
-        return int(seat) - 1, rest
-    return None, entry
+        if m is None:
+            raise RecordError(Reason("write a move as '<seat>:<move>', as in '1:y@r2c3', or dice alone"))
+        seat, text = m.groups()
+        move = parse_move(text)
+        if seat is None:
+            if move.kind is not MoveKind.DICE:
+                raise RecordError(Reason("say whose move it is, as in '1:{move}'", move=str(move)))
+            return None, text
+        if move.kind is MoveKind.DICE:
+            raise RecordError(Reason("dice are written without a seat, as in 'dice w3 y5 ...'"))
+        if not 1 <= int(seat) <= players:
+            raise RecordError(Reason("the seat must be a number from 1 to {most}", most=players))
+        return int(seat) - 1, text
+    except (RecordError, MoveSyntaxError) as exc:
+        if number is None:
+            raise RecordError(exc.reason) from None
+        raise RecordError(
+            Reason("move {number} ({entry}): {reason}", number=number, entry=repr(entry), reason=exc.reason)
+        ) from None
 
 
 def replay(record: Record, stop: int | None = None) -> Game:
@@ -122,34 +161,81 @@ def replay(record: Record, stop: int | None = None) -> Game:
     """
     game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice)
     if stop is not None and not 1 <= stop <= len(record.moves) + 1:
-        raise RecordError(f"the record has {len(record.moves)} moves: no move {stop}")
+        raise RecordError(Reason("the record has {count} moves: no move {stop}", count=len(record.moves), stop=stop))
     for number, entry in enumerate(record.moves, start=1):
         if number == stop:
             return game
-        player, text = split_entry(entry)
+        player, text = split_entry(entry, len(record.players), number)
         try:
-            move = parse_move(text)
-            if player is None and move.kind != "dice":
-                raise RecordError(f"move {number} ({entry!r}): say whose move it is, as in '1:{text.strip()}'")
-            game.play(move, player)
-        except (IllegalMoveError, MoveSyntaxError) as exc:
+            _play_entry(game, parse_move(text), CHANCE if player is None else player)
+        except IllegalMoveError as exc:
             raise RecordError(
                 Reason(
                     "move {number} ({entry}) is illegal: {reason}", number=number, entry=repr(entry), reason=exc.reason
                 )
             ) from None
     if record.result is not None:
+        while not game.is_over and _play_formerly_forced(game):
+            pass
         if not game.is_over:
-            raise RecordError(f"the record states a result, but its {len(record.moves)} moves stop before the end")
+            raise RecordError(
+                Reason("the record states a result, but its {count} moves stop before the end", count=len(record.moves))
+            )
         for seat, (stated, actual) in enumerate(zip(record.result.scores, game.scores(), strict=False), start=1):
             if stated.model_dump() != actual.as_dict():
                 raise RecordError(
-                    f"the final score of player {seat} is {actual.total} {actual.as_dict()}, "
-                    f"the record says {stated.total} {stated.model_dump()}"
+                    Reason(
+                        "the final score of player {seat} is {actual} {actual_detail}, the record says {stated} "
+                        "{stated_detail}",
+                        seat=seat,
+                        actual=actual.total,
+                        actual_detail=actual.as_dict(),
+                        stated=stated.total,
+                        stated_detail=stated.model_dump(),
+                    )
                 )
         if len(record.result.scores) != game.n_players:
-            raise RecordError(f"the result gives {len(record.result.scores)} scores for {game.n_players} players")
+            raise RecordError(
+                Reason(
+                    "the result gives {count} scores for {players} players",
+                    count=len(record.result.scores),
+                    players=game.n_players,
+                )
+            )
         winners = [w + 1 for w in game.winners()]
         if sorted(record.result.winners) != winners:
-            raise RecordError(f"the winners are {winners}, the record says {record.result.winners}")
+            raise RecordError(
+                Reason(
+                    "the winners are {actual}, the record says {stated}", actual=winners, stated=record.result.winners
+                )
+            )
     return game
+
+
+def _play_entry(game: Game, move: Move, player: int) -> None:
+    """Play a record's entry, and before it any decision an older record leaves out."""
+    while True:
+        try:
+            game.play(move, player)
+            return
+        except IllegalMoveError:
+            if not _play_formerly_forced(game):
+                raise
+
+
+def _play_formerly_forced(game: Game) -> bool:
+    """Play a decision that records written before the Très futé passive fallback became a
+    choice (« il peut », docs/rules-decisions.md) leave out: a passive player whose only usable
+    die was one of the active player's took it, as a forced move, which records do not store.
+    Now the player may also pass; such a record, read as written, goes on as if the die was
+    taken. Returns whether such a decision was waiting (and is now played)."""
+    if game.spec.passive_may_refuse or game.phase is not Phase.PASSIVE:
+        return False
+    for p in game.players_to_move:
+        moves = game.legal_moves(p)
+        picks = [m for m in moves if m.kind is MoveKind.PICK]
+        only_field_die = len(picks) == 1 and game.where[game.dice.index(picks[0].die or "")] is Where.FIELD
+        if game.stage[p] is Stage.PICK and len(moves) == 2 and PASS in moves and only_field_die:
+            game.play(picks[0], p)
+            return True
+    return False

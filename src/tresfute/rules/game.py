@@ -187,12 +187,55 @@ def _holds(items: list[Where] | list[Stage], item: Where | Stage) -> bool:
     return any(x is item for x in items)
 
 
-def _listed(move: Move, moves: list[Move]) -> bool:
-    """``move in moves``, trying identity first: a bot plays one of the very objects listed."""
+def _listed(move: Move, moves: list[Move]) -> Move | None:
+    """The listed move equal to ``move`` (None if none), trying identity first: a bot plays one
+    of the very objects listed."""
     for m in moves:
         if m is move:
-            return True
-    return move in moves
+            return m
+    for m in moves:
+        if m == move:
+            return m
+    return None
+
+
+def _exact_dice(move: Move) -> Move:
+    """A ``dice`` move built in Python, checked field by field and rebuilt in canonical order
+    (die letters of the notation, values 1 to 6 as ints, each die once). The fields are read
+    as ``Any``: compiled, a declared type would be checked, with a TypeError, before these
+    checks could say what is wrong."""
+    dice: Any = move.dice
+    platter: Any = move.platter
+    if not isinstance(dice, tuple) or not dice:
+        raise IllegalMoveError(Reason("a dice move gives each die rolled as (letter, value) pairs"))
+    values: dict[str, int] = {}
+    for pair in dice:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise IllegalMoveError(Reason("a dice move gives each die rolled as (letter, value) pairs"))
+        die: Any = pair[0]
+        value: Any = pair[1]
+        if not isinstance(die, str) or len(die) != 1 or die not in "wsybgopk":
+            raise IllegalMoveError(Reason("{die} is not a die letter (w, s, y, b, g, o, p, k)", die=repr(die)))
+        if type(value) is not int or not 1 <= value <= 6:
+            raise IllegalMoveError(
+                Reason("the {die} die shows 1 to 6, not {value}", die=_die_word(die), value=repr(value))
+            )
+        if die in values:
+            raise IllegalMoveError(Reason("each die is given once"))
+        values[die] = value
+    if platter is not None:
+        if not isinstance(platter, tuple) or any(not isinstance(d, str) or d not in values for d in platter):
+            raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
+        if len(set(platter)) != len(platter) or len(platter) != 3:
+            raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
+    if move.die is not None or move.area is not None or move.cell is not None or move.value is not None:
+        raise IllegalMoveError(Reason("a dice move gives only the dice and the platter"))
+    order = DIE_LETTERS.index
+    return Move(
+        _DICE_KIND,
+        dice=tuple(sorted(values.items(), key=lambda dv: order(dv[0]))),
+        platter=None if platter is None else tuple(sorted(platter, key=order)),
+    )
 
 
 _KNOWN_SPECS: Final[dict[str, GameSpec]] = {}  # found once (an import statement at every call costs more)
@@ -229,6 +272,10 @@ class Game:
             self._copy_state(_copy_of, dice)
             return
         spec = get_spec(game)
+        if type(players) is not int:
+            raise TypeError(f"players is a whole number, 1 to 4, not {type(players).__name__}")
+        if seed is not None and type(seed) is not int:
+            raise TypeError(f"seed is a whole number or None, not {type(seed).__name__}")
         if players not in spec.rounds_by_players:
             raise ValueError(f"{spec.name_fr} is played by 1 to 4 players, not {players}")
         if dice not in ("seeded", "external"):
@@ -371,10 +418,16 @@ class Game:
             return []
         return list(self._moves_for(player))
 
-    def is_legal(self, move: Move | str, player: int | None = None) -> bool:
+    def is_legal(self, move: Move | str, player: object = None) -> bool:
+        """Whether ``move`` is legal now for ``player`` (default: :attr:`to_move`); False for
+        anything that is not a move or not a player."""
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
+            return False
         try:
+            if isinstance(move, Move) and move.kind == _DICE_KIND:
+                move = _exact_dice(move)
             self._check(move if isinstance(move, Move) else parse_move(move), player)
-        except (IllegalMoveError, ValueError):
+        except (IllegalMoveError, ValueError, TypeError):
             return False
         return True
 
@@ -386,20 +439,29 @@ class Game:
         Raises :class:`IllegalMoveError` (or :class:`MoveSyntaxError` for text that is not
         a move) and leaves the game unchanged when the move is not legal.
         """
+        from_text = isinstance(move, str)  # then already read exactly, by the notation
         if isinstance(move, str):
             move = parse_move(move)
+        if player is not None and type(player) is not int:
+            raise TypeError(f"player is a seat number from 0 (an int) or None, not {type(player).__name__}")
         movers = self._movers
         p = movers[0] if player is None and movers else player
         if p is not None and p >= 0 and _has_player(movers, p) and isinstance(move, Move):  # the common case
             moves = self._cache[p]
             if moves is None:
                 moves = self._moves_for(p)
-            if _listed(move, moves):
-                self.history.append(Played(p, move, False, self.round, self.turn))
-                self._apply(p, move)
+            listed = _listed(move, moves)
+            if listed is not None:  # the engine's own object: exact types, whatever was given
+                self.history.append(Played(p, listed, False, self.round, self.turn))
+                self._apply(p, listed)
                 self._advance()
                 return
+        if not from_text and isinstance(move, Move) and move.kind == _DICE_KIND:
+            move = _exact_dice(move)
         p = self._check(move, player)
+        if p != CHANCE:  # the engine's own object: exact types, whatever was given
+            moves = self._moves_for(p)
+            move = moves[moves.index(move)]
         self.history.append(Played(p, move, False, self.round, self.turn))
         if p == CHANCE:
             self._apply_dice(move)
@@ -411,10 +473,16 @@ class Game:
         """The player the move is for, once it is known to be legal."""
         if not isinstance(move, Move):
             raise IllegalMoveError(Reason("not a move: {move}", move=repr(move)))
+        if player is not None and type(player) is not int:
+            raise TypeError(f"player is a seat number from 0 (an int) or None, not {type(player).__name__}")
         if self.phase is _OVER:
             raise IllegalMoveError(Reason("the game is over"))
         movers = self._movers
         if move.kind is _DICE_KIND:
+            if player is not None and player != CHANCE:
+                raise IllegalMoveError(
+                    Reason("dice are nobody's decision: give a dice move with no player (or CHANCE)")
+                )
             if movers != (CHANCE,):
                 raise IllegalMoveError(
                     Reason("no roll is due now")
@@ -426,6 +494,8 @@ class Game:
         if player is None:
             player = movers[0]
         if player == CHANCE:
+            if movers != (CHANCE,):
+                raise IllegalMoveError(Reason("chance (player -1) only gives the dice, and no roll is due now"))
             example = "dice " + " ".join(d + "1" for d in self.dice_to_roll())
             raise IllegalMoveError(
                 Reason("the dice must be rolled first: give them with a move such as '{example}'", example=example)
@@ -729,9 +799,10 @@ class Game:
     def _passive_moves(self, p: int) -> list[Move]:
         where = self.where
         moves = self._die_moves(p, [i for i in range(6) if where[i] is _PLATTER])
-        if not moves:  # only then may the active player's dice be used
+        if not moves:  # only then may the active player's dice be used, and only "may" (il peut)
             moves = self._die_moves(p, self.field)
-        if not moves or self.spec.passive_may_refuse:
+            moves.append(PASS)
+        elif self.spec.passive_may_refuse:
             moves.append(PASS)
         return moves
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final, TypeVar
 
-from .kinds import AREA_NAMES, ActionBonus, ActionKind, Fired, FoxBonus, GameSpec, Grid, Track
+from .kinds import ActionBonus, ActionKind, Fired, FoxBonus, GameSpec, Grid, Track, area_word
+from .reasons import Reason, ReasonError
 
 N = TypeVar("N", int, float)
 
@@ -57,13 +58,15 @@ class Sheet:
         return score_sheet(self)
 
     @classmethod
-    def from_marks(cls, spec: GameSpec, marks: dict[str, list[int]]) -> Sheet:
+    def from_marks(cls, spec: GameSpec, marks: dict[str, list[int]], possible: bool = False) -> Sheet:
         """The sheet of a finished game from its marks alone (a paper sheet).
 
         ``marks[colour]`` is a grid's level per cell, or a track's written numbers (a cross
         track: one 0 per cross). Every entry is checked against the area's printed numbers
         and order; foxes and action circles are derived from the bonuses the marks fire and
-        from the round track's gifts. Raises ``ValueError`` saying what is wrong.
+        from the round track's gifts. ``possible``: also refuse more entries than any game
+        gives one player (:func:`entries_beyond_a_game`). Raises :class:`~.reasons.ReasonError`
+        (a ``ValueError``) saying what is wrong.
         """
         sheet = cls(spec)
         fired: list[Fired] = [(g, f"round {r}") for r, g in enumerate(spec.round_gifts, start=1) if g is not None]
@@ -74,20 +77,33 @@ class Sheet:
             state = sheet.areas[a]
             if isinstance(area, Grid):
                 if len(given) != len(area.cells) or any(not 0 <= m <= area.marks for m in given):
-                    raise ValueError(f"{AREA_NAMES[a]}: one mark level (0 to {area.marks}) per cell")
+                    raise ReasonError(
+                        Reason("{area}: one mark level (0 to {most}) per cell", area=area_word(a), most=area.marks)
+                    )
                 for cell, level in enumerate(given):
                     for _ in range(level):
                         fired += area.mark(state, cell)
                 continue
             if len(given) > len(area.boxes):
-                raise ValueError(f"{AREA_NAMES[a]} has {len(area.boxes)} boxes, not {len(given)}")
+                raise ReasonError(
+                    Reason(
+                        "{area} has {boxes} boxes, not {count}",
+                        area=area_word(a),
+                        boxes=len(area.boxes),
+                        count=len(given),
+                    )
+                )
             for i, written in enumerate(given):
                 value = _die_value(area, i, written)
                 reason = area.why_not(state, value, from_bonus=True)
                 if reason is not None:
-                    raise ValueError(f"{AREA_NAMES[a]} box {i + 1}: {reason}")
+                    raise ReasonError(Reason("{area} box {box}: {reason}", area=area_word(a), box=i + 1, reason=reason))
                 fired += area.enter(state, value)
-        _count_bonuses(sheet, fired)
+        bonus_entries = _count_bonuses(sheet, fired)
+        if possible:
+            reason = entries_beyond_a_game(sheet, bonus_entries)
+            if reason is not None:
+                raise ReasonError(reason)
         return sheet
 
     def view(self) -> dict[str, Any]:
@@ -189,15 +205,70 @@ def _die_value(area: Track, box: int, written: int) -> int:
     multiplier = area.boxes[box].multiplier
     low, high = min(area.choice_values), max(area.choice_values)
     if written % multiplier or not low <= written // multiplier <= high:
-        shown = f" (x{multiplier} box)" if multiplier > 1 else ""
-        raise ValueError(f"{AREA_NAMES[area.colour]} box {box + 1}: {written} cannot be written there{shown}")
+        where = area_word(area.colour)
+        if multiplier > 1:
+            raise ReasonError(
+                Reason(
+                    "{area} box {box}: {written} cannot be written there (x{multiplier} box)",
+                    area=where,
+                    box=box + 1,
+                    written=written,
+                    multiplier=multiplier,
+                )
+            )
+        raise ReasonError(
+            Reason("{area} box {box}: {written} cannot be written there", area=where, box=box + 1, written=written)
+        )
     return written // multiplier
 
 
-def _count_bonuses(sheet: Sheet, fired: list[Fired]) -> None:
-    """Foxes and action circles from fired bonuses (entry bonuses are marks of their own)."""
+def _count_bonuses(sheet: Sheet, fired: list[Fired]) -> int:
+    """Foxes and action circles from fired bonuses; returns how many entry bonuses fired (each
+    one mark at most: entry bonuses are marks of their own)."""
     queue = list(fired)
+    entries = 0
     while queue:
         bonus, source = queue.pop(0)
         if isinstance(bonus, ActionBonus | FoxBonus):
             queue += sheet.gain(bonus, source)
+        else:
+            entries += 1
+    return entries
+
+
+def most_dice_entries(spec: GameSpec) -> int:
+    """The most dice one player picks in a game, +1 actions apart: each round three as the active
+    player and one in each passive turn (the solo game has one passive turn a round)."""
+    return max(rounds * (3 + max(n - 1, 1)) for n, rounds in spec.rounds_by_players.items())
+
+
+def entries_beyond_a_game(sheet: Sheet, bonus_entries: int) -> Reason | None:
+    """Why no game gives one player this many marks (None if one may), from its final marks alone.
+
+    Each mark is a picked die, a +1 action (at most the +1 circles the marks earn), an entry
+    bonus (at most one per bonus the marks fire, ``bonus_entries``) or, in Vraiment très futé,
+    a swept die (at most five a turn as the active player, one more per reprise): marks are
+    never erased, so the final marks fire every bonus the game fired."""
+    spec = sheet.spec
+    entries = 0
+    for a, area in spec.areas.items():
+        state = sheet.areas[a]
+        entries += sum(state) if isinstance(area, Grid) else len(state)
+    dice = most_dice_entries(spec)
+    plus_ones = sheet.earned.get(ActionKind.PLUS_ONE, 0)
+    sweeps = 0
+    if spec.silver_sweep:
+        sweeps = 5 * max(spec.rounds_by_players.values()) + sheet.earned.get(ActionKind.REPRISE, 0)
+    most = dice + plus_ones + sweeps + bonus_entries
+    if entries <= most:
+        return None
+    return Reason(
+        "{count} marks, but a game gives one player at most {most}: {dice} dice picked, {plus_ones} +1 "
+        "actions, {bonuses} bonus entries and {sweeps} swept dice",
+        count=entries,
+        most=most,
+        dice=dice,
+        plus_ones=plus_ones,
+        bonuses=bonus_entries,
+        sweeps=sweeps,
+    )

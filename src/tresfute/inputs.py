@@ -1,0 +1,97 @@
+"""One strict reading of the files people and programs give (game records, paper sheets).
+
+A file is bounded in size before it is parsed, then parsed and checked in one step by
+pydantic in strict mode (a number is a JSON number, text is a JSON string, no unknown field;
+its JSON parser bounds the nesting depth). A refusal is one translatable sentence
+(:class:`~tresfute.rules.reasons.Reason`) naming the field and what was expected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .i18n import N_
+from .rules.reasons import VERBATIM, Reason, ReasonError
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def field_name(loc: tuple[int | str, ...]) -> str:
+    """Where a problem lies, as a JSON path: ``moves[3]``, ``result.scores[0].total``; a key
+    the file made up is quoted with escapes when it holds what is not printable (a line break
+    would split the one-line error)."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+            continue
+        name = part if part.isprintable() and part.strip() == part and part else ascii(part)
+        text += f".{name}" if text else name
+    return text
+
+
+def problem(exc: ValidationError) -> Reason:
+    """The first problem pydantic found, as one sentence naming the field."""
+    error = exc.errors()[0]
+    kind, ctx = error["type"], error.get("ctx") or {}
+    field = field_name(tuple(error["loc"]))
+    if kind == "json_invalid":
+        detail = str(ctx.get("error", ""))
+        if "recursion limit" in detail:
+            return Reason("the file is nested too deeply to be what it claims")
+        return Reason("the file is not valid JSON ({detail})", detail=detail)
+    if kind == "value_error" and isinstance(ctx.get("error"), ReasonError):
+        reason = ctx["error"].reason
+        return Reason("{field}: {reason}", field=field, reason=reason) if field else reason
+    if not field:
+        if kind in ("model_type", "dict_type"):
+            return Reason("the file must hold one JSON object, in braces")
+        return Reason(VERBATIM, text=str(error["msg"]))
+    templates = {
+        "int_type": N_("{field} must be a whole number (a JSON number without quotes)"),
+        "string_type": N_("{field} must be text (a JSON string, in quotes)"),
+        "list_type": N_("{field} must be a list (a JSON array, in brackets)"),
+        "dict_type": N_("{field} must be an object (JSON braces)"),
+        "model_type": N_("{field} must be an object (JSON braces)"),
+        "missing": N_("{field} is missing"),
+        "extra_forbidden": N_("{field} is not a known field"),
+        "none_required": N_("{field} must be null"),
+    }
+    if kind in templates:
+        return Reason(templates[kind], field=field)
+    if kind == "literal_error":
+        return Reason("{field} must be one of {expected}", field=field, expected=ctx.get("expected", ""))
+    if kind == "too_long":
+        return Reason("{field} holds at most {most} items", field=field, most=ctx.get("max_length", ""))
+    if kind == "too_short":
+        return Reason("{field} holds at least {least} items", field=field, least=ctx.get("min_length", ""))
+    if kind == "string_too_long":
+        return Reason("{field} is at most {most} characters long", field=field, most=ctx.get("max_length", ""))
+    if kind in ("greater_than_equal", "less_than", "less_than_equal", "greater_than"):
+        return Reason("{field} is out of range", field=field)
+    return Reason("{field}: {message}", field=field, message=str(error["msg"]))
+
+
+Titled = Callable[[Reason], Reason]  # the problem, said of the whole input ("not a valid record: ...")
+
+
+def read_json(model: type[Model], text: str | bytes, max_bytes: int, error: type[ReasonError], title: Titled) -> Model:
+    """``text`` read as ``model``, strictly; raises ``error`` with the first problem."""
+    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+    if size > max_bytes:
+        raise error(title(Reason("the file is too large: at most {most} bytes", most=max_bytes)))
+    try:
+        return model.model_validate_json(text, strict=True)
+    except ValidationError as exc:
+        raise error(title(problem(exc))) from None
+
+
+def read_data(model: type[Model], data: Any, error: type[ReasonError], title: Titled) -> Model:
+    """Parsed JSON data (dicts, lists, numbers, text) read as ``model``, strictly."""
+    try:
+        return model.model_validate(data, strict=True)
+    except ValidationError as exc:
+        raise error(title(problem(exc))) from None
