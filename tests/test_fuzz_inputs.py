@@ -241,7 +241,7 @@ def _one_line_or_result(args: list[str]) -> None:
         assert result.stdout
     else:
         assert result.exit_code == 1 and result.stdout == ""
-        assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Error: ")
+        assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(("Error: ", "Erreur\u00a0: "))
 
 
 @FUZZ

@@ -40,7 +40,7 @@ def refused_cleanly(tmp_path: Path, command: str, content: str, *args: str) -> s
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output and result.stdout == ""
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert len(lines) == 1 and lines[0].startswith(("Error: ", "Erreur\u00a0: ")), result.stderr  # as --lang says
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
     return lines[0]
 
@@ -154,7 +154,7 @@ def test_every_command_refuses_every_bad_record_in_one_line(tmp_path: Path, comm
     result = CliRunner().invoke(main, [command, *args, str(path)])
     assert result.exit_code == 1 and result.stdout == "", result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Error: "), result.stderr
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Erreur\u00a0: "), result.stderr
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
 
 
@@ -285,9 +285,9 @@ def test_score_speaks_french_and_prints_no_raw_newline(tmp_path: Path) -> None:
     nbsp = "\u00a0"
     expected = f"jaune{nbsp}: 'r1c2\\n' n'est pas une case que l'on peut cocher "
     expected += f"(les cases se nomment comme «{nbsp}r2c3{nbsp}»)"
-    assert line == "Error: " + expected
+    assert line == "Erreur\u00a0: " + expected
     line = refused_cleanly(tmp_path, "score", json.dumps({"game": "tres-fute", "areas": {"yellow": ["r1c2"] * 2}}))
-    assert line == f"Error: jaune{nbsp}: r1c2 est donnée deux fois"
+    assert line == f"Erreur{nbsp}: jaune{nbsp}: r1c2 est donnée deux fois"
 
 
 @pytest.mark.parametrize(

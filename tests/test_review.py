@@ -178,7 +178,7 @@ def test_review_refuses_bad_input_in_one_line(tmp_path: Path, two_player_record:
     unfinished.pop("result")
     illegal = {**data, "moves": [*data["moves"][:5], "1:y@r9c9", *data["moves"][6:]]}
     cases = {
-        "truncated.json": (text[: len(text) // 2], "not JSON"),
+        "truncated.json": (text[: len(text) // 2], "not valid JSON"),
         "illegal.json": (json.dumps(illegal), "move 6"),
         "unfinished.json": (json.dumps(unfinished), "not finished"),
     }
