@@ -58,3 +58,14 @@ def browser() -> Iterator[object]:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A live server (``tests/browser.py``'s ``LiveServer``) for a module's browser tests: its address."""
+    from browser import LiveServer
+
+    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3")
+    live.start()
+    yield live.url
+    live.stop()

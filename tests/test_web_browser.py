@@ -6,7 +6,6 @@ the turn's buttons: roll, pass); the picker, a refresh, the server going away an
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,19 +28,6 @@ require_chromium()
 pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3")
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def server(live: LiveServer) -> str:
-    return live.url
 
 
 @pytest.mark.parametrize("game", ["tres-fute", "vraiment-tres-fute"])

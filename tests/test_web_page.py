@@ -7,13 +7,12 @@ French page follows French typography.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser import LiveServer, open_page, require_chromium
+from browser import open_page, require_chromium
 
 require_chromium()
 pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
@@ -21,14 +20,6 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 PHONE, LAPTOP, DESKTOP = (390, 844), (1366, 768), (1920, 1080)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3")
-    live.start()
-    yield live.url
-    live.stop()
 
 
 def _post(request: Any, url: str, body: dict[str, Any], token: str | None = None) -> Any:

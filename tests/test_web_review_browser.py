@@ -7,27 +7,18 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser import LiveServer, open_page, require_chromium
+from browser import open_page, require_chromium
 
 require_chromium()
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")  # the browser is conftest.py's, shared by every browser test
 
 PHONE = 390
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3")
-    live.start()
-    yield live.url
-    live.stop()
 
 
 def call(server: str, path: str, body: Any = None, token: str | None = None) -> Any:

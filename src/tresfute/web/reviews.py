@@ -161,13 +161,7 @@ def in_words(host: Host, game_id: str, data: dict[str, Any], language: str) -> d
 def choices(host: Host, game_id: str, token: str, language: str) -> list[dict[str, Any]]:
     """What the greedy and the strong computer players would play in the seat's position, each
     with its expected final score (refused in the daily challenge, as hints are)."""
-    table, seat = host.seat_of(game_id, token)
-    with table.lock:
-        if table.stored.challenge is not None:
-            raise TableError(409, _("no hints in the daily challenge"))
-        if seat not in table.game.players_to_move:
-            raise TableError(409, _("it is not your turn"))
-        game = table.game.copy()
+    seat, game = host.position_to_advise(game_id, token)
     try:
         found = computer_choices(game, seat)
     except ReviewError as error:

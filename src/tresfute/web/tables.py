@@ -469,15 +469,20 @@ class Host:
             self._automatic(table)
         return table, seat
 
-    def hint(self, table_id: str, token: str) -> list[dict[str, Any]]:
-        """The strong player's estimates for the seat's legal moves, best first."""
+    def position_to_advise(self, table_id: str, token: str) -> tuple[int, Game]:
+        """The seat and a copy of its position, for advice on its move (a hint, the computer
+        players' choices): refused in the daily challenge and when the seat has nothing to decide."""
         table, seat = self.seat_of(table_id, token)
         with table.lock:
             if table.stored.challenge is not None:
                 raise TableError(409, _("no hints in the daily challenge"))
             if seat not in table.game.players_to_move:
                 raise TableError(409, _("it is not your turn"))
-            game = table.game.copy()
+            return seat, table.game.copy()
+
+    def hint(self, table_id: str, token: str) -> list[dict[str, Any]]:
+        """The strong player's estimates for the seat's legal moves, best first."""
+        seat, game = self.position_to_advise(table_id, token)
         estimates = analyse(game, seat)
         best = estimates[0].value
         return [
