@@ -168,7 +168,7 @@ class Host:
         ``challenge`` (day, its secret, the player's hash) makes it a daily challenge entry.
         ``listed`` makes it an open table: the people's seats after the first are free, listed
         on the home page for anyone to take (they get no token now). ``player_hash``: the player
-        (the SHA-256 of their secret) who plays the first seat, the one who creates the game."""
+        (the SHA-256 of their secret) who creates the game, and plays its first person's seat."""
         if not seats or not any(s.bot is None for s in seats):
             raise TableError(422, _("a game needs at least one person"))
         free = [listed and i > 0 and s.bot is None for i, s in enumerate(seats)]
@@ -190,9 +190,10 @@ class Host:
             challenge=challenge[0] if challenge else None,
             listed=listed,
         )
-        first = challenge[2] if challenge else player_hash
-        if first is not None and seats[0].bot is None:
-            stored.seats[0].player_hash = first
+        player_hash = challenge[2] if challenge else player_hash
+        mine = next((i for i, t in enumerate(tokens) if t is not None), None)
+        if player_hash is not None and mine is not None:  # the creator's: the first person's seat with a token
+            stored.seats[mine].player_hash = player_hash
         try:
             table = _table_of(stored)  # an unknown game, bot or number of players stops here
         except ValueError as exc:
