@@ -117,7 +117,7 @@ function Games({ games }) {
         <th scope="col">${t("Score")}</th><th scope="col">${t("Accuracy")}</th><th scope="col">${t("Cost per decision")}</th><th scope="col"></th></tr></thead>
       <tbody>${[...games].reverse().map((g) => html`<${GameRow} g=${g} key=${g.id} />`)}</tbody>
     </table></div>
-    <p class="note">${t("Accuracy and cost per decision come from a game's review (the strong computer player's judgement of each decision): open “review” to compute it.")}</p>`
+    <p class="note">${t("Accuracy and cost per decision come from a game's review (the strong computer player's judgement of each decision); a game not reviewed yet is reviewed when you open its link.")}</p>`
       : html`<p id="no-games">${t("No finished game yet: the games you start, join or play in the daily challenge on this browser count here.")}</p>`}
   </section>`;
 }
