@@ -17,11 +17,21 @@ import json
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 from tresfute.rules import SPECS
 from tresfute.simulate import bench
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "tresfute" / "bots" / "data" / "strong-scores.json"
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """The file's text: indented, each game's scores on one line."""
+    lists = {game: json.dumps(d["scores"]) for game, d in data["by_game"].items()}
+    text = json.dumps({**data, "by_game": {g: {**d, "scores": f"@{g}@"} for g, d in data["by_game"].items()}}, indent=1)
+    for game, scores in lists.items():
+        text = text.replace(f'"@{game}@"', scores)
+    return text + "\n"
 
 
 def main() -> None:
@@ -37,20 +47,15 @@ def main() -> None:
         scores = [seats[0] for seats in data["scores"]]
         found[game] = {"scores": scores, "mean": round(statistics.fmean(scores), 1)}
         print(f"{game}: {len(scores)} games, mean {found[game]['mean']}, {time.perf_counter() - start:.0f} s")
-    OUT.write_text(
-        json.dumps(
-            {
-                "what": "the strong computer player's score in each seeded solo game (tresfute bench's games)",
-                "command": f"python scripts/strong_scores.py --games {args.games} --seed {args.seed}",
-                "bot": "strong",
-                "seed": args.seed,
-                "games": args.games,
-                "by_game": found,
-            },
-            indent=1,
-        )
-        + "\n"
-    )
+    data = {
+        "what": "the strong computer player's score in each seeded solo game (tresfute bench's games)",
+        "command": f"python scripts/strong_scores.py --games {args.games} --seed {args.seed}",
+        "bot": "strong",
+        "seed": args.seed,
+        "games": args.games,
+        "by_game": found,
+    }
+    OUT.write_text(dumps(data))
     print(f"written: {OUT}")
 
 

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from test_review_store import external_moves
 from tresfute import records
 from tresfute.bots.review import FORMAT
+from tresfute.simulate import play_game
 from tresfute.web.app import create_app
 from tresfute.web.players import strong_scores
 from tresfute.web.store import MIGRATIONS, PostgresStore, SQLiteStore, Store, StoredGame, StoredSeat, token_hash
@@ -259,3 +260,6 @@ def test_the_strong_players_scores_are_shipped_with_their_command_and_seed() -> 
         scores = data["by_game"][game]["scores"]
         assert len(scores) == data["games"] >= 200
         assert abs(sum(scores) / len(scores) - mean) < 10
+    # the command's first game, played again: the same score
+    first = play_game("tres-fute", 1, "strong", data["seed"], 0)
+    assert first.scores()[0].total == data["by_game"]["tres-fute"]["scores"][0]
