@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from test_web_page import _axe_source
+
 from browser import open_page, require_chromium, start_game
 
 require_chromium()
@@ -86,11 +88,25 @@ def test_three_games_then_three_points_a_histogram_and_the_same_history_elsewher
     other.context.close()
 
     # a secret nobody gave: said, and nothing kept
-    forged, forged_errors = open_page(browser, f"{server}/me#player={'x' * 32}")
+    forged, _refused = open_page(browser, f"{server}/me#player={'x' * 32}")
     forged.wait_for_selector("#progress-error")
     assert forged.inner_text("#progress-error").strip() and forged.locator("#progress-games").count() == 0
     assert stored_player(forged) == {}
     forged.context.close()
+
+    # axe-core finds no serious accessibility problem (the table and the charts' numbers open)
+    page.goto(server + "/me")
+    shown_games(page)
+    for summary in page.locator(".chart-numbers summary").all():
+        summary.click()
+    page.evaluate(_axe_source())
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    serious = [
+        (v["id"], v["help"], [n["target"] for n in v["nodes"][:3]])
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == []
 
     # on a phone, nothing wider than the screen
     page.set_viewport_size({"width": PHONE, "height": 844})
