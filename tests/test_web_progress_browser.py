@@ -85,6 +85,15 @@ def test_three_games_then_three_points_a_histogram_and_the_same_history_elsewher
     assert other.locator("#score-chart-tres-fute circle.point").count() == 3
     assert stored_player(other)["token"] == secret and stored_player(other)["name"] == "Ana"
     assert "player=" not in other.url  # the secret left the address bar
+    # another player's link in a browser that has one: it asks which to keep
+    newcomer = call(server, "/api/players", {"name": "Bea"})["token"]
+    other.goto(f"{server}/me#player={newcomer}")
+    other.click("#keep-player")
+    assert sorted(shown_games(other)) == sorted(played) and stored_player(other)["token"] == secret
+    other.goto(f"{server}/me#player={newcomer}")
+    other.click("#use-link-player")
+    other.wait_for_selector("#no-games")
+    assert stored_player(other) == {"token": newcomer, "name": "Bea"}
     other.context.close()
 
     # a secret nobody gave: said, and nothing kept

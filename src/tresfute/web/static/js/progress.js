@@ -66,7 +66,7 @@ function Move({ token }) {
   };
   return html`<details class="move-player" id="move-player"><summary>${t("Use this progress on another device")}</summary>
     <p>${t("Open this link on the other device (or paste it on its progress page): it keeps the same history there.")}</p>
-    <p class="form-line"><input id="player-link" readonly value=${link} aria-label=${t("Your player's link")}
+    <p class="form-line"><input id="player-link" class="player-link-field" readonly value=${link} aria-label=${t("Your player's link")}
       onFocus=${(e) => e.currentTarget.select()} />
       <button type="button" onClick=${copy}>${t("Copy")}</button> <span role="status">${copied}</span></p>
     <p class="warning">${t("Whoever has this link is you on this site: they see your games and add theirs to your history. Keep it to yourself.")}</p>
@@ -178,7 +178,8 @@ function Choose({ secret, onDone }) {
   return html`<section class="panel" id="choose-player" role="alertdialog" aria-labelledby="choose-player-title">
     <h2 id="choose-player-title">${t("Another player's link")}</h2>
     <p>${t("This browser already has a player. Use the link's player here instead? This browser's own history stays on the server, but only its link brings it back: save it first.")}</p>
-    <p class="form-line"><input readonly value=${playerLink(player().token)} aria-label=${t("This browser's player link")} onFocus=${(e) => e.currentTarget.select()} /></p>
+    <p class="form-line"><input class="player-link-field" readonly value=${playerLink(player().token)} aria-label=${t("This browser's player link")}
+      onFocus=${(e) => e.currentTarget.select()} /></p>
     <p class="form-line"><button type="button" class="primary-button" id="use-link-player" onClick=${() => onDone(secret)}>${t("Use the link's player")}</button>
       <button type="button" id="keep-player" onClick=${() => onDone(null)}>${t("Keep this browser's")}</button></p>
   </section>`;
@@ -208,13 +209,13 @@ export function ProgressPage() {
       if (!TOKEN_SHAPE.test(linked)) return setState({ error: t("This is neither a player's link nor a code.") });
       load(linked);
     } else load(player().token);
-  }, [choosing]);
+  }, []);
 
   if (choosing) {
     return html`<${Choose} secret=${choosing} onDone=${(secret) => {
       history.replaceState(null, "", "/me");
-      if (secret) load(secret).then(() => setChoosing(null));
-      else setChoosing(null);
+      setChoosing(null);
+      load(secret || player().token);
     }} />`;
   }
   const { found } = state;
