@@ -21,6 +21,7 @@ from tresfute import records
 from tresfute.bots.review import FORMAT
 from tresfute.simulate import play_game
 from tresfute.web.app import create_app
+from tresfute.web.limits import Limits
 from tresfute.web.players import strong_scores
 from tresfute.web.store import MIGRATIONS, PostgresStore, SQLiteStore, Store, StoredGame, StoredSeat, token_hash
 
@@ -263,3 +264,15 @@ def test_the_strong_players_scores_are_shipped_with_their_command_and_seed() -> 
     # the command's first game, played again: the same score
     first = play_game("tres-fute", 1, "strong", data["seed"], 0)
     assert first.scores()[0].total == data["by_game"]["tres-fute"]["scores"][0]
+
+
+def test_new_players_are_limited_per_address(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    try:
+        client = TestClient(create_app(store=store, limits=Limits(players_per_minute=2)))
+        assert [client.post("/api/players", json={"name": "Ana"}).status_code for _ in range(2)] == [201, 201]
+        refused = client.post("/api/players?lang=en", json={"name": "Ana"})
+        assert refused.status_code == 429 and "too many new players" in refused.json()["error"]
+        assert "Retry-After" in refused.headers
+    finally:
+        store.close()

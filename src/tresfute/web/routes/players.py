@@ -35,7 +35,7 @@ async def new_player(body: PlayerIn, server: ServerDep, language: LanguageDep, a
     """A new player: their secret, which the page keeps (the server keeps only its hash)."""
     name = _name(body, language)
     with use_language(language):
-        server.guard.spend("games", address)
+        server.guard.spend("players", address)
     token = await in_game_thread(language, lambda: _players(server).new(name))
     return {"token": token, "name": name}
 
