@@ -215,6 +215,17 @@ def test_review_figures_and_both_exports(client: TestClient, store: Store) -> No
         assert records.replay(record).scores()[0].total == g["score"]
 
 
+def test_the_csv_keeps_a_name_from_running_as_a_formula(client: TestClient, store: Store) -> None:
+    token = new_player(client, "Ana")
+    seat = StoredSeat("=HYPERLINK(1)", None, token_hash("seat-g1-0123456789"), player_hash=token_hash(token))
+    moves = external_moves(0)
+    store.create(StoredGame("g1", "tres-fute", False, None, [seat], moves=moves[:-1]))
+    store.append_moves("g1", len(moves) - 1, moves[-1:], 0, finished=1_700_000_000.0)
+    text = client.get("/api/players/me/games.csv", headers={"X-Player-Token": token}).text
+    (row,) = csv.DictReader(io.StringIO(text))
+    assert row["players"].startswith("'=HYPERLINK(1) ")
+
+
 def test_the_scores_are_kept_once_computed(store: Store) -> None:
     finished_game(store, "g1", "h" * 64, external_moves(0), 1_700_000_000.0)
     store.add_player("h" * 64, "Ana", 0.0)

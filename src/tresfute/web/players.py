@@ -40,6 +40,11 @@ def strong_scores() -> dict[str, Any]:
     return data
 
 
+def _cell(text: str) -> str:
+    """A CSV cell that a spreadsheet will not run as a formula (a name may start with "=")."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _day(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
 
@@ -142,7 +147,8 @@ class Players:
         }
 
     def table_csv(self, token: str | None) -> str:
-        """The player's table: a line per finished game."""
+        """The player's table: a line per finished game (the players' names kept from running as
+        a spreadsheet's formula)."""
         hashed = self.known(token)
         assert hashed is not None
         out = io.StringIO()
@@ -157,7 +163,7 @@ class Players:
                     g["game"],
                     g["id"],
                     g["seat"],
-                    "; ".join(f"{p['name']} {p['score']}" for p in g["players"]),
+                    _cell("; ".join(f"{p['name']} {p['score']}" for p in g["players"])),
                     g["score"],
                     "" if g["accuracy"] is None else g["accuracy"],
                     "" if g["mean_cost"] is None else g["mean_cost"],
