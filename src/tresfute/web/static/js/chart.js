@@ -108,9 +108,9 @@ export function Histogram({ series, title, valueName, id = null }) {
   const labelEvery = Math.ceil(count / 6);
   return html`<figure class="chart" id=${id}>
     <svg viewBox=${`0 0 ${WIDTH} ${HEIGHT + 16}`} role="img" aria-label=${summary} class="line-chart histogram">
-      ${ticks(0, top, 3).map((v) => html`<g class="tick">
-        <line x1=${LEFT} x2=${WIDTH - RIGHT} y1=${y(v)} y2=${y(v)} />
-        <text x=${LEFT - 4} y=${y(v) + 4} text-anchor="end">${percent(v)}</text></g>`)}
+      ${ticks(0, top * 100, 3).map((v) => html`<g class="tick">
+        <line x1=${LEFT} x2=${WIDTH - RIGHT} y1=${y(v / 100)} y2=${y(v / 100)} />
+        <text x=${LEFT - 4} y=${y(v / 100) + 4} text-anchor="end">${percent(v / 100)}</text></g>`)}
       ${bins.map((b, i) => html`<g class="bin">
         ${series.map((s, k) => shares[k][i] ? html`<rect class=${`bar ${s.kind}`} x=${LEFT + i * slot + 1 + k * bar}
           y=${y(shares[k][i] / s.values.length)} width=${Math.max(bar - 1, 1)}
