@@ -59,7 +59,7 @@ STEPS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "reprise",
-        N_("Reprise"),
+        N_("Taking a die back (reprise)"),
         N_("Before this roll you may take one die back from the silver platter, to roll it with the others."),
     ),
     (

@@ -16,7 +16,7 @@ export const STEPS = [
   ["bonus", N_("A bonus"), N_("You reached a bonus: enter it now. If that entry reaches another bonus, it follows: a chain, until every bonus is used. Rerolls and +1 are circled on their track and kept for later.")],
   ["reroll", N_("Reroll"), N_("You have a reroll: instead of choosing a die, you may roll again all the dice you just rolled. It uses up one circle of its track.")],
   ["extra", N_("Extra die (+1)"), N_("Your turn is over and you have a +1: you may enter one more die, any of the six as it lies, even one already used (each die once per turn), or keep it for later.")],
-  ["reprise", N_("Reprise"), N_("Before this roll you may take one die back from the silver platter, to roll it with the others.")],
+  ["reprise", N_("Taking a die back (reprise)"), N_("Before this roll you may take one die back from the silver platter, to roll it with the others.")],
   ["sweep", N_("Silver sweep"), N_("Your silver choice sent dice to the platter: you may also cross each of them in the silver area, a coloured die in its own row, white or silver in any row.")],
   ["passive", N_("The passive pick"), N_("The active player's turn is over: take one die from the silver platter and enter it on your sheet. Each passive player picks on their own.")],
   ["solo", N_("The passive pick (solo)"), N_("Your passive turn: the six dice are rolled and the three lowest go to the silver platter. Take one of them and enter it; then your next active turn begins.")],
@@ -49,10 +49,11 @@ export function stepsNow(view) {
   return now;
 }
 
-/** The guide's panel, in the play panel: the new tips of this view, until dismissed or replaced. */
+/** The guide's panel, in the play panel: the new tips of this view, one at a time ("Got it" shows
+the next), until dismissed or replaced by the tips of a later step. */
 export function Guide({ view }) {
   const [guide, setGuideState] = useState(() => guideOf(view.id));
-  const [shown, setShown] = useState([]);
+  const [queue, setQueue] = useState([]);
   useEffect(() => {
     if (!guide || !guide.on) return;
     const now = stepsNow(view);
@@ -61,7 +62,7 @@ export function Guide({ view }) {
     const next = { on: true, seen: [...guide.seen, ...fresh] };
     setGuide(view.id, next);
     setGuideState(next);
-    setShown(fresh);
+    setQueue(fresh);
   }, [view.revision, guide && guide.on]);
   if (!guide || !guide.on) return null;
   const leave = () => {
@@ -69,12 +70,13 @@ export function Guide({ view }) {
     setGuide(view.id, next);
     setGuideState(next);
   };
-  const tips = STEPS.filter(([key]) => shown.includes(key));
-  return html`<section class="guide" id="guide" role="status" aria-label=${t("Guide")}>
-    ${tips.map(([key, title, text]) => html`<p class="guide-tip" data-step=${key}><b>${t(title)}</b> ${t(text)}</p>`)}
-    ${tips.length ? null : html`<p class="guide-idle">${t("Guided game: each step is explained when it first happens.")}</p>`}
+  const tip = STEPS.find(([key]) => key === queue[0]);
+  return html`<section class=${`guide${tip ? "" : " idle"}`} id="guide" role="status" aria-label=${t("Guide for a first game")}>
+    ${tip ? html`<p class="guide-tip" data-step=${tip[0]}><b>${t(tip[1])}</b> ${t(tip[2])}</p>`
+      : html`<p class="guide-idle">${t("Guided game: each step is explained when it first happens.")}</p>`}
     <p class="guide-buttons">
-      ${tips.length ? html`<button type="button" id="guide-ok" onClick=${() => setShown([])}>${t("Got it")}</button>` : null}
+      ${tip ? html`<button type="button" id="guide-ok" onClick=${() => setQueue(queue.slice(1))}>
+        ${queue.length > 1 ? t("Next tip") : t("Got it")}</button>` : null}
       <button type="button" id="guide-leave" onClick=${leave}>${t("Leave the guide")}</button>
     </p>
   </section>`;
