@@ -99,6 +99,6 @@ STEPS: tuple[tuple[str, str, str], ...] = (
 
 def steps_text() -> str:
     """The steps as Markdown, in the current language (the terminal game's help)."""
-    lines = [f"## {_('Your first game, step by step')}", ""]
+    lines = ["## " + _("Your first game, step by step"), ""]
     lines += ["- " + _("{title}: {text}").format(title=f"**{_(title)}**", text=_(text)) for _key, title, text in STEPS]
     return "\n".join(lines) + "\n"
