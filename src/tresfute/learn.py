@@ -29,7 +29,8 @@ STEPS: tuple[tuple[str, str, str], ...] = (
         N_("The silver platter"),
         N_(
             "Every die of the roll lower than the one you chose went to the silver platter: it is out"
-            " of your turn, but the passive players pick from it. The other dice are rolled again."
+            " of your turn, but the passive players pick from it. The others stay for your next roll,"
+            " if you have one left."
         ),
     ),
     (
