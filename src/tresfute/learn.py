@@ -37,9 +37,9 @@ STEPS: tuple[tuple[str, str, str], ...] = (
         "bonus",
         N_("A bonus"),
         N_(
-            "You reached a bonus: enter it now. If that entry reaches another bonus, it follows: a "
-            "chain, until every bonus is used. Rerolls and +1 are circled on their track and kept for"
-            " later."
+            "You have a bonus to place: enter it now. If that entry reaches another bonus, that one "
+            "follows: a chain, until every bonus is placed. Rerolls and +1 are circled on their track"
+            " and kept for later."
         ),
     ),
     (

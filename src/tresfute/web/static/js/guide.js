@@ -13,7 +13,7 @@ export const STEPS = [
   ["roll", N_("The roll"), N_("You are the active player: roll the dice. Your turn has up to three rolls; each time you roll every die that is neither on one of your die fields nor on the silver platter.")],
   ["choose", N_("Choosing a die"), N_("Choose one die of the roll and enter it in the area of its colour: only the places it may go are offered. The white die is a joker for any colour. The chosen die goes on a die field.")],
   ["platter", N_("The silver platter"), N_("Every die of the roll lower than the one you chose went to the silver platter: it is out of your turn, but the passive players pick from it. The others stay for your next roll, if you have one left.")],
-  ["bonus", N_("A bonus"), N_("You reached a bonus: enter it now. If that entry reaches another bonus, it follows: a chain, until every bonus is used. Rerolls and +1 are circled on their track and kept for later.")],
+  ["bonus", N_("A bonus"), N_("You have a bonus to place: enter it now. If that entry reaches another bonus, that one follows: a chain, until every bonus is placed. Rerolls and +1 are circled on their track and kept for later.")],
   ["reroll", N_("Reroll"), N_("You have a reroll: instead of choosing a die, you may roll again all the dice you just rolled. It uses up one circle of its track.")],
   ["extra", N_("Extra die (+1)"), N_("Your turn is over and you have a +1: you may enter one more die, any of the six as it lies, even one already used (each die once per turn), or keep it for later.")],
   ["reprise", N_("Taking a die back (reprise)"), N_("Before this roll you may take one die back from the silver platter, to roll it with the others.")],
