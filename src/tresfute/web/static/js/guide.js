@@ -39,8 +39,8 @@ export function stepsNow(view) {
   }
   if (active && state.phase === "roll" && offered("roll")) now.add("roll");
   if (active && state.phase === "choose" && offered("pick")) now.add("choose");
-  if (active && !["passive", "turn start"].includes(state.phase) && state.picks > 0
-    && state.dice.some((d) => d.where === "platter")) now.add("platter");
+  if (active && state.phase !== "turn start" && state.picks > 0
+    && state.dice.some((d) => d.where === "platter")) now.add("platter"); // after a pick, or the turn's end
   if ((view.pending[me] || []).length) now.add("bonus");
   for (const kind of ["reroll", "extra", "reprise", "sweep"]) if (offered(kind)) now.add(kind);
   if (solo && (offered("pick") || offered("roll"))) now.add("solo");
