@@ -1,4 +1,4 @@
-// The page's entry: the language, the route (home, a game, a replay, a review) and the connection banner.
+// The page's entry: the language, the route (home, a game, a replay, a review, the rules) and the connection banner.
 import { api, onConnection } from "./api.js";
 import { GamePage } from "./game.js";
 import { HomePage } from "./home.js";
@@ -6,6 +6,7 @@ import { html, render, useEffect, useState } from "./lib.js";
 import { chooseLanguage, lang, setStrings, t } from "./i18n.js";
 import { ReplayPage } from "./replay.js";
 import { ReviewPage } from "./review.js";
+import { RulesPage } from "./rules.js";
 
 const layouts = new Map();
 const layoutFor = (game) => {
@@ -22,6 +23,7 @@ function Connection() {
 function Header() {
   return html`<header class="top">
     <a href="/" class="brand" id="home-link">tresfute</a>
+    <a href="/rules" class="rules-link" id="rules-link">${t("Rules")}</a>
     <label class="language"><span>${t("Language")}</span>
       <select id="language" value=${lang} onChange=${(e) => { chooseLanguage(e.currentTarget.value); location.reload(); }}>
         <option value="fr">Français</option><option value="en">English</option>
@@ -38,6 +40,7 @@ function App() {
     page = html`<${ReviewPage} id=${match[1]} token=${token} player=${Number(query.get("review")) || null} layoutFor=${layoutFor} />`;
   } else if (match && query.has("replay")) page = html`<${ReplayPage} id=${match[1]} layoutFor=${layoutFor} />`;
   else if (match) page = html`<${GamePage} id=${match[1]} token=${token} layoutFor=${layoutFor} />`;
+  else if (location.pathname === "/rules") page = html`<${RulesPage} layoutFor=${layoutFor} />`;
   else page = html`<${HomePage} />`;
   return html`<${Header} /><${Connection} /><main id="app">${page}</main>`;
 }

@@ -1,5 +1,5 @@
 // What this browser keeps: the games it plays (their seat's secret link), the player's
-// challenge token and name. Nothing else leaves the server.
+// challenge token and name, the guide's progress in guided games. Nothing else leaves the server.
 const GAMES = "tresfute.games";
 const PLAYER = "tresfute.player";
 
@@ -32,3 +32,18 @@ export function player() {
 
 export const setPlayer = (token, name) => localStorage.setItem(PLAYER, JSON.stringify({ token, name }));
 export const playerHeaders = () => (player().token ? { "X-Player-Token": player().token } : {});
+
+// The guided games: per game, whether the guide is on and the steps it has explained.
+const GUIDE = "tresfute.guide";
+
+export function guideOf(id) {
+  const all = read(GUIDE, {});
+  const entry = all && typeof all === "object" ? all[id] : null;
+  return entry && typeof entry === "object" ? { on: Boolean(entry.on), seen: Array.isArray(entry.seen) ? entry.seen : [] } : null;
+}
+
+export function setGuide(id, entry) {
+  const all = read(GUIDE, {});
+  const kept = Object.entries(all && typeof all === "object" ? all : {}).filter(([key]) => key !== id).slice(-49);
+  localStorage.setItem(GUIDE, JSON.stringify(Object.fromEntries([...kept, [id, entry]])));
+}
