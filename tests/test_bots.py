@@ -18,6 +18,7 @@ from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
 from tresfute.rules import CHANCE, SPECS, Game, Sheet
+from tresfute.settings import SettingError
 from tresfute.simulate import play_game
 
 from helpers import ZERO_AND_NEGATIVE, position
@@ -335,7 +336,7 @@ def test_a_strong_decision_runs_on_one_blas_thread_unless_told_otherwise(monkeyp
         assert max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas") == outside
         monkeypatch.setenv("TRESFUTE_BLAS_THREADS", "deux")
         view = json.dumps(game.view(), sort_keys=True)
-        with pytest.raises(ValueError, match="TRESFUTE_BLAS_THREADS must be a whole number"):
+        with pytest.raises(SettingError, match="TRESFUTE_BLAS_THREADS"):
             StrongBot(0).choose(game, 0)
         assert json.dumps(game.view(), sort_keys=True) == view
     assert threadpool_info() == before

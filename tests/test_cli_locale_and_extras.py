@@ -129,3 +129,28 @@ def test_help_imports_neither_the_bots_nor_pydantic(args: list[str]) -> None:
     )
     result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
     assert result.stderr.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("TRESFUTE_GAMES_PER_MINUTE", "abc", "Error: TRESFUTE_GAMES_PER_MINUTE='abc': not a number\n"),
+        ("TRESFUTE_KEEP_FINISHED_DAYS", "-1", "Error: TRESFUTE_KEEP_FINISHED_DAYS='-1': a limit is 0 (none) or more\n"),
+        (
+            "TRESFUTE_BLAS_THREADS",
+            "two",
+            "Error: TRESFUTE_BLAS_THREADS must be a whole number of threads (0: BLAS's own choice), not 'two'\n",
+        ),
+    ],
+)
+def test_serve_refuses_a_wrong_setting_in_one_line_before_it_starts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str, value: str, said: str
+) -> None:
+    """A wrong TRESFUTE_… variable stops `serve` at once with one error line, no traceback, and
+    no server started (uvicorn.run would block the test)."""
+    import uvicorn
+
+    monkeypatch.setenv(variable, value)
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: pytest.fail("the server started"))
+    code, out = run("serve", "--db", str(tmp_path / "games.sqlite3"), "--lang", "en")
+    assert code == 1 and out.endswith(said) and "Traceback" not in out

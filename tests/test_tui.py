@@ -513,3 +513,25 @@ def test_the_end_screen_says_where_the_record_was_saved(tmp_path: Path) -> None:
 
     run_at(scenario, (80, 24), TresFuteApp(resume=finished, bot_delay=0))
     assert json.loads(record.read_text()) == json.loads(finished.read_text())
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_help_explains_each_step_of_a_first_game(lang: str) -> None:
+    """The help (`h`) says in words what the browser's guided game explains: the roll, choosing
+    a die, the platter, a bonus chain, the passive pick (and the solo one), reroll, +1, the fox."""
+    from tresfute.i18n import _
+    from tresfute.learn import STEPS
+
+    set_language(lang)
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "vraiment-tres-fute")
+        await pilot.press("h")
+        await pilot.pause()
+        text = " ".join(_visible_text(app).split())
+        assert _("Your first game, step by step") in text
+        for _key, title, explanation in STEPS:
+            assert _(title) in text and " ".join(_(explanation).split()) in text
+        assert ("Touches" if lang == "fr" else "Keys") in text  # the keys still follow
+
+    run(scenario)

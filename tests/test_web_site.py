@@ -116,6 +116,8 @@ def test_a_failure_of_the_server_is_said_in_the_same_shape(tmp_path: Path) -> No
     assert response.status_code == 500 and response.json() == {
         "error": "the server failed to answer: try again in a moment"
     }
+    for header in ("content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options"):
+        assert response.headers[header], f"a failure's answer lacks {header}"
 
 
 def test_a_malformed_request_is_told_in_sentences_of_the_players_language(client: TestClient) -> None:

@@ -16,6 +16,7 @@ import click
 from .i18n import _, environment_language, language, set_language
 from .progress import Progress, progress_bar
 from .rules import SPECS
+from .settings import SettingError
 
 if TYPE_CHECKING:
     from .bots import Bot
@@ -191,6 +192,8 @@ class _Commands(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except SettingError as exc:  # a TRESFUTE_… variable with a value that cannot be used
+            raise CliError(str(exc)) from None
         except ValueError as exc:
             bots = sys.modules.get("tresfute.bots")  # a BotError comes only from bots imported
             if bots is not None and isinstance(exc, bots.BotError):
@@ -635,6 +638,7 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
     if workers > 1 and not isinstance(store, PostgresStore):
         store.close()
         raise click.BadParameter(_("several workers need a postgresql:// database"), param_hint="--workers")
+    _check_settings(store)
     _warn_if_plain_engine()
     click.echo(_("Games are kept in {path}").format(path=_without_password(where)))
     click.echo(
@@ -649,6 +653,20 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
     store.close()  # each worker process opens its own
     os.environ["TRESFUTE_DB"] = where
     uvicorn.run("tresfute.web.app:app_from_environment", factory=True, workers=workers, **options)
+
+
+def _check_settings(store: Any) -> None:
+    """The environment's limits and BLAS threads read now, so that a wrong value is one error
+    line before the server starts, not a failure at the first game or computer player's move."""
+    from .bots.blas import wanted_threads
+    from .web.limits import Limits
+
+    try:
+        Limits.from_environment()
+        wanted_threads()
+    except SettingError:
+        store.close()
+        raise
 
 
 def _without_password(where: str) -> str:

@@ -18,6 +18,9 @@ from functools import cache
 
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
+from ..i18n import _
+from ..settings import SettingError
+
 VARIABLE = "TRESFUTE_BLAS_THREADS"
 DEFAULT = 1
 
@@ -32,7 +35,11 @@ def wanted_threads() -> int:
     except ValueError:
         threads = -1
     if threads < 0:
-        raise ValueError(f"{VARIABLE} must be a whole number of threads (0: BLAS's own choice), not {text!r}")
+        raise SettingError(
+            _("{variable} must be a whole number of threads (0: BLAS's own choice), not {value}").format(
+                variable=VARIABLE, value=repr(text)
+            )
+        )
     return threads
 
 

@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 from .. import records
 from ..bots import BOTS, BotError, analyse
 from ..i18n import N_, _, language
+from ..learn import steps_text
 from ..rules import SPECS, Game, Move, MoveKind, parse_move
 from ..text import area_name, bot_name, describe_move, explain, game_name, situation
 from .render import labelled, render_dice, render_sheet, targets_of
@@ -551,6 +552,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         lang = language()
         text = resources.files("tresfute.tui").joinpath("help", f"{self.game_id}.{lang}.md").read_text("utf-8")
+        rules, keys_title, keys = text.partition("\n## ")  # the steps of a first game, before the keys
+        text = f"{rules}\n{steps_text()}{keys_title}{keys}"
         with VerticalScroll(classes="dialog", id="help-dialog"):
             yield Markdown(text)
             yield Button(_("Close"), id="close")

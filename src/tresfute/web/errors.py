@@ -11,6 +11,7 @@ from starlette.exceptions import HTTPException
 
 from ..i18n import _, use_language
 from .deps import language_of
+from .middleware import SECURITY_HEADERS
 from .problems import sentences
 from .store import StoreUnavailableError
 from .tables import TableError
@@ -58,10 +59,12 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def failed(request: Request, exc: Exception) -> JSONResponse:
-    """A fault of the server's (logged by the server): said in the same shape."""
+    """A fault of the server's (logged by the server): said in the same shape. Starlette answers
+    it outside every middleware, so the security headers are set here."""
     with use_language(_language(request)):
         message = _("the server failed to answer: try again in a moment")
-    return JSONResponse({"error": message}, status_code=500)
+    headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+    return JSONResponse({"error": message}, status_code=500, headers=headers)
 
 
 def answer_errors_as_json(app: FastAPI) -> None:

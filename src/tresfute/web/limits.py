@@ -20,6 +20,7 @@ from dataclasses import dataclass, fields
 import anyio
 
 from ..i18n import _
+from ..settings import SettingError
 from .store import Store
 from .tables import TableError
 
@@ -53,9 +54,11 @@ class Limits:
             try:
                 value = float(text) if field.type == "float" else int(text)
             except ValueError:
-                raise ValueError(f"{variable(field.name)}={text!r}: not a number") from None
+                message = _("{variable}={value}: not a number")
+                raise SettingError(message.format(variable=variable(field.name), value=repr(text))) from None
             if value < 0:
-                raise ValueError(f"{variable(field.name)}={text!r}: a limit is 0 (none) or more")
+                message = _("{variable}={value}: a limit is 0 (none) or more")
+                raise SettingError(message.format(variable=variable(field.name), value=repr(text)))
             given[field.name] = value
         return cls(**given)  # type: ignore[arg-type]
 

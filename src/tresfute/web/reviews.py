@@ -24,7 +24,7 @@ from ..rules import Game, parse_move
 from ..text import bot_name, describe_move
 from .days import closes
 from .store import reviewed
-from .tables import Host, Table, TableError, _move_view
+from .tables import Host, Table, TableError, move_view
 
 REVIEWS_AT_ONCE = 1  # of the game threads (threads.GAME_THREADS), those a review may take
 
@@ -148,7 +148,7 @@ def in_words(host: Host, game_id: str, data: dict[str, Any], language: str) -> d
             decision = wanted.get(number)
             if decision is not None:
                 for key in ("played", "best"):
-                    shown = _move_view(game, parse_move(decision[key]))
+                    shown = move_view(game, parse_move(decision[key]))
                     decision[f"{key}_move"] = shown
                     decision[f"{key}_text"] = describe_move(game, parse_move(decision[key]))
                 decision["label_text"] = label_word(decision["label"])

@@ -651,7 +651,9 @@ def _table_of(stored: StoredGame) -> Table:
     return Table(stored, game, bots)
 
 
-def _move_view(game: Game, move: Move) -> dict[str, Any]:
+def move_view(game: Game, move: Move) -> dict[str, Any]:
+    """A move as the page shows it: its notation, its words in the player's language, its kind
+    and where on the sheet it goes (the game's legal moves, a review's played and best moves)."""
     label = _("Roll the dice") if move == ROLL and game.to_move == CHANCE else describe_move(game, move)
     return {
         "move": str(move),
@@ -700,7 +702,7 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
     }
     if seat is not None:
         view["seq"] = stored.seats[seat].acted
-        view["legal"] = [_move_view(game, m) for m in table.legal(seat)]
+        view["legal"] = [move_view(game, m) for m in table.legal(seat)]
         view["dice_to_roll"] = game.dice_to_roll() if stored.real_dice and table.may_roll(seat) else []
         view["solo_roll"] = game.phase is Phase.SOLO_ROLL
         view["can_undo"] = table.can_undo(seat)

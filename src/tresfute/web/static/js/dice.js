@@ -5,7 +5,7 @@ import { DieFace } from "./icons.js";
 import { html } from "./lib.js";
 import { t } from "./i18n.js";
 
-function Die({ die, name, playable, selected, onSelect }) {
+export function Die({ die, name, playable, selected, onSelect }) {
   const label = die.value ? `${name} ${die.value}` : t("{die}, not rolled", { die: name });
   if (!playable) {
     return html`<span class="die" data-die=${die.die} title=${name}><${DieFace} letter=${die.die} value=${die.value} label=${label} /><b class="value">${die.value || "?"}</b></span>`;

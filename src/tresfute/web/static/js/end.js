@@ -105,14 +105,14 @@ export function EndOfGame({ layout, view, token }) {
         : t("{name} wins.", { name: view.seats[result.winners[0]].name })}</p>`}
     <div class="breakdown-wrap"><table class="breakdown">
       <thead><tr><th scope="col">${t("Player")}</th>
-        ${layout.areas.map((a) => html`<th scope="col"><span class="swatch" data-area=${a.letter}></span>${a.name}</th>`)}
+        ${layout.areas.map((a) => html`<th scope="col"><span class="swatch" data-area=${a.letter}></span><span class="area-name">${a.name}</span></th>`)}
         <th scope="col"><${FoxPicture} label=${t("Foxes")} /></th><th scope="col">${t("Total")}</th></tr></thead>
       <tbody>${order.map((i) => {
         const s = result.scores[i];
         const winner = !solo && result.winners.includes(i);
         return html`<tr class=${winner ? "winner" : ""}><th scope="row">${view.seats[i].name}${winner ? html` <small>(${t("winner")})</small>` : null}</th>
           ${layout.areas.map((a) => html`<td>${num(s.areas[a.letter])}</td>`)}
-          <td>${num(s.foxes)} × ${num(s.fox_value)}</td><td><b>${num(s.total)}</b></td></tr>`;
+          <td class="foxes">${num(s.foxes)} × ${num(s.fox_value)}</td><td><b>${num(s.total)}</b></td></tr>`;
       })}</tbody>
     </table></div>
     <p><a href=${`/api/games/${view.id}/record`} download=${`tresfute-${view.id}.json`} id="record-link"

@@ -4,6 +4,7 @@
 import { api, seatHeaders } from "./api.js";
 import { DiceTray } from "./dice.js";
 import { EndOfGame, Fairness } from "./end.js";
+import { Guide } from "./guide.js";
 import { DieFace } from "./icons.js";
 import { html, useCallback, useEffect, useRef, useState } from "./lib.js";
 import { gameName, lang, num, sentence, t } from "./i18n.js";
@@ -33,7 +34,8 @@ function TurnBar({ layout, view }) {
   const state = view.state;
   return html`<div class="status" id="status">
     <p class="turn-line"><span class="round-tag">${t("Round {n} of {total}", { n: state.round, total: state.rounds })}</span>
-      <strong id="status-text">${view.status}</strong></p>
+      <strong id="status-text">${view.status}</strong>
+      <a class="rules-of-game" href=${`/rules?game=${view.game}`} target="_blank" rel="noopener">${t("Rules")}</a></p>
     ${view.prompt ? html`<p id="prompt">${view.prompt.split("\n").map((line, i) => html`${i ? html`<br />` : null}${sentence(line)}`)}</p>` : null}
     ${view.challenge ? html`<p class="challenge-tag">${t("Daily challenge of {day}: no hints, the same dice for everyone.", { day: view.challenge })}</p>` : null}
   </div>`;
@@ -155,7 +157,7 @@ function Log({ view }) {
 }
 
 /** The whole screen of a game; ``replayNav``: a finished game shown at one step (no moves). */
-export function GameScreen({ layout, view, token, play, replayNav = null, lastChanged, marked = null }) {
+export function GameScreen({ layout, view, token, play, replayNav = null, lastChanged, marked = null, guide = null }) {
   const me = view.you;
   const seated = me !== null && me !== undefined;
   const order = seated ? [me, ...view.seats.map((_, i) => i).filter((i) => i !== me)] : view.seats.map((_, i) => i);
@@ -169,6 +171,7 @@ export function GameScreen({ layout, view, token, play, replayNav = null, lastCh
     <div class="play-panel">
       ${replayNav}
       <${TurnBar} layout=${layout} view=${view} />
+      ${guide}
       <p id="message" role="status">${play ? play.message : ""}</p>
       <${DiceTray} layout=${layout} view=${view} selected=${play ? play.die : null} onSelect=${play ? play.onSelect : () => {}}
         stale=${staleDice(view) && !replayNav} />
@@ -327,5 +330,6 @@ export function GamePage({ id, token, layoutFor }) {
     onMove, onUndo, onHint, onChoices,
     sheet: { targets, hint: hint ? hint.key : null, hintValue: hint ? hint.value : null, picker, onTarget, renderPicker },
   };
-  return html`<${GameScreen} layout=${layout} view=${view} token=${token} play=${play} lastChanged=${changed} />`;
+  const guide = view.you !== null && view.you !== undefined ? html`<${Guide} view=${view} key=${view.id} />` : null;
+  return html`<${GameScreen} layout=${layout} view=${view} token=${token} play=${play} lastChanged=${changed} guide=${guide} />`;
 }

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { html, useEffect, useState } from "./lib.js";
 import { N_, gameName, num, t } from "./i18n.js";
-import { asPlayer, gameLink, player, playerHeaders, remember, remembered, setPlayer } from "./memory.js";
+import { asPlayer, gameLink, player, playerHeaders, remember, remembered, setGuide, setPlayer } from "./memory.js";
 
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
 const today = () => new Date().toISOString().slice(0, 10); // the challenge's days are UTC days
@@ -13,6 +13,7 @@ const BOT_CHOICES = [["", N_("Person")], ["strong", N_("Computer (strong)")], ["
 
 function NewGame() {
   const [count, setCount] = useState(1);
+  const [firstGame] = useState(() => remembered().length === 0); // a newcomer: the guide by default
   const [error, setError] = useState("");
   const submit = async (event) => {
     event.preventDefault();
@@ -33,6 +34,7 @@ function NewGame() {
       const mine = created.seats.find((s) => s.token);
       const invitations = created.seats.filter((s) => s.token && s !== mine).map((s) => ({ name: s.name, link: location.origin + s.link }));
       remember({ id: created.id, token: mine.token, name: mine.name, game, invitations, created: Date.now() });
+      if (form.querySelector("#guided").checked) setGuide(created.id, { on: true, seen: [] });
       location.assign(mine.link);
     } catch (e) {
       setError(e.message);
@@ -53,6 +55,9 @@ function NewGame() {
       <input class="seat-name" aria-label=${t("Name of seat {n}", { n: i + 1 })} maxlength="40"
         value=${i === 0 ? (player().name || t("Me")) : t("Player {n}", { n: i + 1 })} />
     </div>`)}</div>
+    <label class="check guided"><input type="checkbox" id="guided" checked=${firstGame} />
+      ${t("Guided game: explain each step")}</label>
+    <p class="learn-line"><a href="/rules" id="learn-link">${t("Learn to play: the rules, illustrated")}</a></p>
     <details class="options"><summary>${t("Options")}</summary>
       <label class="check"><input type="checkbox" id="real-dice" /> ${t("Real dice: we roll our own dice at the table and type them")}</label>
       <label class="check"><input type="checkbox" id="listed" /> ${t("Open table: list it on the home page, the other people's seats free for anyone to take")}</label>

@@ -1,6 +1,6 @@
 // What this browser keeps: the games it plays (their seat's secret link), the player's secret
-// (the games they make, join or enter are theirs: their progress page, /me) and name. Nothing
-// else leaves the server.
+// (the games they make, join or enter are theirs: their progress page, /me) and name, the
+// guide's progress in guided games. Nothing else leaves the server.
 import { api } from "./api.js";
 
 const GAMES = "tresfute.games";
@@ -61,3 +61,18 @@ export async function asPlayer(name, request) {
 
 /** The link that moves the player to another device (the secret stays after the #: no server log has it). */
 export const playerLink = (token) => `${location.origin}/me#player=${token}`;
+
+// The guided games: per game, whether the guide is on and the steps it has explained.
+const GUIDE = "tresfute.guide";
+
+export function guideOf(id) {
+  const all = read(GUIDE, {});
+  const entry = all && typeof all === "object" ? all[id] : null;
+  return entry && typeof entry === "object" ? { on: Boolean(entry.on), seen: Array.isArray(entry.seen) ? entry.seen : [] } : null;
+}
+
+export function setGuide(id, entry) {
+  const all = read(GUIDE, {});
+  const kept = Object.entries(all && typeof all === "object" ? all : {}).filter(([key]) => key !== id).slice(-49);
+  localStorage.setItem(GUIDE, JSON.stringify(Object.fromEntries([...kept, [id, entry]])));
+}

@@ -168,14 +168,14 @@ function Area({ area, sheet, play }) {
     <section class=${`area area-${area.letter} kind-${area.kind}`} style=${{ "--area": COLOURS[area.letter], "--area-ink": inkOn(area.letter) }}
       aria-label=${area.name}>
       <h3><span class="area-name">${area.name}</span>
-        <span class="points">${tn("{n} point", "{n} points", points)}</span></h3>
+        ${points === null || points === undefined ? null : html`<span class="points">${tn("{n} point", "{n} points", points)}</span>`}</h3>
       ${area.kind === "grid"
         ? html`<${GridArea} area=${area} values=${values} play=${play} marksOf=${gridMarks(area, values)} />`
         : html`<${TrackArea} area=${area} values=${values} play=${play} />`}
     </section>`;
 }
 
-function Circles({ track, counts }) {
+export function Circles({ track, counts }) {
   const earned = counts ? counts.earned : 0;
   const used = counts ? counts.used : 0;
   const circles = Array.from({ length: track.circles }, (_, i) => {
@@ -194,7 +194,7 @@ function Circles({ track, counts }) {
   </div>`;
 }
 
-function Rounds({ layout, state }) {
+export function Rounds({ layout, state }) {
   return html`<ol class="rounds" aria-label=${t("Rounds")}>
     ${Array.from({ length: state.rounds }, (_, i) => {
       const gift = layout.round_gifts[i];
@@ -212,6 +212,12 @@ function Foxes({ score }) {
     { n: score.foxes, value: num(score.fox_value), points: num(score.foxes * score.fox_value) });
   return html`<p class="foxes" role="img" aria-label=${label}><${FoxPicture} label=${null} />
     <span>${num(score.foxes)} × ${num(score.fox_value)} = <b>${num(score.foxes * score.fox_value)}</b></span></p>`;
+}
+
+/** An area as printed, with no mark and no score: the rules page's picture of it. */
+export function AreaPicture({ area }) {
+  const sheet = { areas: { [area.letter]: [] }, score: { areas: {} } };
+  return html`<${Area} area=${area} sheet=${sheet} play=${null} />`;
 }
 
 /** One player's sheet. ``play``: set on the own sheet while a move can be made on it. */
