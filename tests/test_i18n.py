@@ -102,7 +102,7 @@ def test_the_french_catalogue_follows_french_typography() -> None:
 
 
 # Words the same in both languages (a name, a sign, a unit).
-_SAME_IN_BOTH = {"Options", "{rank}.", "Total", "Total: {total}", "OK", "{n} point", "Conseil"}
+_SAME_IN_BOTH = {"Options", "{rank}.", "Total", "Total: {total}", "OK", "{n} point", "Conseil", "Date", "Score"}
 
 
 def test_every_page_message_reads_in_french_and_english() -> None:

@@ -93,10 +93,10 @@ def test_a_seat_taken_on_one_server_while_another_holds_the_table_goes_to_whoeve
         calls.append("load")
         return load(table_id)
 
-    def taking(*args: Any, revision: int | None = None) -> Any:
+    def taking(*args: Any, revision: int | None = None, **more: Any) -> Any:
         calls.append(f"take at revision {revision}")
         try:
-            return take_seat(*args, revision=revision)
+            return take_seat(*args, revision=revision, **more)
         except MoveConflictError:
             calls.append("refused")
             raise

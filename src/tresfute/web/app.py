@@ -6,13 +6,13 @@ never in a URL the server logs: the page reads it from the link's ``#`` part.
 
 Where a request goes: ``routes/games.py`` (create, see, move, undo, hint, the WebSocket),
 ``routes/open_tables.py`` (the open tables, joining one), ``routes/challenge.py`` (the daily
-challenge), ``routes/records.py`` (a game's record), ``routes/reviews.py`` (a finished game's review, what
-each computer player would play), ``routes/pages.py`` (the page, its static
-files, messages and sheets), ``routes/docs.py`` (the API's description, browsable at
-``/docs``). What they share (the :class:`~.deps.Server`, the language, the tokens) are FastAPI
-dependencies in ``deps.py``; game work runs in ``threads.py``'s game threads; ``listeners.py``
-tells the pages of every change; ``middleware.py`` guards every request and ``errors.py`` words
-every refusal.
+challenge), ``routes/players.py`` (a player's progress and exports), ``routes/records.py`` (a
+game's record), ``routes/reviews.py`` (a finished game's review, what each computer player would
+play), ``routes/pages.py`` (the page, its static files, messages and sheets), ``routes/docs.py``
+(the API's description, browsable at ``/docs``). What they share (the :class:`~.deps.Server`,
+the language, the tokens) are FastAPI dependencies in ``deps.py``; game work runs in
+``threads.py``'s game threads; ``listeners.py`` tells the pages of every change;
+``middleware.py`` guards every request and ``errors.py`` words every refusal.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from .limits import Guard, Limits, forget_finished
 from .listeners import Listeners, forward_changes
 from .middleware import BodyLimit, HeadAsGet, SecurityHeaders
 from .reviews import Reviews
-from .routes import challenge, docs, games, open_tables, pages, records, reviews
+from .routes import challenge, docs, games, open_tables, pages, players, records, reviews
 from .store import Store, open_store
 from .tables import Host
 
@@ -68,7 +68,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     answer_errors_as_json(app)
     app.mount("/static", pages.static_files(), name="static")
-    for module in (pages, games, open_tables, records, reviews, challenge, docs):
+    for module in (pages, games, open_tables, records, reviews, challenge, players, docs):
         app.include_router(module.router)
     app.router.routes[:0] = games.fast_routes  # tried first: the requests a game sends most
 

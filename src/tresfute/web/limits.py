@@ -39,6 +39,7 @@ class Limits:
     games_per_minute: int = 20  # games created (not listed)
     tables_per_minute: int = 5  # open tables (listed on the home page)
     entries_per_minute: int = 6  # daily challenge entries
+    players_per_minute: int = 10  # new players (their progress page's secret)
     sockets_per_address: int = 40  # pages open at once (each game's page holds a WebSocket)
     keep_finished_days: float = 365.0  # finished games are forgotten after this (challenge entries never)
 
@@ -138,6 +139,7 @@ class Guard:
             "games": PerMinute(limits.games_per_minute, clock),
             "tables": PerMinute(limits.tables_per_minute, clock),
             "entries": PerMinute(limits.entries_per_minute, clock),
+            "players": PerMinute(limits.players_per_minute, clock),
         }
         self.sockets = OpenSockets(limits.sockets_per_address)
 
@@ -151,6 +153,7 @@ class Guard:
             "games": _("too many new games from your connection: try again in {seconds} s"),
             "tables": _("too many open tables from your connection: try again in {seconds} s"),
             "entries": _("too many challenge entries from your connection: try again in {seconds} s"),
+            "players": _("too many new players from your connection: try again in {seconds} s"),
         }
         raise TooManyError(messages[kind].format(seconds=seconds), seconds)
 

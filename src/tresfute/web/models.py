@@ -60,3 +60,7 @@ class Hello(Strict):
     type: Literal["hello"]
     token: Token | None = None
     lang: Language = "fr"
+
+
+class PlayerIn(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]

@@ -48,6 +48,7 @@ class StoredSeat:
     token_hash: str | None  # people only
     acted: int = 0  # how many times the seat has acted (moves, rolls, undos): its requests' "seq"
     free: bool = False  # a person's seat of an open table that nobody has taken yet
+    player_hash: str | None = None  # the SHA-256 of the player's secret who plays it, if known
 
 
 @dataclass
@@ -147,6 +148,22 @@ class EntryRefusedError(RuntimeError):
 
 
 @dataclass
+class PlayedSeat:
+    """A finished game as one of its seats played it: what a player's progress page lists."""
+
+    game_id: str
+    seat: int  # from 0
+    game: str
+    created: float
+    finished: float
+    challenge: str | None
+    names: list[str]  # every seat's name, in order
+    bots: list[str | None]
+    scores: list[int] | None  # every seat's final score, once written (:meth:`Store.save_scores`)
+    review: str | None  # the seat's stored review (JSON text) in the version asked, if any
+
+
+@dataclass
 class Entry:
     """One daily challenge entry: who played which day's game, and their score once finished."""
 
@@ -201,7 +218,9 @@ class Store(Protocol):
         """The game, seat and the game's revision, in one read (every request of a seat)."""
         ...
 
-    def take_seat(self, game_id: str, name: str, token_hash: str, revision: int | None = None) -> int | None:
+    def take_seat(
+        self, game_id: str, name: str, token_hash: str, revision: int | None = None, player_hash: str | None = None
+    ) -> int | None:
         """Give the open table's first free seat to ``name`` (None if none is left): one write,
         so two people taking the last seat at once cannot both get it; the same guard on
         ``revision`` as a move's."""
@@ -226,7 +245,8 @@ class Store(Protocol):
 
     def enter(self, game: StoredGame, name: str, player_hash: str) -> None:
         """Create ``game`` as ``name``'s entry of the day's challenge, in one transaction:
-        the name is taken for the day by ``player_hash`` (or already was); raises
+        the name is taken for the day by ``player_hash`` (or already was), who becomes a player
+        (:meth:`add_player`) if they were not; raises
         :class:`EntryRefusedError` if another player holds it or it has an entry already."""
         ...
 
@@ -244,6 +264,28 @@ class Store(Protocol):
 
     def history(self, player_hash: str) -> list[Entry]:
         """Every entry made under the names this player took, newest day first."""
+        ...
+
+    # --- players (a secret kept by a browser, known by its SHA-256) ---
+
+    def add_player(self, player_hash: str, name: str, created: float) -> bool:
+        """Make a player (nothing if the hash is one already); whether it was new."""
+        ...
+
+    def player_name(self, player_hash: str) -> str | None:
+        """The player's name; None for a secret this server never gave."""
+        ...
+
+    def rename_player(self, player_hash: str, name: str) -> bool:
+        """Change a player's name; False (nothing changed) for an unknown player."""
+        ...
+
+    def played(self, player_hash: str, review_version: str) -> list[PlayedSeat]:
+        """The finished games of the seats this player played, oldest first."""
+        ...
+
+    def save_scores(self, game_id: str, scores: list[int]) -> None:
+        """Keep a finished game's final scores with its seats (read by :meth:`played`)."""
         ...
 
     def close(self) -> None: ...
@@ -340,6 +382,23 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, seat, version)
     );
     """,
+    # 7: players (a secret kept by the browser, known by its SHA-256, with a name) and the seats
+    # they play; a finished game's scores, kept once computed for the player's progress page. The
+    # players of the daily challenge so far become players, with the name they took last.
+    """
+    CREATE TABLE players (
+        player_hash TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created {real} NOT NULL
+    );
+    INSERT INTO players (player_hash, name, created)
+        SELECT n.player_hash, (SELECT m.name FROM challenge_names m WHERE m.player_hash = n.player_hash
+            ORDER BY m.day DESC LIMIT 1), 0
+        FROM challenge_names n GROUP BY n.player_hash;
+    ALTER TABLE seats ADD COLUMN player_hash TEXT;
+    ALTER TABLE seats ADD COLUMN score INTEGER;
+    CREATE INDEX seats_player ON seats (player_hash);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -423,8 +482,8 @@ class _SQLStore:
             ),
         )
         cursor.executemany(
-            "INSERT INTO seats (game_id, seat, name, bot, token_hash, free) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game.id, i, s.name, s.bot, s.token_hash, int(s.free)) for i, s in enumerate(game.seats)],
+            "INSERT INTO seats (game_id, seat, name, bot, token_hash, free, player_hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(game.id, i, s.name, s.bot, s.token_hash, int(s.free), s.player_hash) for i, s in enumerate(game.seats)],
         )
         if game.moves:
             cursor.executemany(
@@ -442,7 +501,8 @@ class _SQLStore:
             if row is None:
                 return None
             seats = cursor.execute(
-                "SELECT name, bot, token_hash, acted, free FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+                "SELECT name, bot, token_hash, acted, free, player_hash FROM seats WHERE game_id = ? ORDER BY seat",
+                (game_id,),
             ).fetchall()
             moves = cursor.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
         game, real_dice, secret, language, created, revision, challenge, listed = row
@@ -454,7 +514,7 @@ class _SQLStore:
             language=language,
             created=created,
             revision=revision,
-            seats=[StoredSeat(name, bot, th, acted, bool(free)) for name, bot, th, acted, free in seats],
+            seats=[StoredSeat(name, bot, th, acted, bool(free), ph) for name, bot, th, acted, free, ph in seats],
             moves=[m for (m,) in moves],
             challenge=challenge,
             listed=bool(listed),
@@ -536,7 +596,9 @@ class _SQLStore:
             ).fetchone()
         return (row[0], row[1], row[2]) if row else None
 
-    def take_seat(self, game_id: str, name: str, token_hash: str, revision: int | None = None) -> int | None:
+    def take_seat(
+        self, game_id: str, name: str, token_hash: str, revision: int | None = None, player_hash: str | None = None
+    ) -> int | None:
         with self._transaction() as cursor:
             now, count = self._guard(cursor, game_id, revision)
             row = cursor.execute("SELECT MIN(seat) FROM seats WHERE game_id = ? AND free = 1", (game_id,)).fetchone()
@@ -544,8 +606,8 @@ class _SQLStore:
                 return None
             seat = row[0]
             cursor.execute(
-                "UPDATE seats SET name = ?, token_hash = ?, free = 0 WHERE game_id = ? AND seat = ?",
-                (name, token_hash, game_id, seat),
+                "UPDATE seats SET name = ?, token_hash = ?, free = 0, player_hash = ? WHERE game_id = ? AND seat = ?",
+                (name, token_hash, player_hash, game_id, seat),
             )
             self._changed(cursor, game_id, now + 1, count, None)
         return seat
@@ -625,6 +687,10 @@ class _SQLStore:
             )
             if inserted.rowcount != 1:
                 raise EntryRefusedError("played")  # the transaction is rolled back: no game either
+            cursor.execute(  # the secret is a player's from now on, if it was not yet
+                "INSERT INTO players (player_hash, name, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (player_hash, name, game.created),
+            )
 
     _ENTRIES = (
         "SELECT e.day, e.game, n.name, e.game_id, e.score FROM challenge_entries e"
@@ -646,6 +712,68 @@ class _SQLStore:
                 f"{self._ENTRIES} WHERE n.player_hash = ? ORDER BY e.day DESC, e.game", (player_hash,)
             ).fetchall()
         return [Entry(*row) for row in rows]
+
+    def add_player(self, player_hash: str, name: str, created: float) -> bool:
+        with self._transaction() as cursor:
+            added = cursor.execute(
+                "INSERT INTO players (player_hash, name, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (player_hash, name, created),
+            )
+            return bool(added.rowcount == 1)
+
+    def player_name(self, player_hash: str) -> str | None:
+        with self._transaction(write=False) as cursor:
+            row = cursor.execute("SELECT name FROM players WHERE player_hash = ?", (player_hash,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def rename_player(self, player_hash: str, name: str) -> bool:
+        with self._transaction() as cursor:
+            changed = cursor.execute("UPDATE players SET name = ? WHERE player_hash = ?", (name, player_hash))
+            return bool(changed.rowcount == 1)
+
+    def played(self, player_hash: str, review_version: str) -> list[PlayedSeat]:
+        with self._transaction(write=False, snapshot=True) as cursor:
+            rows = cursor.execute(
+                "SELECT s.game_id, s.seat, g.game, g.created, g.finished, g.challenge, r.review"
+                " FROM seats s JOIN games g ON g.id = s.game_id"
+                " LEFT JOIN reviews r ON r.game_id = s.game_id AND r.seat = s.seat AND r.version = ?"
+                " WHERE s.player_hash = ? AND g.finished IS NOT NULL ORDER BY g.finished, s.game_id, s.seat",
+                (review_version, player_hash),
+            ).fetchall()
+            seats = cursor.execute(
+                "SELECT game_id, name, bot, score FROM seats WHERE game_id IN"
+                " (SELECT game_id FROM seats WHERE player_hash = ?) ORDER BY game_id, seat",
+                (player_hash,),
+            ).fetchall()
+        by_game: dict[str, list[tuple[str, str | None, int | None]]] = {}
+        for game_id, name, bot, score in seats:
+            by_game.setdefault(game_id, []).append((name, bot, score))
+        found = []
+        for game_id, seat, game, created, finished, challenge, review in rows:
+            table = by_game[game_id]
+            scores = [s for _n, _b, s in table]
+            found.append(
+                PlayedSeat(
+                    game_id,
+                    seat,
+                    game,
+                    created,
+                    finished,
+                    challenge,
+                    [n for n, _b, _s in table],
+                    [b for _n, b, _s in table],
+                    None if None in scores else [int(s) for s in scores if s is not None],
+                    None if review is None else str(review),
+                )
+            )
+        return found
+
+    def save_scores(self, game_id: str, scores: list[int]) -> None:
+        with self._transaction() as cursor:
+            cursor.executemany(
+                "UPDATE seats SET score = ? WHERE game_id = ? AND seat = ?",
+                [(score, game_id, seat) for seat, score in enumerate(scores)],
+            )
 
     def load_review(self, game_id: str, seat: int, version: str) -> str | None:
         with self._transaction(write=False) as cursor:

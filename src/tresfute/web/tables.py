@@ -162,11 +162,13 @@ class Host:
         language: str = "fr",
         challenge: tuple[str, str, str] | None = None,
         listed: bool = False,
+        player_hash: str | None = None,
     ) -> tuple[Table, list[str | None]]:
         """A new table; returns it and each seat's secret token (None for computer players).
         ``challenge`` (day, its secret, the player's hash) makes it a daily challenge entry.
         ``listed`` makes it an open table: the people's seats after the first are free, listed
-        on the home page for anyone to take (they get no token now)."""
+        on the home page for anyone to take (they get no token now). ``player_hash``: the player
+        (the SHA-256 of their secret) who creates the game, and plays its first person's seat."""
         if not seats or not any(s.bot is None for s in seats):
             raise TableError(422, _("a game needs at least one person"))
         free = [listed and i > 0 and s.bot is None for i, s in enumerate(seats)]
@@ -188,6 +190,10 @@ class Host:
             challenge=challenge[0] if challenge else None,
             listed=listed,
         )
+        player_hash = challenge[2] if challenge else player_hash
+        mine = next((i for i, t in enumerate(tokens) if t is not None), None)
+        if player_hash is not None and mine is not None:  # the creator's: the first person's seat with a token
+            stored.seats[mine].player_hash = player_hash
         try:
             table = _table_of(stored)  # an unknown game, bot or number of players stops here
         except ValueError as exc:
@@ -203,8 +209,9 @@ class Host:
                 raise TableError(409, _("you have already played today's challenge of this game")) from None
         return self._register(table), tokens
 
-    def join(self, table_id: str, name: str) -> tuple[Table, int, str]:
-        """Take the first free seat of an open table; returns it and the seat's new token. The
+    def join(self, table_id: str, name: str, player_hash: str | None = None) -> tuple[Table, int, str]:
+        """Take the first free seat of an open table (for the player ``player_hash``, the SHA-256
+        of their secret, if given); returns it and the seat's new token. The
         seat is written, then taken in memory (nothing can fail in between, which would leave a
         seat taken by a token nobody got); a copy older than the store's is reloaded first."""
         table = self.table(table_id)
@@ -215,7 +222,9 @@ class Host:
                 if not table.stored.listed:
                     break
                 try:
-                    seat = self.store.take_seat(table_id, name, hashed, revision=table.stored.revision)
+                    seat = self.store.take_seat(
+                        table_id, name, hashed, revision=table.stored.revision, player_hash=player_hash
+                    )
                 except MoveConflictError:
                     if last_try:
                         raise ConflictError() from None
@@ -224,7 +233,7 @@ class Host:
                 if seat is None:
                     break
                 taken = table.stored.seats[seat]
-                taken.name, taken.token_hash, taken.free = name, hashed, False
+                taken.name, taken.token_hash, taken.free, taken.player_hash = name, hashed, False, player_hash
                 table.stored.revision += 1
                 return table, seat, token
             raise TableError(409, _("this table has no free seat left"))

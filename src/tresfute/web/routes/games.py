@@ -38,6 +38,7 @@ from ..deps import (
 from ..errors import unavailable_message
 from ..listeners import KnownView, state_message
 from ..models import JSON_OBJECT, TOKEN, Act, Body, Hello, NewGame, Undo
+from ..players import Players
 from ..problems import sentences
 from ..store import StoreUnavailableError
 from ..tables import Host, SeatRequest, Table, TableError
@@ -47,13 +48,22 @@ router = APIRouter()
 
 
 @router.post("/api/games", status_code=201)
-async def new_game(body: NewGame, server: ServerDep, language: LanguageDep, address: AddressDep) -> dict[str, Any]:
+async def new_game(
+    body: NewGame, server: ServerDep, language: LanguageDep, address: AddressDep, x_player_token: PlayerToken = None
+) -> dict[str, Any]:
+    """A new game; with ``X-Player-Token``, its first seat is that player's (a secret this
+    server never gave is refused, 403, and nothing is made)."""
     with use_language(language):
         server.guard.spend("tables" if body.listed else "games", address)
     seats = [SeatRequest(s.name, s.bot) for s in body.seats]
-    table, tokens = await in_game_thread(
-        language, lambda: server.host.create(body.game, seats, body.real_dice, body.language, listed=body.listed)
-    )
+
+    def work() -> tuple[Table, list[str | None]]:
+        player = Players(server.host).known(x_player_token, needed=False)
+        return server.host.create(
+            body.game, seats, body.real_dice, body.language, listed=body.listed, player_hash=player
+        )
+
+    table, tokens = await in_game_thread(language, work)
     return {
         "id": table.id,
         "watch": f"/g/{table.id}",

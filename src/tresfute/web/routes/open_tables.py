@@ -7,9 +7,10 @@ from typing import Any
 from fastapi import APIRouter
 
 from ...i18n import _, use_language
-from ..deps import LanguageDep, ServerDep, in_game_thread
+from ..deps import LanguageDep, PlayerToken, ServerDep, in_game_thread
 from ..models import JoinIn
-from ..tables import TableError
+from ..players import Players
+from ..tables import Table, TableError
 
 router = APIRouter()
 
@@ -21,12 +22,20 @@ async def open_tables(server: ServerDep) -> dict[str, Any]:
 
 
 @router.post("/api/games/{game_id}/join", status_code=201)
-async def join(game_id: str, body: JoinIn, server: ServerDep, language: LanguageDep) -> dict[str, Any]:
-    """Take a free seat of an open table: its token, kept by the page as any seat's."""
+async def join(
+    game_id: str, body: JoinIn, server: ServerDep, language: LanguageDep, x_player_token: PlayerToken = None
+) -> dict[str, Any]:
+    """Take a free seat of an open table: its token, kept by the page as any seat's; with
+    ``X-Player-Token``, the seat is that player's."""
     name = " ".join(body.name.split())
     if not name:
         with use_language(language):
             raise TableError(422, _("choose a name"))
-    table, seat, token = await in_game_thread(language, lambda: server.host.join(game_id, name))
+
+    def work() -> tuple[Table, int, str]:
+        player = Players(server.host).known(x_player_token, needed=False)
+        return server.host.join(game_id, name, player)
+
+    table, seat, token = await in_game_thread(language, work)
     await server.listeners.publish(server.host, table)
     return {"id": table.id, "seat": seat, "token": token, "link": f"/g/{table.id}#seat={token}"}

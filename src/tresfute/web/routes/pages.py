@@ -30,6 +30,7 @@ def static_files() -> StaticFiles:
 @router.get("/", include_in_schema=False)
 @router.get("/rules", include_in_schema=False)
 @router.get("/g/{game_id}", include_in_schema=False)
+@router.get("/me", include_in_schema=False)  # the player's progress
 async def page(game_id: str | None = None) -> FileResponse:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 

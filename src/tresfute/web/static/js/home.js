@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { html, useEffect, useState } from "./lib.js";
 import { N_, gameName, num, t } from "./i18n.js";
-import { gameLink, player, playerHeaders, remember, remembered, setGuide, setPlayer } from "./memory.js";
+import { asPlayer, gameLink, player, playerHeaders, remember, remembered, setGuide, setPlayer } from "./memory.js";
 
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
 const today = () => new Date().toISOString().slice(0, 10); // the challenge's days are UTC days
@@ -24,11 +24,13 @@ function NewGame() {
       bot: row.querySelector(".seat-kind").value || null,
     }));
     try {
-      const created = await api("/api/games", {
+      const me = seats.find((s) => !s.bot);
+      const created = await asPlayer(me ? me.name : "", (headers) => api("/api/games", {
         method: "POST",
+        headers,
         body: { game, seats, real_dice: form.querySelector("#real-dice").checked, language: document.documentElement.lang,
           listed: form.querySelector("#listed").checked },
-      });
+      }));
       const mine = created.seats.find((s) => s.token);
       const invitations = created.seats.filter((s) => s.token && s !== mine).map((s) => ({ name: s.name, link: location.origin + s.link }));
       remember({ id: created.id, token: mine.token, name: mine.name, game, invitations, created: Date.now() });
@@ -120,7 +122,8 @@ function OpenTables() {
   useEffect(() => { api("/api/open").then((found) => setGames(found.games), () => setGames([])); }, []);
   const take = async (g) => {
     try {
-      const joined = await api(`/api/games/${g.id}/join`, { method: "POST", body: { name: name.trim() } });
+      const joined = await asPlayer(name, (headers) => api(`/api/games/${g.id}/join`,
+        { method: "POST", headers, body: { name: name.trim() } }));
       remember({ id: g.id, token: joined.token, name: name.trim(), game: g.game, created: Date.now() });
       location.assign(joined.link);
     } catch (e) {

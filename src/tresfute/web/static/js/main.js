@@ -1,9 +1,11 @@
-// The page's entry: the language, the route (home, a game, a replay, a review, the rules) and the connection banner.
+// The page's entry: the language, the route (home, a game, a replay, a review, the rules, the
+// player's progress) and the connection banner.
 import { api, onConnection } from "./api.js";
 import { GamePage } from "./game.js";
 import { HomePage } from "./home.js";
 import { html, render, useEffect, useState } from "./lib.js";
 import { chooseLanguage, lang, setStrings, t } from "./i18n.js";
+import { ProgressPage } from "./progress.js";
 import { ReplayPage } from "./replay.js";
 import { ReviewPage } from "./review.js";
 import { RulesPage } from "./rules.js";
@@ -24,6 +26,7 @@ function Header() {
   return html`<header class="top">
     <a href="/" class="brand" id="home-link">tresfute</a>
     <a href="/rules" class="rules-link" id="rules-link">${t("Rules")}</a>
+    <a href="/me" class="me-link" id="me-link">${t("My progress")}</a>
     <label class="language"><span>${t("Language")}</span>
       <select id="language" value=${lang} onChange=${(e) => { chooseLanguage(e.currentTarget.value); location.reload(); }}>
         <option value="fr">Français</option><option value="en">English</option>
@@ -41,6 +44,7 @@ function App() {
   } else if (match && query.has("replay")) page = html`<${ReplayPage} id=${match[1]} layoutFor=${layoutFor} />`;
   else if (match) page = html`<${GamePage} id=${match[1]} token=${token} layoutFor=${layoutFor} />`;
   else if (location.pathname === "/rules") page = html`<${RulesPage} layoutFor=${layoutFor} />`;
+  else if (location.pathname === "/me") page = html`<${ProgressPage} />`;
   else page = html`<${HomePage} />`;
   return html`<${Header} /><${Connection} /><main id="app">${page}</main>`;
 }
