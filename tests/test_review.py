@@ -165,7 +165,7 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
 def test_review_prints_a_table_and_a_chart_in_french_or_english(two_player_record: Path) -> None:
     code, out = run("review", str(two_player_record))
     assert code == 0
-    assert "Revue de Alice" in out and "précision" in out and "Score final attendu" in out and "●" in out
+    assert "Analyse de Alice" in out and "précision" in out and "Score final attendu" in out and "●" in out
     code, out = run("review", str(two_player_record), "--lang", "en")
     assert code == 0
     assert "Review of Alice" in out and "accuracy" in out and "Expected final score through the game" in out

@@ -4,7 +4,7 @@
 // scores and mean cost per decision over time) and a histogram (a player's scores against the
 // strong computer player's).
 import { html } from "./lib.js";
-import { lang, num, t } from "./i18n.js";
+import { lang, num, t, tn } from "./i18n.js";
 
 const WIDTH = 360;
 const HEIGHT = 200;
@@ -102,8 +102,8 @@ export function Histogram({ series, title, valueName, id = null }) {
   const percent = (share) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
   const summary = t("{title}: {details}", {
     title,
-    details: series.map((s) => t("{name}, {count} games, median {median}",
-      { name: s.name, count: num(s.values.length), median: num(median(s.values)) })).join(" · "),
+    details: series.map((s) => tn("{name}, {n} game, median {median}", "{name}, {n} games, median {median}",
+      s.values.length, { name: s.name, median: num(median(s.values)) })).join(" · "),
   });
   const labelEvery = Math.ceil(count / 6);
   return html`<figure class="chart" id=${id}>

@@ -3,11 +3,11 @@
 import { api, seatHeaders } from "./api.js";
 import { FoxPicture, Star } from "./icons.js";
 import { html, useState } from "./lib.js";
-import { num, t } from "./i18n.js";
+import { num, t, tn } from "./i18n.js";
 import { playerHeaders } from "./memory.js";
 
 function Stars({ stars }) {
-  return html`<span class="stars" role="img" aria-label=${t("{n} stars out of 5", { n: stars })}>
+  return html`<span class="stars" role="img" aria-label=${tn("{n} star out of 5", "{n} stars out of 5", stars)}>
     ${[0, 1, 2, 3, 4].map((i) => html`<${Star} filled=${i < stars} />`)}</span>`;
 }
 
