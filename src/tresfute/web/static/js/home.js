@@ -176,6 +176,8 @@ function Finished({ games }) {
     <h2 id="finished-title">${t("Finished games")}</h2>
     <ul id="finished-games">${games.map(({ g, text, reviewable }) => html`<li><a href=${gameLink(g)}>${text}</a>
       ${reviewable ? html` <a class="review-link" href=${reviewLink(g)}>${t("review")}</a>` : null}</li>`)}</ul>
+    ${games.length ? null : html`<p class="none">${t("No finished game in this browser yet.")}</p>`}
+    <p><a href="/me" id="progress-from-home">${t("My progress: every game, charts, exports")}</a></p>
   </section>`;
 }
 
