@@ -168,7 +168,14 @@ def test_the_server_stops_mid_game_the_page_reconnects_and_the_move_lands_once(t
     page.wait_for_selector(".own-sheet button.target")
     before = int(revision(page))
     live.stop()
+    # a die first, then one of its cells: a cell where two dice land would open a picker instead
+    # of sending the move (the page's own choice, with no server)
+    page.locator("#dice .die.playable").first.click()
     page.locator(".own-sheet button.target").first.click()
+    page.wait_for_timeout(300)  # the page draws a picker, if one opens, at its next render
+    chooser = page.locator(".chooser button[data-move]")
+    if chooser.count():
+        chooser.first.click()
     page.wait_for_selector(".connection", timeout=10_000)  # "reconnecting…", not a raw failure
     assert "reconnexion" in page.locator(".connection").inner_text()
     time.sleep(1)
