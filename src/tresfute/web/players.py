@@ -28,7 +28,7 @@ from ..bots.review import FORMAT as REVIEW_FORMAT
 from ..i18n import _
 from .challenge import entry_view
 from .store import PlayedSeat, Store, token_hash
-from .tables import Host, TableError, _replay
+from .tables import Host, TableError, replay_stored
 
 
 @cache
@@ -95,7 +95,7 @@ class Players:
             return seat.scores
         stored = self.store.load(seat.game_id)
         assert stored is not None
-        scores = [s.total for s in _replay(stored, stored.moves).scores()]
+        scores = [s.total for s in replay_stored(stored, stored.moves).scores()]
         self.store.save_scores(seat.game_id, scores)
         seat.scores = scores
         return scores
@@ -181,7 +181,7 @@ class Players:
             stored = self.store.load(seat.game_id)
             if stored is None:  # forgotten meanwhile
                 continue
-            game = _replay(stored, stored.moves)
+            game = replay_stored(stored, stored.moves)
             record = records.record_of(game, [s.name for s in stored.seats], [s.bot for s in stored.seats])
             found.append(json.loads(records.dumps(record)))
         return found

@@ -295,7 +295,7 @@ class Host:
             if stored is None:
                 return
             table.stored = stored
-            table.game = _replay(stored, stored.moves)
+            table.game = replay_stored(stored, stored.moves)
             if automatic:
                 self._automatic(table)
 
@@ -465,7 +465,7 @@ class Host:
             index = table.last_decision(seat)
             assert index is not None
             kept = table.stored.moves[:index]
-            game = _replay(table.stored, kept)
+            game = replay_stored(table.stored, kept)
             try:
                 self.store.truncate(table.id, index, seat, revision=table.stored.revision)
             except MoveConflictError:
@@ -613,12 +613,12 @@ class Host:
             )
             shown = self.secret_shown(stored)
         with use_language(language):
-            view = _view(Table(past, _replay(past, past.moves), {}), None, shown)
+            view = _view(Table(past, replay_stored(past, past.moves), {}), None, shown)
         view["step"], view["steps"] = step, len(stored.moves)
         return view
 
 
-def _replay(stored: StoredGame, entries: list[str]) -> Game:
+def replay_stored(stored: StoredGame, entries: list[str]) -> Game:
     """The stored game after ``entries``, replayed as any game record is."""
     seats = [s.name for s in stored.seats]
     return records.replay(records.Record(game=stored.game, players=seats, dice="external", moves=entries))
@@ -645,7 +645,7 @@ def _written(table: Table, entries: list[str], game: Game, seat: int | None) -> 
 
 def _table_of(stored: StoredGame) -> Table:
     """The table of a stored game: its record replayed through the engine, its bots seated."""
-    game = _replay(stored, stored.moves)
+    game = replay_stored(stored, stored.moves)
     seed = int(hashlib.sha256(stored.id.encode()).hexdigest()[:12], 16)
     bots = {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None}
     return Table(stored, game, bots)
