@@ -7,10 +7,12 @@ so CI never skips these tests). Imported by the browser test modules only.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +90,31 @@ def open_page(
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.goto(url)
     return page, errors
+
+
+def call(server: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """The server's JSON answer to a GET (or a POST of ``body``), as the seat ``token`` if given."""
+    request = urllib.request.Request(
+        server + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})},
+        method="GET" if body is None else "POST",
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def serious_accessibility_problems(page: Any) -> list[tuple[str, str, list[Any]]]:
+    """What axe-core (carried by axe-playwright-python, the test extra's) finds serious or
+    critical on the page as it stands: each rule's id, its help and its first three places."""
+    axe = pytest.importorskip("axe_playwright_python")
+    page.evaluate((Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8"))
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [
+        (v["id"], v["help"], [n["target"] for n in v["nodes"][:3]])
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def revision(page: Any) -> str:

@@ -5,12 +5,18 @@ and the platter as they first happen, each once, until the player leaves the gui
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser import open_page, play_by_clicks, require_chromium, revision, wait_for_change
+from browser import (
+    open_page,
+    play_by_clicks,
+    require_chromium,
+    revision,
+    serious_accessibility_problems,
+    wait_for_change,
+)
 
 require_chromium()
 pytestmark = pytest.mark.slow  # a browser plays: left out by pytest -m "not slow"
@@ -74,20 +80,10 @@ def test_the_rules_are_linked_from_home_and_from_a_game(browser: Any, server: st
     page.context.close()
 
 
-def _axe_source() -> str:
-    axe = pytest.importorskip("axe_playwright_python")
-    return (Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
-
-
 def test_the_rules_page_has_no_serious_accessibility_problem(browser: Any, server: str) -> None:
     page, _ = open_page(browser, f"{server}/rules?game=vraiment-tres-fute")
     page.wait_for_selector(".rules-area")
-    page.evaluate(_axe_source())
-    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    serious = [
-        (v["id"], [n["target"] for n in v["nodes"][:3]]) for v in found if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert serious_accessibility_problems(page) == []
     page.context.close()
 
 

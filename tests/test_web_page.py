@@ -7,12 +7,11 @@ French page follows French typography.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser import open_page, require_chromium
+from browser import open_page, require_chromium, serious_accessibility_problems
 
 require_chromium()
 pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
@@ -123,22 +122,10 @@ def test_a_phone_keeps_the_turn_and_the_dice_on_screen_while_the_sheet_scrolls(
         assert box is not None and 0 <= box["y"] < PHONE[1], f"{selector} left the screen: {box}"
 
 
-def _axe_source() -> str:
-    axe = pytest.importorskip("axe_playwright_python")
-    return (Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
-
-
 @pytest.mark.parametrize("name", ["home", "tres-fute", "replay", "challenge", "end"])
 def test_axe_core_finds_no_serious_accessibility_problem(browser: Any, pages: dict[str, str], name: str) -> None:
     page, _ = _look(browser, pages[name], LAPTOP)
-    page.evaluate(_axe_source())
-    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    serious = [
-        (v["id"], v["help"], [n["target"] for n in v["nodes"][:3]])
-        for v in found
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert serious_accessibility_problems(page) == []
 
 
 NO_BREAK = "\u00a0\u202f"

@@ -5,34 +5,19 @@ link nobody gave is refused and keeps nothing; on a phone nothing overflows."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
-import urllib.request
 from typing import Any
 
 import pytest
 
-from test_web_page import _axe_source
-
-from browser import open_page, require_chromium, start_game
+from browser import call, open_page, require_chromium, serious_accessibility_problems, start_game
 
 require_chromium()
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")  # the browser is conftest.py's, shared by every browser test
 
 PHONE = 390
-
-
-def call(server: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    request = urllib.request.Request(
-        server + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})},
-        method="GET" if body is None else "POST",
-    )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read())
 
 
 def play_out(server: str, game_id: str, token: str, seed: int) -> None:
@@ -108,14 +93,7 @@ def test_three_games_then_three_points_a_histogram_and_the_same_history_elsewher
     shown_games(page)
     for summary in page.locator(".chart-numbers summary").all():
         summary.click()
-    page.evaluate(_axe_source())
-    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    serious = [
-        (v["id"], v["help"], [n["target"] for n in v["nodes"][:3]])
-        for v in found
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert serious_accessibility_problems(page) == []
 
     # on a phone, nothing wider than the screen
     page.set_viewport_size({"width": PHONE, "height": 844})

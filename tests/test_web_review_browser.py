@@ -4,32 +4,19 @@ marked; on a phone nothing overflows. During a game, what each computer player w
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser import open_page, require_chromium
+from browser import call, open_page, require_chromium, serious_accessibility_problems
 
 require_chromium()
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")  # the browser is conftest.py's, shared by every browser test
 
 PHONE = 390
-
-
-def call(server: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    request = urllib.request.Request(
-        server + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})},
-        method="GET" if body is None else "POST",
-    )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read())
 
 
 def finished_solo_game(server: str) -> tuple[str, str]:
@@ -112,11 +99,7 @@ def test_the_review_is_accessible_and_follows_french_typography(
     page.wait_for_selector("#review-chart svg polyline", timeout=120_000)
     page.click("#review-chart summary")
     page.click("#all-decisions summary")
-    axe = pytest.importorskip("axe_playwright_python")
-    page.evaluate((Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8"))
-    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    serious = [(v["id"], v["help"]) for v in found if v["impact"] in ("serious", "critical")]
-    assert serious == []
+    assert serious_accessibility_problems(page) == []
     text = re.sub(r"\w+://\S+|'[^']*'", "", page.inner_text("body"))
     wrong = [m.group(0) for m in re.finditer(r".[:;!?](?=\s|$)", text) if m.group(0)[0] not in "\u00a0\u202f"]
     assert wrong == [] and not re.search(r"\d\.\d", text)
