@@ -14,9 +14,17 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .i18n import N_
+from .rules import SPECS
 from .rules.reasons import VERBATIM, Reason, ReasonError
 
 Model = TypeVar("Model", bound=BaseModel)
+
+
+def known_game(game: str, error: type[ReasonError]) -> str:
+    """``game`` if it names one of the games, else ``error`` saying which names are."""
+    if game not in SPECS:
+        raise error(Reason("the game must be one of {games}", games=", ".join(SPECS)))
+    return game
 
 
 def field_name(loc: tuple[int | str, ...]) -> str:

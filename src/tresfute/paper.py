@@ -36,9 +36,7 @@ class PaperSheet(BaseModel):
     @field_validator("game")
     @classmethod
     def _known_game(cls, game: str) -> str:
-        if game not in SPECS:
-            raise SheetError(Reason("the game must be one of {games}", games=", ".join(SPECS)))
-        return game
+        return inputs.known_game(game, SheetError)
 
 
 def load_sheet(text: str | bytes) -> tuple[GameSpec, Sheet]:

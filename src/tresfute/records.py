@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from . import inputs
-from .rules import CHANCE, SPECS, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, Where, parse_move
+from .rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, Where, parse_move
 from .rules.game import Stage
 from .rules.moves import PASS
 from .rules.reasons import Reason, ReasonError
@@ -62,9 +62,7 @@ class Record(BaseModel):
     @field_validator("game")
     @classmethod
     def _known_game(cls, game: str) -> str:
-        if game not in SPECS:
-            raise RecordError(Reason("the game must be one of {games}", games=", ".join(SPECS)))
-        return game
+        return inputs.known_game(game, RecordError)
 
     @model_validator(mode="after")
     def _seed_matches_dice(self) -> Record:
