@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # the benchmark scripts run: left out by pytest -m "not slow"
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

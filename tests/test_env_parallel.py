@@ -43,6 +43,7 @@ def test_seeds_reproduce_both_forms() -> None:
     seed_test(lambda: raw_env("vraiment-tres-fute", 2), num_cycles=200)
 
 
+@pytest.mark.slow  # PettingZoo draws many pictures: left out by pytest -m "not slow"
 @pytest.mark.skipif(importlib.util.find_spec("pygame") is None, reason="the human mode's window needs pygame")
 def test_render_test_passes_for_every_render_mode() -> None:
     render_test(lambda render_mode=None: raw_env("tres-fute", 2, render_mode=render_mode))

@@ -26,7 +26,10 @@ def played_by(bot: object, game_id: str, seed: int) -> records.Record:
     return records.record_of(game)
 
 
-@pytest.mark.parametrize("game_id", ["tres-fute", "vraiment-tres-fute"])
+@pytest.mark.parametrize(
+    "game_id",
+    ["tres-fute", pytest.param("vraiment-tres-fute", marks=pytest.mark.slow)],  # (a slower game)
+)
 def test_the_strong_players_own_game_is_best_everywhere(game_id: str) -> None:
     """The review runs the strong player's analysis: its own game costs nothing anywhere."""
     record = played_by(StrongBot(0), game_id, 3)
@@ -38,6 +41,7 @@ def test_the_strong_players_own_game_is_best_everywhere(game_id: str) -> None:
     assert review.chart()[-1] == review.final_score == records.replay(record).score(0).total
 
 
+@pytest.mark.slow  # fifteen games played and reviewed: left out by pytest -m "not slow"
 def test_random_play_costs_more_than_greedy_play_which_costs_more_than_strong_play() -> None:
     """Seeded solo games of each player: the total cost, the expected points lost per decision
     and the accuracy order them as their strength does, game by game. (The strong player of

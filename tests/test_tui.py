@@ -74,6 +74,7 @@ async def play_to_the_end(app: TresFuteApp, pilot, limit: int = 400) -> int:
     return presses
 
 
+@pytest.mark.slow  # a whole game played through the screen: left out by pytest -m "not slow"
 @pytest.mark.parametrize("game", ["tres-fute", "vraiment-tres-fute"])
 def test_a_solo_game_is_played_to_the_end_through_the_screen(game: str) -> None:
     async def scenario(app: TresFuteApp, pilot) -> None:
@@ -96,6 +97,7 @@ def test_a_solo_game_is_played_to_the_end_through_the_screen(game: str) -> None:
     run(scenario)
 
 
+@pytest.mark.slow  # a whole game played through the screen: left out by pytest -m "not slow"
 def test_two_people_and_a_computer_player_share_the_keyboard() -> None:
     """Hot seat: the keyboard is handed over by name; the computer plays by itself."""
     handovers: list[str] = []
@@ -144,6 +146,7 @@ def test_undo_restores_the_last_decision_until_new_dice_are_rolled() -> None:
     run(scenario)
 
 
+@pytest.mark.slow  # a whole game played through the screen: left out by pytest -m "not slow"
 def test_save_then_resume(tmp_path: Path) -> None:
     path = tmp_path / "partie.json"
     views: list[str] = []

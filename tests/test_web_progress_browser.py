@@ -14,6 +14,7 @@ import pytest
 from browser import call, open_page, require_chromium, serious_accessibility_problems, start_game
 
 require_chromium()
+pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")  # the browser is conftest.py's, shared by every browser test
 
