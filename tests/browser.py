@@ -134,6 +134,19 @@ def wait_for_change(page: Any, before: str, timeout: float = 10_000) -> bool:
     return True
 
 
+def wait_for_revision(page: Any, before: str, timeout: float = 10_000) -> bool:
+    """Wait until the game's revision is no longer ``before`` (a move landed); False if it never is."""
+    try:
+        page.wait_for_function(
+            "before => { const g = document.querySelector('.game'); return g && g.dataset.revision !== before; }",
+            arg=before,
+            timeout=timeout,
+        )
+    except Exception:
+        return False
+    return True
+
+
 def start_game(
     page: Any, game: str, seats: list[tuple[str, str]], real_dice: bool = False, listed: bool = False
 ) -> None:
@@ -168,9 +181,11 @@ def play_by_clicks(page: Any) -> bool:
         targets = page.locator(".own-sheet button.target")
         if targets.count():
             targets.first.click(timeout=3000)
+            wait_for_change(page, before)  # the move landed, or a picker opened (drawn at the next render)
             chooser = page.locator(".chooser button[data-move]")
-            if chooser.count():
+            if revision(page) == before and chooser.count():
                 chooser.first.click(timeout=3000)
+                return wait_for_revision(page, before)
         elif page.locator(ACTIONS).count():
             page.locator(ACTIONS).first.click(timeout=3000)
         else:

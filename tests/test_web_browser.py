@@ -22,6 +22,7 @@ from browser import (
     revision,
     start_game,
     wait_for_change,
+    wait_for_revision,
 )
 
 require_chromium()
@@ -345,9 +346,12 @@ def test_a_whole_turn_is_played_with_the_keyboard(server: str, browser: Any) -> 
             if page.evaluate("document.activeElement.matches('.own-sheet button.target, #moves .primary button')"):
                 break
         page.keyboard.press("Enter")
-        if page.locator(".chooser button[data-move]").count():
-            page.keyboard.press("Enter")  # the picker's first choice has the focus
-        wait_for_change(page, before)
+        wait_for_change(page, before)  # the move landed, or a picker opened
+        if revision(page) == before and page.locator(".chooser button[data-move]").count():
+            # the picker's first choice has the focus (checking for the picker at once, before it
+            # was drawn, missed it, and each miss cost a 10 s wait)
+            page.keyboard.press("Enter")
+            wait_for_revision(page, before)
     else:
         raise AssertionError("the turn did not end")
     assert errors == []
