@@ -45,6 +45,20 @@ def postgres_url(postgres_server: str) -> str:
     return fresh_database(postgres_server, f"test_{next(_databases)}")
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
+    """An empty games store of each kind, closed after the test: SQLite, then PostgreSQL (a fresh
+    database of the session's cluster)."""
+    from tresfute.web.store import PostgresStore, SQLiteStore, Store
+
+    if request.param == "sqlite":
+        opened: Store = SQLiteStore(tmp_path / "games.sqlite3")
+    else:
+        opened = PostgresStore(request.getfixturevalue("postgres_url"))
+    yield opened
+    opened.close()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     """A headless Chromium (Debian's, see ``tests/browser.py``) for a module's browser tests: one

@@ -23,17 +23,7 @@ from tresfute.simulate import play_game
 from tresfute.web.app import create_app
 from tresfute.web.limits import Limits
 from tresfute.web.players import strong_scores
-from tresfute.web.store import MIGRATIONS, PostgresStore, SQLiteStore, Store, StoredGame, StoredSeat, token_hash
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        s: Store = SQLiteStore(tmp_path / "games.sqlite3")
-    else:
-        s = PostgresStore(request.getfixturevalue("postgres_url"))
-    yield s
-    s.close()
+from tresfute.web.store import MIGRATIONS, SQLiteStore, Store, StoredGame, StoredSeat, token_hash
 
 
 @pytest.fixture

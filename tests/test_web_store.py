@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,16 +28,6 @@ from tresfute.web.store import (
 )
 
 DICE = "dice w1 y2 b3 g4 o5 p6"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        opened: Store = SQLiteStore(tmp_path / "games.sqlite3")
-    else:
-        opened = PostgresStore(request.getfixturevalue("postgres_url"))
-    yield opened
-    opened.close()
 
 
 def a_game(game_id: str = "g1", token: str = "t" * 32) -> StoredGame:
