@@ -11,18 +11,24 @@ SQLite file) and ``--workers`` its number of processes (``tresfute serve --worke
 one needs a ``postgresql://`` database, which should be empty: the games are added to it).
 ``--think S`` makes each player wait S seconds (0.5 S to 1.5 S) before each move, as people do,
 and ``--think 2-4`` between 2 and 4 s: without it the players send as fast as the server answers,
-and the latency is then the number of games over the throughput. With a think time the players
-start over the first think, not all at once. ``--duration D`` stops the players after D seconds
+and the latency is then the number of games over the throughput. ``--duration D`` stops the players after D seconds
 (a game at a person's pace lasts minutes), and prints the server's memory (its processes'
 resident set, started here) per game beside it. ``--pages`` keeps each game's page open as a browser does: a
 WebSocket that gets the state pushed at every change (the player's own moves included); it
 also prints how long after the move's answer its page had it (with several processes, the
 page and the player's requests are on different processes about half the time).
-Prints the moves per second and the latency percentiles of the moves. The server it starts has
+``--moves socket`` sends each move on the game page's WebSocket, as the page does while its
+socket is open (the answer comes there; the page is the player, so its updates are its answers);
+``--moves http`` (the default) posts each move, as an API client does. The games start at random
+over ``--ramp`` seconds (default: the longest think). Prints the moves per second and the latency
+percentiles of the moves, for all moves and, with ``--duration``, for the moves sent once every
+game is under way (all started, each its first move made: the start's burst of new games left
+out), with the CPU a move costs there to the servers, the load client and PostgreSQL (Linux;
+PostgreSQL's processes on this machine); ``--windows`` adds them every 5 seconds. The server it starts has
 the per-address limits lifted (``TRESFUTE_GAMES_PER_MINUTE=0``, ``TRESFUTE_SOCKETS_PER_ADDRESS=0``:
 every player comes from this one address); lift them too on a server given by ``--url``.
 
-    python benchmarks/web_load.py --games 1000 --think 2-4 --pages --duration 90 \
+    python benchmarks/web_load.py --games 2000 --think 2-4 --moves socket --duration 60 \
         --db postgresql://tresfute@127.0.0.1/load --workers 2
 """
 
@@ -124,6 +130,7 @@ async def watch(url: str, game_id: str, token: str, pushed: dict[int, float]) ->
 
 
 Think = tuple[float, float]  # each player waits between these many seconds before a move
+Timed = list[tuple[float, float]]  # (when it was sent, seconds): a move's answer, or its page's lag
 
 
 def thinking(text: str) -> Think:
@@ -139,19 +146,20 @@ async def play_game(
     game: str,
     bots: int,
     seed: int,
-    latencies: list[float],
+    latencies: Timed,
     think: Think = (0.0, 0.0),
-    lags: list[float] | None = None,
+    lags: Timed | None = None,
     deadline: float = float("inf"),
+    ramp: float = 0.0,
 ) -> int:
     rng = random.Random(seed)
-    if think[1]:
-        await asyncio.sleep(rng.uniform(0, think[1]))  # people do not all start at once
+    await asyncio.sleep(rng.uniform(0, ramp))  # people do not all start at once
     connection = await Connection.open(url)
     seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
     created = await connection.request("POST", "/api/games", {"game": game, "seats": seats})
     token = created["seats"][0]["token"]
     answered: dict[int, float] = {}  # when the player had each revision, and when its page had it
+    sent: dict[int, float] = {}
     pushed: dict[int, float] = {}
     page = None if lags is None else asyncio.create_task(watch(url, created["id"], token, pushed))
     moves = 0
@@ -168,7 +176,8 @@ async def play_game(
                 "POST", f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token
             )
             answered[view["revision"]] = time.perf_counter()
-            latencies.append(answered[view["revision"]] - start)
+            sent[view["revision"]] = start
+            latencies.append((start, answered[view["revision"]] - start))
             moves += 1
     except BaseException:
         if page is not None:
@@ -181,7 +190,53 @@ async def play_game(
         else:  # stopped at the deadline: the pushes that came meanwhile
             await asyncio.sleep(1)
             page.cancel()
-        lags.extend(max(0.0, pushed[r] - answered[r]) for r in answered.keys() & pushed.keys())
+        lags.extend((sent[r], max(0.0, pushed[r] - answered[r])) for r in answered.keys() & pushed.keys())
+    return moves
+
+
+async def play_on_socket(
+    url: str,
+    game: str,
+    bots: int,
+    seed: int,
+    latencies: Timed,
+    think: Think = (0.0, 0.0),
+    deadline: float = float("inf"),
+    ramp: float = 0.0,
+) -> int:
+    """A person playing as the page does when its WebSocket is open: each move sent on the
+    socket and answered there (the latency: from sending it to its answer)."""
+    import websockets
+
+    rng = random.Random(seed)
+    await asyncio.sleep(rng.uniform(0, ramp))
+    connection = await Connection.open(url)
+    seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
+    created = await connection.request("POST", "/api/games", {"game": game, "seats": seats})
+    await connection.close()
+    token = created["seats"][0]["token"]
+    address = url.replace("http", "ws", 1) + f"/api/games/{created['id']}/ws"
+    moves = 0
+    async with websockets.connect(address, open_timeout=120) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token, "lang": "fr"}))
+        view = json.loads(await socket.recv())["state"]
+        while not view["over"]:
+            move = rng.choice(view["legal"])["move"]
+            if think[1]:
+                await asyncio.sleep(rng.uniform(*think))
+            if time.perf_counter() >= deadline:
+                break
+            start = time.perf_counter()
+            await socket.send(json.dumps({"type": "act", "id": moves, "move": move, "seq": view["seq"]}))
+            while True:  # the answer; a computer player's moves may come as changes before it
+                told = json.loads(await socket.recv())
+                if told["type"] == "answer" and told["id"] == moves:
+                    break
+                if told["type"] == "error":
+                    raise RuntimeError(f"the move was refused: {told}")
+            latencies.append((start, time.perf_counter() - start))
+            view = told["state"]
+            moves += 1
     return moves
 
 
@@ -194,42 +249,110 @@ async def run(
     pages: bool = False,
     duration: float | None = None,
     server: int | None = None,
+    on_socket: bool = False,
+    ramp: float | None = None,
+    windows: bool = False,
 ) -> None:
-    latencies: list[float] = []
-    lags: list[float] | None = [] if pages else None
+    latencies: Timed = []
+    lags: Timed | None = [] if pages else None
+    ramp = think[1] if ramp is None else ramp
     start = time.perf_counter()
     deadline = start + duration if duration else float("inf")
     before = resident(server)
     memory: list[int] = []
+    loop = asyncio.get_running_loop()
     if duration and server is not None:  # the server's memory with every game under way, just before the end
-        asyncio.get_running_loop().call_at(
-            asyncio.get_running_loop().time() + max(0.0, duration - 2), lambda: memory.append(resident(server))
-        )
-    counts = await asyncio.gather(
-        *(play_game(url, game, bots, seed, latencies, think, lags, deadline) for seed in range(games))
-    )
-    seconds = min(time.perf_counter(), deadline) - start
-    latencies.sort()
-    p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
+        loop.call_at(loop.time() + max(0.0, duration - 2), lambda: memory.append(resident(server)))
+    # every game under way: all started, each one's first move made (its CPU is measured from then)
+    steady = ramp + think[1] + 2.0
+    cpu: list[dict[str, float]] = []
+    if duration and duration > steady:
+        loop.call_at(loop.time() + steady, lambda: cpu.append(cpu_seconds(server)))
+    if on_socket:
+        players = [play_on_socket(url, game, bots, n, latencies, think, deadline, ramp) for n in range(games)]
+    else:
+        players = [play_game(url, game, bots, n, latencies, think, lags, deadline, ramp) for n in range(games)]
+    counts = await asyncio.gather(*players)
+    end = min(time.perf_counter(), deadline)
+    if cpu:
+        cpu.append(cpu_seconds(server))
+    seconds = end - start
     print(
         f"{games} concurrent games of {game} ({bots} computer player(s) each), {sum(counts)} moves in {seconds:.1f} s"
     )
-    print(
-        f"  {sum(counts) / seconds:.0f} moves/s; latency p50 {p(0.50):.1f} ms, p90 {p(0.90):.1f} ms, "
-        f"p99 {p(0.99):.1f} ms, max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms"
-    )
+    print(f"  all moves: {sum(counts) / seconds:.0f} moves/s; latency {percentiles(latencies)}")
+    if duration and duration > steady:
+        after = [(sent, taken) for sent, taken in latencies if sent >= start + steady]
+        rate = len(after) / (end - start - steady)
+        print(f"  from {steady:.0f} s on, every game under way: {rate:.0f} moves/s; latency {percentiles(after)}")
+        if cpu:
+            spent = {group: cpu[1][group] - cpu[0][group] for group in cpu[0]}
+            print(
+                "  CPU a move: "
+                + ", ".join(f"{group} {seconds * 1000 / max(1, len(after)):.2f} ms" for group, seconds in spent.items())
+                + f"; {sum(spent.values()) / (end - start - steady):.2f} cores busy of {os.cpu_count()}"
+            )
+    if windows:
+        for w in range(0, int(seconds), 5):
+            part = [(sent, taken) for sent, taken in latencies if start + w <= sent < start + w + 5]
+            if part:
+                print(f"    {w:3d}-{w + 5:3d} s: {len(part) / 5:.0f} moves/s, {percentiles(part)}")
     if memory and before:
         print(
             f"  server memory: {before / 2**20:.0f} MiB before, {memory[0] / 2**20:.0f} MiB with the games under way:"
-            f" {(memory[0] - before) / games / 1024:.0f} KiB a game{' and its page' if pages else ''}"
+            f" {(memory[0] - before) / games / 1024:.0f} KiB a game{' and its page' if pages or on_socket else ''}"
         )
     if lags:
-        lags.sort()
-        lag = lambda q: lags[min(len(lags) - 1, int(q * len(lags)))] * 1000  # noqa: E731
-        print(
-            f"  pages: {len(lags)} moves seen by the mover's page, after the move's answer by"
-            f" p50 {lag(0.5):.1f} ms, p90 {lag(0.9):.1f} ms, p99 {lag(0.99):.1f} ms, max {lag(1):.1f} ms"
-        )
+        print(f"  pages: {len(lags)} moves seen by the mover's page, after the move's answer by {percentiles(lags)}")
+        after = [(sent, lag) for sent, lag in lags if sent >= start + steady]
+        if duration and duration > steady and after:
+            print(f"    from {steady:.0f} s on: {percentiles(after)}")
+
+
+def percentiles(timed: Timed) -> str:
+    times = sorted(taken for _sent, taken in timed)
+    if not times:
+        return "none"
+    p = lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1000  # noqa: E731
+    return (
+        f"p50 {p(0.50):.1f} ms, p90 {p(0.90):.1f} ms, p99 {p(0.99):.1f} ms, max {times[-1] * 1000:.1f} ms,"
+        f" mean {statistics.mean(times) * 1000:.1f} ms"
+    )
+
+
+def cpu_seconds(server: int | None) -> dict[str, float]:
+    """The CPU time (user and system, seconds) spent so far by the server's processes, this load
+    client and PostgreSQL's processes (any on this machine); Linux only, else nothing."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    spent = {"servers": 0.0, "load client": 0.0, "PostgreSQL": 0.0}
+    served = set(_tree(server)) if server is not None else set()
+    for folder in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (folder / "stat").read_text().rpartition(")")[2].split()
+            command = (folder / "cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / ticks
+        pid = int(folder.name)
+        if pid in served:
+            spent["servers"] += seconds
+        elif pid == os.getpid():
+            spent["load client"] += seconds
+        elif Path(command.split(b"\0")[0].decode(errors="replace")).name.startswith("postgres"):
+            spent["PostgreSQL"] += seconds
+    return spent if served or Path("/proc/self").exists() else {}
+
+
+def _tree(pid: int) -> list[int]:
+    """A process and its children, theirs too."""
+    found = [pid]
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                found += _tree(int(child))
+    except OSError:
+        pass
+    return found
 
 
 def resident(pid: int | None) -> int:
@@ -265,7 +388,18 @@ def main() -> None:
         help="seconds each player thinks before a move: S (0.5 S to 1.5 S) or A-B (0: none, as fast as it can)",
     )
     parser.add_argument("--duration", type=float, help="stop the players after this many seconds")
+    parser.add_argument(
+        "--ramp", type=float, help="the games start at random over this many seconds (default: the longest think)"
+    )
+    parser.add_argument("--windows", action="store_true", help="also the latency every 5 seconds")
     parser.add_argument("--pages", action="store_true", help="each game's page open too, on a WebSocket")
+    parser.add_argument(
+        "--moves",
+        choices=["http", "socket"],
+        default="http",
+        help="how the moves are sent: each a POST (an API client, a page without its socket), or on the"
+        " game page's WebSocket as the page does when it is open (implies --pages)",
+    )
     args = parser.parse_args()
     server = None
     folder = None  # the started server's database, removed at the end
@@ -291,7 +425,23 @@ def main() -> None:
         print(f"server: {args.workers} process(es), database {'PostgreSQL' if '://' in database else 'SQLite'}")
     try:
         pid = server.pid if server is not None else None
-        event_loop(run(url, args.games, args.game, args.bots, args.think, args.pages, args.duration, pid))
+        on_socket = args.moves == "socket"
+        pages = args.pages and not on_socket  # on the socket, the page is the player: its answers are its updates
+        event_loop(
+            run(
+                url,
+                args.games,
+                args.game,
+                args.bots,
+                args.think,
+                pages,
+                args.duration,
+                pid,
+                on_socket,
+                args.ramp,
+                args.windows,
+            )
+        )
     finally:
         if server is not None:
             server.terminate()

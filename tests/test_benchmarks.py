@@ -36,6 +36,18 @@ def test_the_web_load_benchmark_removes_its_temporary_database(tmp_path: Path) -
     assert list(tmp_path.iterdir()) == [], "the temporary database is left behind"
 
 
+def test_the_web_load_benchmark_plays_on_the_pages_sockets_and_measures_once_every_game_is_under_way() -> None:
+    """``--moves socket`` plays as the page does while its WebSocket is open; with a duration, the
+    moves sent once every game is under way are measured apart, with the CPU a move costs."""
+    command = [sys.executable, str(ROOT / "benchmarks" / "web_load.py"), "--games", "3", "--moves", "socket"]
+    command += ["--think", "0.05", "--duration", "4", "--port", str(_free_port())]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"all moves: \d+ moves/s; latency p50", result.stdout), result.stdout
+    assert re.search(r"from 2 s on, every game under way: \d+ moves/s; latency p50", result.stdout), result.stdout
+    assert re.search(r"CPU a move: servers \d+\.\d\d ms, load client \d+\.\d\d ms", result.stdout), result.stdout
+
+
 def test_the_side_by_side_benchmark_runs_two_installs_in_turn_and_gives_their_ratio() -> None:
     script = str(ROOT / "benchmarks" / "side_by_side.py")
     command = [sys.executable, script, sys.executable, sys.executable, "--rounds", "1", "--scale", "0.005"]

@@ -191,6 +191,26 @@ def test_the_server_stops_mid_game_the_page_reconnects_and_the_move_lands_once(t
     live.stop()
 
 
+def test_the_page_sends_its_moves_on_its_websocket_while_it_is_open(server: str, browser: Any) -> None:
+    """A page that listens plays on its socket (answered there): no request per move."""
+    page, errors = open_page(browser, server + "/")
+    frames: list[str] = []
+    posts: list[str] = []
+    page.on("websocket", lambda socket: socket.on("framesent", lambda payload: frames.append(str(payload))))
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    start_game(page, "tres-fute", [("", "Ana")])
+    page.wait_for_function("document.querySelector('.game') !== null")
+    page.wait_for_timeout(300)  # the socket says hello and listens
+    before = revision(page)
+    page.click("#moves .move-roll")
+    assert wait_for_change(page, before)
+    assert play_by_clicks(page), "a die and a cell"
+    moves = [frame for frame in frames if '"type":"act"' in frame]
+    assert len(moves) >= 2, frames
+    assert not [url for url in posts if url.split("?")[0].endswith(("/act", "/undo"))], posts
+    assert errors == []
+
+
 def test_two_people_on_two_browsers_and_a_computer_finish_a_game(server: str, browser: Any) -> None:
     ana, ana_errors = open_page(browser, server + "/")
     start_game(ana, "tres-fute", [("", "Ana"), ("", "Bob"), ("strong", "Robot")])

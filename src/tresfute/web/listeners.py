@@ -48,10 +48,13 @@ class Listeners:
         """Whether the table's pages have been sent ``revision`` (or a later one)."""
         return self._sent.get(table_id, -1) >= revision
 
-    async def publish(self, host: Host, table: Table, known: KnownView | None = None) -> None:
+    async def publish(
+        self, host: Host, table: Table, known: KnownView | None = None, answered: WebSocket | None = None
+    ) -> None:
         """Send the table's state to its pages: one view (serialized once) for each seat and
         language among them; ``known`` is one already made, the mover's (its page gets the same
-        state in the move's answer, and again here, as its other pages do)."""
+        state in the move's answer, and again here, as its other pages do). ``answered``: the
+        page whose move it was, sent on its socket, which gets the state in its answer instead."""
         listening = list(self._by_table.get(table.id, {}).items())
         revision = table.stored.revision
         if not listening or self.has(table.id, revision):
@@ -59,7 +62,7 @@ class Listeners:
         texts: dict[tuple[int | None, str], bytes] = {}
         if known is not None and known.revision == revision:
             texts[known.seat, known.language] = known.body
-        await self._send(host, table, revision, texts)
+        await self._send(host, table, revision, texts, answered)
 
     async def update(self, host: Host, table_id: str, changes: list[Change | None]) -> None:
         """Bring the table up to ``changes`` (another server's) and send its new state to its
@@ -76,17 +79,26 @@ class Listeners:
         table, revision, texts = await run_in_game_thread(work)
         await self._send(host, table, revision, texts)
 
-    async def _send(self, host: Host, table: Table, revision: int, texts: dict[tuple[int | None, str], bytes]) -> None:
-        """Send ``revision``'s state to the table's pages: ``texts`` are the views made already,
-        by seat and language; the others' are made here."""
-        listening = list(self._by_table.get(table.id, {}).items())
+    async def _send(
+        self,
+        host: Host,
+        table: Table,
+        revision: int,
+        texts: dict[tuple[int | None, str], bytes],
+        answered: WebSocket | None = None,
+    ) -> None:
+        """Send ``revision``'s state to the table's pages but ``answered``: ``texts`` are the
+        views made already, by seat and language; the others' are made here."""
+        listening = [
+            (socket, who) for socket, who in self._by_table.get(table.id, {}).items() if socket is not answered
+        ]
         missing = {who for _socket, who in listening} - texts.keys()
         if missing:  # not made yet, or a page of another seat or language came meanwhile
             texts = {**texts, **await run_in_game_thread(_views, host, table, missing)}
         if self.has(table.id, revision):
             return  # this one, or a newer one, has gone out meanwhile
         self._sent[table.id] = revision
-        messages = {who: state_message(body) for who, body in texts.items()}
+        messages = {who: state_message(texts[who]) for _socket, who in listening}
         for socket, who in listening:
             try:
                 await socket.send_text(messages[who])

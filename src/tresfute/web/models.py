@@ -52,6 +52,22 @@ class Undo(Strict):
     seq: Seq
 
 
+class SocketAct(Act):
+    """A move sent on the game's WebSocket by a seat's page; its ``id`` comes back in the answer."""
+
+    type: Literal["act"]
+    id: Seq
+
+
+class SocketUndo(Undo):
+    type: Literal["undo"]
+    id: Seq
+
+
+SocketChange = Annotated[SocketAct | SocketUndo, Field(discriminator="type")]
+SOCKET_CHANGE: TypeAdapter[SocketAct | SocketUndo] = TypeAdapter(SocketChange)
+
+
 class ChallengeIn(Strict):
     name: Annotated[str, Field(min_length=1, max_length=40)]
 

@@ -37,11 +37,11 @@ from ..deps import (
 )
 from ..errors import unavailable_message
 from ..listeners import KnownView, state_message
-from ..models import JSON_OBJECT, TOKEN, Act, Body, Hello, NewGame, Undo
+from ..models import JSON_OBJECT, SOCKET_CHANGE, TOKEN, Act, Body, Hello, NewGame, SocketAct, SocketUndo, Undo
 from ..players import Players
 from ..problems import sentences
 from ..store import StoreUnavailableError
-from ..tables import Host, SeatRequest, Table, TableError
+from ..tables import SeatRequest, Table, TableError
 from ..threads import run_in_game_thread
 
 router = APIRouter()
@@ -130,11 +130,17 @@ fast_routes = [
 
 
 async def changed(
-    server: Server, table_id: str, token: str | None, language: str, change: Callable[[str], tuple[Table, int]]
+    server: Server,
+    table_id: str,
+    token: str | None,
+    language: str,
+    change: Callable[[str], tuple[Table, int]],
+    answered: WebSocket | None = None,
 ) -> bytes:
     """Apply a seat's change, then tell every listener; the answer is the seat's new view,
     serialized (the same bytes go to the seat's pages). A refused change may have brought the
-    table up to date (another server's moves): its pages are sent that."""
+    table up to date (another server's moves): its pages are sent that. ``answered``: the page
+    that sent the change on its WebSocket, which gets the view in its answer only."""
     host, listeners = server.host, server.listeners
 
     def work() -> tuple[Table, KnownView]:
@@ -148,7 +154,7 @@ async def changed(
         if (kept := host.kept(table_id)) is not None:
             await listeners.publish(host, kept)
         raise
-    await listeners.publish(host, table, known)
+    await listeners.publish(host, table, known, answered)
     return known.body
 
 
@@ -239,26 +245,63 @@ async def hello_then_listen(socket: WebSocket, game_id: str, server: Server) -> 
         return
     listeners.add(table.id, socket, seat, language)
     try:
-        await listen(socket, host, table, seat, language)
+        await listen(socket, server, table, seat, language, hello.token)
     except WebSocketDisconnect:
         pass
     finally:
         listeners.remove(table.id, socket)
 
 
-async def listen(socket: WebSocket, host: Host, table: Table, seat: int | None, language: str) -> None:
-    """Send the game's state now; then only keep the socket (the listeners send the changes)."""
-    view = await run_in_game_thread(host.view, table, seat, language)
+async def listen(
+    socket: WebSocket, server: Server, table: Table, seat: int | None, language: str, token: str | None
+) -> None:
+    """Send the game's state now; then play the seat's moves and undos sent on the socket (the
+    listeners send the changes)."""
+    view = await run_in_game_thread(server.host.view, table, seat, language)
     await socket.send_text(state_message(JSON_OBJECT.dump_json(view)))
     with use_language(language):  # what it says from now on
         while True:
             try:
-                text = await receive_text(socket)  # nothing is expected: keep-alive only
+                text = await receive_text(socket)
             except ValueError as exc:
                 await socket.send_json({"type": "error", "error": str(exc)})
                 continue
             if len(text) > 1024:
                 await socket.send_json({"type": "error", "error": _("the message is too large")})
+                continue
+            try:
+                asked = SOCKET_CHANGE.validate_json(text)
+            except ValidationError as exc:
+                await socket.send_json(
+                    {"type": "error", "error": _("malformed message: {problem}").format(problem=problems(exc))}
+                )
+                continue
+            await change_from_socket(socket, server, table.id, token, language, asked)
+
+
+async def change_from_socket(
+    socket: WebSocket, server: Server, game_id: str, token: str | None, language: str, asked: SocketAct | SocketUndo
+) -> None:
+    """A seat's move or undo sent on its page's WebSocket, as ``act`` and ``undo`` do over HTTP:
+    answered on the socket by ``{"type": "answer", "id": …, "state": …}`` (the seat's new view; its
+    other pages get it as a change), or by ``{"type": "error", "id": …, "status": …, "error": …}``
+    with the status and the sentence HTTP would answer (nothing was changed). A page that plays on
+    its socket costs the server no request and no second copy of the state."""
+    host = server.host
+
+    def change(token: str) -> tuple[Table, int]:
+        if isinstance(asked, SocketAct):
+            return host.act(game_id, token, asked.move, asked.seq)
+        return host.undo(game_id, token, asked.seq)
+
+    try:
+        body = await changed(server, game_id, token, language, change, answered=socket)
+    except TableError as refused:
+        await socket.send_json({"type": "error", "id": asked.id, "status": refused.status, "error": refused.message})
+    except StoreUnavailableError:
+        await socket.send_json({"type": "error", "id": asked.id, "status": 503, "error": unavailable_message()})
+    else:
+        await socket.send_text(f'{{"type":"answer","id":{asked.id},"state":{body.decode()}}}')
 
 
 async def receive_text(socket: WebSocket) -> str:

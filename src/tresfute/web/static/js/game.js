@@ -1,7 +1,7 @@
 // The game page: whose turn it is and what to do (a hint, what each computer player would
 // play), the dice, the own sheet where a click plays, the other sheets, and the end. The server sends the legal moves with their words; the page
 // offers only those, on the sheet where they land (no rule is worked out here).
-import { api, seatHeaders } from "./api.js";
+import { ApiError, api, seatHeaders } from "./api.js";
 import { DiceTray } from "./dice.js";
 import { EndOfGame, Fairness } from "./end.js";
 import { Guide } from "./guide.js";
@@ -202,7 +202,12 @@ function lastChanges(before, after) {
   return changes;
 }
 
-/** A live game: the state from the server, kept up to date by its WebSocket. */
+// A move asked on the WebSocket and not answered: the socket closed, or no answer came in time.
+const LOST = new Error("no answer on the socket");
+const ANSWER_WAIT = 15000;
+
+/** A live game: the state from the server, kept up to date by its WebSocket, which also
+ * carries the seat's moves while it is open. */
 export function GamePage({ id, token, layoutFor }) {
   const [view, setView] = useState(null);
   const [layout, setLayout] = useState(null);
@@ -216,6 +221,7 @@ export function GamePage({ id, token, layoutFor }) {
   const [changed, setChanged] = useState(new Map());
   const current = useRef(null);
   const sending = useRef(false);
+  const live = useRef(null); // the WebSocket once it listens: a seat's moves go on it ({ ask })
 
   const show = useCallback((next) => {
     const before = current.current;
@@ -245,17 +251,42 @@ export function GamePage({ id, token, layoutFor }) {
     }, (e) => setError(e.message));
     function connect() {
       if (closed) return;
-      socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${id}/ws`);
-      socket.addEventListener("open", () => {
+      const opened = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${id}/ws`);
+      socket = opened;
+      // the moves asked on this socket and not answered yet, by their number
+      const pending = new Map();
+      let asked = 0;
+      const ask = (message) => new Promise((resolve, reject) => {
+        if (opened.readyState !== WebSocket.OPEN) return reject(LOST); // closing: its close event is coming
+        const number = asked++;
+        pending.set(number, { resolve, reject });
+        opened.send(JSON.stringify({ ...message, id: number }));
+        setTimeout(() => answer(number, (p) => p.reject(LOST)), ANSWER_WAIT);
+      });
+      const answer = (number, settle) => {
+        const waiting = pending.get(number);
+        if (!waiting) return false;
+        pending.delete(number);
+        settle(waiting);
+        return true;
+      };
+      opened.addEventListener("open", () => {
         delay = 500;
-        socket.send(JSON.stringify({ type: "hello", token: token || null, lang }));
+        opened.send(JSON.stringify({ type: "hello", token: token || null, lang }));
       });
-      socket.addEventListener("message", (event) => {
+      opened.addEventListener("message", (event) => {
         const message = JSON.parse(event.data);
-        if (message.type === "state") show(message.state);
-        else if (message.type === "error") setMessage(message.error);
+        if (message.type === "state") {
+          if (token) live.current = { ask }; // listening: the seat's moves may go on it
+          show(message.state);
+        } else if (message.type === "answer") answer(message.id, (p) => p.resolve(message.state));
+        else if (message.type === "error" && !answer(message.id, (p) => p.reject(new ApiError(message.error, message.status)))) {
+          setMessage(message.error);
+        }
       });
-      socket.addEventListener("close", (event) => {
+      opened.addEventListener("close", (event) => {
+        if (live.current && live.current.ask === ask) live.current = null;
+        for (const number of [...pending.keys()]) answer(number, (p) => p.reject(LOST));
         if (closed || event.code === 1008) return; // refused (a bad link, too many pages): its message is shown, no retry
         setTimeout(() => { load().catch(() => {}); connect(); }, delay); // catch up on what was missed, then listen again
         delay = Math.min(8000, delay * 2);
@@ -267,13 +298,32 @@ export function GamePage({ id, token, layoutFor }) {
     };
   }, [id, token]);
 
-  /** One request at a time: a second click would carry the same seq and be refused as stale. */
+  /** One request at a time: a second click would carry the same seq and be refused as stale.
+   * On the game's WebSocket while it listens (the server answers there); over HTTP otherwise, or
+   * when the socket closed before the answer, or the database is away (HTTP shows the banner and
+   * tries again), with the same seq: a move sent twice is played once. */
   const request = async (path, body) => {
     if (sending.current) return;
     sending.current = true;
     setBusy(true);
     try {
-      show(await api(`/api/games/${id}/${path}`, { method: "POST", headers: seatHeaders(token), body, retry: true }));
+      let state = null;
+      let again = false;
+      if (live.current) {
+        try {
+          state = await live.current.ask({ type: path, ...body });
+        } catch (e) {
+          if (e !== LOST && e.status !== 503) throw e;
+          again = e === LOST; // it may have been played before the socket closed
+        }
+      }
+      if (state === null) {
+        const sent = { method: "POST", headers: seatHeaders(token), body, retry: true };
+        state = await api(`/api/games/${id}/${path}`, sent).catch((e) => {
+          throw Object.assign(e, { retried: e.retried || again });
+        });
+      }
+      show(state);
       setMessage(path === "undo" ? t("Undone.") : "");
     } catch (e) {
       if (e.status === 409) await load().catch(() => {}); // the game moved on: show it as it is now
