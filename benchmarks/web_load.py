@@ -133,6 +133,22 @@ async def watch(url: str, game_id: str, token: str, pushed: dict[int, float]) ->
                 return
 
 
+async def new_game(connection: Connection, game: str, bots: int) -> dict[str, Any]:
+    """A game for one person and ``bots`` greedy computer players: the server's answer."""
+    seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
+    return await connection.request("POST", "/api/games", {"game": game, "seats": seats})
+
+
+async def think_of_a_move(view: dict[str, Any], rng: random.Random, think: Think, deadline: float) -> str | None:
+    """A random legal move, after thinking; None once the game is over or the time is up."""
+    if view["over"]:
+        return None
+    move: str = rng.choice(view["legal"])["move"]
+    if think[1]:
+        await asyncio.sleep(rng.uniform(*think))
+    return None if time.perf_counter() >= deadline else move
+
+
 Think = tuple[float, float]  # each player waits between these many seconds before a move
 Timed = list[tuple[float, float]]  # (when it was sent, seconds): a move's answer, or its page's lag
 
@@ -159,8 +175,7 @@ async def play_game(
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, ramp))  # people do not all start at once
     connection = await Connection.open(url)
-    seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
-    created = await connection.request("POST", "/api/games", {"game": game, "seats": seats})
+    created = await new_game(connection, game, bots)
     token = created["seats"][0]["token"]
     answered: dict[int, float] = {}  # when the player had each revision, and when its page had it
     sent: dict[int, float] = {}
@@ -169,12 +184,7 @@ async def play_game(
     moves = 0
     try:
         view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
-        while not view["over"]:
-            move = rng.choice(view["legal"])["move"]
-            if think[1]:
-                await asyncio.sleep(rng.uniform(*think))
-            if time.perf_counter() >= deadline:
-                break
+        while (move := await think_of_a_move(view, rng, think, deadline)) is not None:
             start = time.perf_counter()
             view = await connection.request(
                 "POST", f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token
@@ -215,8 +225,7 @@ async def play_on_socket(
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, ramp))
     connection = await Connection.open(url)
-    seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
-    created = await connection.request("POST", "/api/games", {"game": game, "seats": seats})
+    created = await new_game(connection, game, bots)
     await connection.close()
     token = created["seats"][0]["token"]
     address = url.replace("http", "ws", 1) + f"/api/games/{created['id']}/ws"
@@ -224,12 +233,7 @@ async def play_on_socket(
     async with websockets.connect(address, open_timeout=120) as socket:
         await socket.send(json.dumps({"type": "hello", "token": token, "lang": "fr"}))
         view = json.loads(await socket.recv())["state"]
-        while not view["over"]:
-            move = rng.choice(view["legal"])["move"]
-            if think[1]:
-                await asyncio.sleep(rng.uniform(*think))
-            if time.perf_counter() >= deadline:
-                break
+        while (move := await think_of_a_move(view, rng, think, deadline)) is not None:
             start = time.perf_counter()
             await socket.send(json.dumps({"type": "act", "id": moves, "move": move, "seq": view["seq"]}))
             while True:  # the answer; a computer player's moves may come as changes before it

@@ -45,6 +45,15 @@ def reply(socket: WebSocketTestSession) -> dict[str, Any]:
     return told
 
 
+def refusal_over_http(
+    client: TestClient, game_id: str, token: str, body: dict[str, Any], number: int, lang: str = "fr"
+) -> dict[str, Any]:
+    """The socket's refusal of move ``number`` that HTTP's answer to the same move says: its
+    status and its sentence."""
+    answer = client.post(f"/api/games/{game_id}/act?lang={lang}", json=body, headers={"X-Seat-Token": token})
+    return {"type": "error", "id": number, "status": answer.status_code, "error": answer.json()["error"]}
+
+
 def test_a_move_on_the_socket_is_answered_there_and_the_other_pages_are_told(client: TestClient) -> None:
     game_id, token = new_game(client)
     path = f"/api/games/{game_id}/ws"
@@ -87,17 +96,7 @@ def test_a_stale_move_on_the_socket_is_refused_as_over_http_and_changes_nothing(
         played = page.receive_json()["state"]
         page.send_json({"type": "act", "id": 2, "move": "roll", "seq": shown["seq"]})  # sent again: played once
         refused = reply(page)
-        over_http = client.post(
-            f"/api/games/{game_id}/act?lang=en",
-            json={"move": "roll", "seq": shown["seq"]},
-            headers={"X-Seat-Token": token},
-        )
-        assert refused == {
-            "type": "error",
-            "id": 2,
-            "status": over_http.status_code,
-            "error": over_http.json()["error"],
-        }
+        assert refused == refusal_over_http(client, game_id, token, {"move": "roll", "seq": shown["seq"]}, 2, "en")
         assert refused["status"] == 409
         assert (
             client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token}).json()["revision"]
@@ -112,17 +111,7 @@ def test_an_illegal_move_on_the_socket_is_refused_with_its_reason(client: TestCl
         page.send_json({"type": "act", "id": 3, "move": "yellow 1 6", "seq": shown["seq"]})
         refused = reply(page)
         assert client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token}).json() == shown, "nothing changed"
-        over_http = client.post(
-            f"/api/games/{game_id}/act",
-            json={"move": "yellow 1 6", "seq": shown["seq"]},
-            headers={"X-Seat-Token": token},
-        )
-        assert refused == {
-            "type": "error",
-            "id": 3,
-            "status": over_http.status_code,
-            "error": over_http.json()["error"],
-        }
+        assert refused == refusal_over_http(client, game_id, token, {"move": "yellow 1 6", "seq": shown["seq"]}, 3)
         assert refused["status"] == 422 and "yellow 1 6" in refused["error"]
 
 
