@@ -96,6 +96,21 @@ def fit(results: list[tuple[list[Forecast], list[int]]], players: int, turns: in
     return {"bias": bias, "spread": spread}
 
 
+def dumps(data: dict) -> str:
+    """The file's text: indented, each table's list on one line."""
+    lines: dict[str, str] = {}
+    tables: dict[str, dict] = {}
+    for game_id, by_players in data["by_game"].items():
+        for players, table in by_players.items():
+            for name, rows in table.items():
+                lines[key := f"@{game_id}/{players}/{name}@"] = json.dumps(rows)
+                tables.setdefault(game_id, {}).setdefault(players, {})[name] = key
+    text = json.dumps({**data, "by_game": tables}, indent=1)
+    for key, line in lines.items():
+        text = text.replace(f'"{key}"', line)
+    return text + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=150, help="games per table of Très futé")
@@ -138,7 +153,7 @@ def main() -> None:
         "games": counts,
         "by_game": by_game,
     }
-    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    args.out.write_text(dumps(data))
     print(f"written: {args.out}")
 
 
