@@ -171,9 +171,12 @@ class WinningBot:
         return chance_first(means, player, table.spread[k] * self.spread) + TIE_BREAK * means[player]
 
     def analyse(self, game: Game, player: int | None = None) -> list[Chance]:
-        """Every legal move of ``player`` at a table with its chance of finishing first, best
-        first: the searched candidates, then the others on the position right after them
-        (capped at the last searched one, as the strong player caps its estimates)."""
+        """Every legal move of ``player`` at a table with its chance of finishing first: the
+        searched candidates, best first, then the others in the network's order, with the chance
+        of the position right after them (capped at the last searched one's). Mid-turn that
+        chance is only a rough guide (the calibration is made at the start of a turn): played
+        alone, it loses to the strong player (docs/bench.md), so without a search the network's
+        best move comes first, as the strong player plays it."""
         if player is None:
             player = game.to_move
         if player is None or player == CHANCE:
@@ -198,10 +201,8 @@ class WinningBot:
         likeliest = max(range(len(ranked)), key=lambda k: quick[k])
         if self.likeliest and likeliest not in chosen:
             chosen.append(likeliest)
-        if len(chosen) <= 1 or settings.samples <= 0:
-            out = [Chance(move, quick[k], False) for k, (_, move, _) in enumerate(ranked)]
-            out.sort(key=lambda c: -c.value)
-            return out
+        if len(chosen) <= 1 or settings.samples <= 0:  # the network's best, as the strong player plays it
+            return [Chance(move, quick[k], False) for k, (_, move, _) in enumerate(ranked)]
         seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(settings.samples)]
         players = range(game.n_players)
 
@@ -213,5 +214,4 @@ class WinningBot:
         searched.sort(key=lambda c: -c.value)
         cap = searched[-1].value
         rest = [Chance(ranked[k][1], min(quick[k], cap), False) for k in range(len(ranked)) if k not in chosen]
-        rest.sort(key=lambda c: -c.value)
         return searched + rest
