@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # command's help start at once: the bots (numpy), records and paper sheets (pydantic), the
 # terminal game (Textual), the server (FastAPI). The bots' names are written out here for the
 # same reason; a test checks them against ``tresfute.bots``.
-BOT_NAMES = ("greedy", "random", "strong")
+BOT_NAMES = ("greedy", "random", "strong", "strong-win")
 FILE_BOT_KINDS = ("ppo",)
 GAME_CHOICE = click.Choice(sorted(SPECS))
 

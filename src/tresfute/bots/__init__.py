@@ -10,6 +10,7 @@ from ..rules import Game, Move
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .strong import Estimate, StrongBot
+from .winning import WinningBot
 
 
 class BotError(ValueError):
@@ -28,6 +29,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "strong": StrongBot,
+    "strong-win": WinningBot,  # plays to win at a table (bots/winning.py); alone, as strong
 }
 
 
@@ -72,6 +74,7 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "StrongBot",
+    "WinningBot",
     "analyse",
     "make_bot",
 ]

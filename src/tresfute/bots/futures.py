@@ -10,12 +10,17 @@ that ends the turn is valued once, not once per future). Each future still draws
 its own generator in the order it meets them, every position's afterstates are valued in one
 batch as before, and the best move is the first of the highest values: the estimates are the
 same, bit for bit, as one future at a time.
+
+What a future's end is worth is the player's own expected final score by default; another
+player (``bots/winning.py``) gives its own measure of an end-of-turn position instead (its
+chance of finishing first, from every player's sheet), on the same futures.
 """
 
 from __future__ import annotations
 
 import gc
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ..rules import CHANCE, Game
@@ -51,10 +56,18 @@ class _Position:
         self.turn = turn
 
 
-def future_values(starts: list[Game], seeds: list[int], player: int, network: ValueNetwork) -> list[list[float]]:
+def future_values(
+    starts: list[Game],
+    seeds: list[int],
+    player: int,
+    network: ValueNetwork,
+    worth: Callable[[Game], float] | None = None,
+) -> list[list[float]]:
     """For each start (a position right after a move, waiting for outside dice), the value for
     ``player`` at the end of the turn in each future, the future ``i`` drawing its dice from
-    ``random.Random(seeds[i])``. The starts are not changed.
+    ``random.Random(seeds[i])``. The starts are not changed. The rest of the turn is played by
+    the network's best moves; ``worth``, if given, values the position at the end of the turn
+    (or of the game) instead of the network's expected final score for ``player``.
 
     Python's cyclic garbage collector is paused meanwhile: the search makes positions by the
     thousand, made of lists that the collector would go through again and again, and no
@@ -62,13 +75,19 @@ def future_values(starts: list[Game], seeds: list[int], player: int, network: Va
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _future_values(starts, seeds, player, network)
+        return _future_values(starts, seeds, player, network, worth)
     finally:
         if collecting:
             gc.enable()
 
 
-def _future_values(starts: list[Game], seeds: list[int], player: int, network: ValueNetwork) -> list[list[float]]:
+def _future_values(
+    starts: list[Game],
+    seeds: list[int],
+    player: int,
+    network: ValueNetwork,
+    worth: Callable[[Game], float] | None,
+) -> list[list[float]]:
     generators = [[random.Random(s) for s in seeds] for _ in starts]
     values = [[0.0] * len(seeds) for _ in starts]
     everyone = list(range(len(seeds)))
@@ -77,7 +96,7 @@ def _future_values(starts: list[Game], seeds: list[int], player: int, network: V
         position = waiting.pop()
         game = position.game
         if game.is_over or _turn(game) != position.turn:
-            value = network.value(game, player)
+            value = network.value(game, player) if worth is None else worth(game)
             row = values[position.start]
             for i in position.futures:
                 row[i] = value

@@ -1,0 +1,217 @@
+"""The winning player: at a table of 2 to 4, the move with the best chance of finishing first.
+
+The strong player (``bots/strong.py``) plays for its own expected final score, even at a table.
+This player plays to win. Its moves are searched as the strong player's are, on simulated
+futures to the end of the turn (``bots/futures.py``: the rest of the active player's turn and
+every passive player's pick from the platter, all played by the network's best moves), but the
+end of each future is valued from every sheet at the table: the network's expected final score
+of each player (``m_i``) is turned into this player's chance of finishing first.
+
+The model: each final score is normal about its forecast, ``F_i ~ N(m_i, s(k)^2)``, where ``k``
+is the number of turns still to play. ``s(k)`` is calibrated on self-play of the strong player
+(``scripts/calibrate_win.py``, tuning seeds; ``data/win-spread.json``): the measured spread of a
+difference ``F_i - F_j`` about ``m_i - m_j``, over the square root of 2. The scores of a table
+are correlated (everyone picks from the same dice); a shared part cancels out of who is first,
+so independent scores of that spread give each difference its measured spread. With one
+opponent the chance is ``Phi((m_me - m_other) / (sqrt(2) s))``; with several, the integral over
+this player's own score of the product of the others' chances of staying below it, by
+Gauss-Hermite quadrature (no Monte Carlo). At the end of the game the rulebook decides exactly
+(highest total, then highest single area; a tie still standing counts ``1/k``, as ``bench``
+counts it). Before the end, a tie counts half (in the continuous model two equal forecasts give
+each player one half): an approximation of the rulebook's tie-break on the best area.
+
+A small tie-break, ``TIE_BREAK`` chances per expected point, is added so that where the chance
+cannot tell moves apart (a game won or lost for certain) the player still plays for points.
+
+Candidates: the moves within ``margin`` points of the network's best (wider than the strong
+player's: a move slightly worse for one's own score may take more from the opponents), at most
+``candidates`` of them, and also the move whose position right after it has the best chance by
+the same model (every player's network value there). Each is searched on ``samples`` futures
+with common dice. In a solo game this player is the strong player, move for move.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from importlib import resources
+from typing import NamedTuple
+
+import numpy as np
+
+from ..rules import CHANCE, Game, Move
+from .blas import blas_threads
+from .futures import future_values
+from .network import ValueNetwork, shipped_network
+from .strong import SEARCH, Search, StrongBot, _ranked
+
+# The searches at a table, chosen on tuning games (seeds below 1000): see docs/bench.md.
+WIN_SEARCH: dict[str, Search] = {
+    "tres-fute": Search(candidates=4, samples=8, margin=8.0),
+    "vraiment-tres-fute": Search(candidates=4, samples=8, margin=8.0),
+}
+TIE_BREAK = 1e-4  # chances of finishing first per expected point of one's own
+_SQRT2 = math.sqrt(2.0)
+# Gauss-Hermite nodes and weights for the standard normal density (probabilists' Hermite)
+_X, _W = np.polynomial.hermite_e.hermegauss(24)
+_NODES = [float(x) for x in _X]
+_WEIGHTS = [float(w) / math.sqrt(2 * math.pi) for w in _W]
+
+
+class Chance(NamedTuple):
+    """A legal move and this player's chance of finishing first after it (plus the tie-break)."""
+
+    move: Move
+    value: float
+    searched: bool  # valued by the search; otherwise on the position right after the move
+
+
+def turns_left(game: Game) -> int:
+    """The turns still to play, the current one counted whole (0 once the game is over)."""
+    if game.is_over:
+        return 0
+    per_round = 2 if game.n_players == 1 else game.n_players
+    return (game.rounds - game.round) * per_round + (per_round - game.turn)
+
+
+class Calibration(NamedTuple):
+    """What self-play measured at one table (``data/win-spread.json``), by turns left ``k``."""
+
+    bias: list[list[float]]  # [k][d]: the network's mean error for the player d seats after the active one
+    spread: list[float]  # [k]: each final score's spread about its corrected forecast
+
+
+@cache
+def calibration(game_id: str, players: int) -> Calibration:
+    """The shipped calibration of a table of ``players`` (2 to 4)."""
+    path = resources.files("tresfute.bots") / "data" / "win-spread.json"
+    table = json.loads(path.read_text())["by_game"][game_id][str(players)]
+    return Calibration(table["bias"], [pair / _SQRT2 for pair in table["spread"]])
+
+
+def _below(z: float) -> float:
+    """The standard normal distribution function."""
+    return 0.5 * math.erfc(-z / _SQRT2)
+
+
+def chance_first(means: list[float], player: int, spread: float) -> float:
+    """The chance that ``player``'s final score is the highest when each is normal about its
+    mean with the same ``spread`` and independent (a tie, of chance zero, is not counted)."""
+    mine = means[player]
+    gaps = [(mine - m) / spread for k, m in enumerate(means) if k != player]
+    if len(gaps) == 1:
+        return _below(gaps[0] / _SQRT2)
+    total = 0.0
+    for z, w in zip(_NODES, _WEIGHTS, strict=True):
+        product = w
+        for gap in gaps:
+            product *= _below(z + gap)
+        total += product
+    return total
+
+
+class WinningBot:
+    """The strong player's search, valued by the chance of finishing first (see the module).
+
+    Settings left out are the game's own (``WIN_SEARCH``); ``spread`` scales the calibrated
+    spreads (1: as measured); ``likeliest`` adds to the candidates the move whose position right
+    after it has the best chance. In a solo game it plays the strong player's moves.
+    """
+
+    name = "strong-win"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        candidates: int | None = None,
+        samples: int | None = None,
+        network: ValueNetwork | None = None,
+        margin: float | None = None,
+        spread: float = 1.0,
+        likeliest: bool = True,
+    ) -> None:
+        self.seed = seed
+        self.candidates = candidates
+        self.samples = samples
+        self.network = network
+        self.margin = margin
+        self.spread = spread
+        self.likeliest = likeliest
+        self.strong = StrongBot(seed, network=network)
+
+    def search(self, game: Game) -> Search:
+        """The search settings at a table: the bot's own, or else the game's."""
+        default = WIN_SEARCH[game.spec.id] if game.n_players > 1 else SEARCH[game.spec.id]
+        return Search(
+            default.candidates if self.candidates is None else self.candidates,
+            default.samples if self.samples is None else self.samples,
+            default.margin if self.margin is None else self.margin,
+        )
+
+    def choose(self, game: Game, player: int) -> Move:
+        moves = game.legal_moves(player)
+        if len(moves) == 1:
+            return moves[0]
+        if game.n_players == 1:
+            return self.strong.choose(game, player)
+        return self.analyse(game, player)[0].move
+
+    def chance(self, game: Game, player: int, values: list[float]) -> float:
+        """What a position is worth to ``player``: the chance of finishing first (exact once the
+        game is over) plus the tie-break, from every player's network value."""
+        if game.is_over:
+            winners = game.winners()
+            return (1 / len(winners) if player in winners else 0.0) + TIE_BREAK * values[player]
+        n = game.n_players
+        table = calibration(game.spec.id, n)
+        k = turns_left(game)
+        bias = table.bias[k]
+        means = [value + bias[(p - game.active) % n] for p, value in enumerate(values)]
+        return chance_first(means, player, table.spread[k] * self.spread) + TIE_BREAK * means[player]
+
+    def analyse(self, game: Game, player: int | None = None) -> list[Chance]:
+        """Every legal move of ``player`` at a table with its chance of finishing first: the
+        searched candidates, best first, then the others in the network's order, with the chance
+        of the position right after them (capped at the last searched one's). Mid-turn that
+        chance is only a rough guide (the calibration is made at the start of a turn): played
+        alone, it loses to the strong player (docs/bench.md), so without a search the network's
+        best move comes first, as the strong player plays it."""
+        if player is None:
+            player = game.to_move
+        if player is None or player == CHANCE:
+            raise ValueError("no player decides now")
+        if game.n_players == 1:
+            raise ValueError("alone, the winning player is the strong player: see StrongBot.analyse")
+        with blas_threads():
+            return self._analyse(game, player)
+
+    def _analyse(self, game: Game, player: int) -> list[Chance]:
+        network = self.network or shipped_network(game.spec.id)
+        ranked = _ranked(game, player, network)
+        afters = [after for _, _, after in ranked]
+        values = {p: network.values(afters, p) for p in range(game.n_players) if p != player}
+        quick = [
+            self.chance(after, player, [own if p == player else values[p][k] for p in range(game.n_players)])
+            for k, (own, _, after) in enumerate(ranked)
+        ]
+        settings = self.search(game)
+        best = ranked[0][0]
+        chosen = [k for k in range(min(settings.candidates, len(ranked))) if best - ranked[k][0] <= settings.margin]
+        likeliest = max(range(len(ranked)), key=lambda k: quick[k])
+        if self.likeliest and likeliest not in chosen:
+            chosen.append(likeliest)
+        if len(chosen) <= 1 or settings.samples <= 0:  # the network's best, as the strong player plays it
+            return [Chance(move, quick[k], False) for k, (_, move, _) in enumerate(ranked)]
+        seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(settings.samples)]
+        players = range(game.n_players)
+
+        def worth(end: Game) -> float:
+            return self.chance(end, player, [network.value(end, p) for p in players])
+
+        futures = future_values([afters[k] for k in chosen], seeds, player, network, worth)
+        searched = [Chance(ranked[k][1], sum(row) / len(row), True) for k, row in zip(chosen, futures, strict=True)]
+        searched.sort(key=lambda c: -c.value)
+        cap = searched[-1].value
+        rest = [Chance(ranked[k][1], min(quick[k], cap), False) for k in range(len(ranked)) if k not in chosen]
+        return searched + rest

@@ -1,0 +1,223 @@
+"""The winning player (``bots/winning.py``): at a table it plays for its chance of finishing first.
+
+(Its strength against the strong player is measured by ``tresfute bench``, docs/bench.md.)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from importlib import resources
+
+import pytest
+from click.testing import CliRunner
+
+from tresfute.bots import BOTS, StrongBot, WinningBot, make_bot
+from tresfute.bots.futures import future_values
+from tresfute.bots.network import shipped_network
+from tresfute.bots.winning import calibration, chance_first, turns_left
+from tresfute.cli import main
+from tresfute.rules import CHANCE, SPECS, Game, Sheet
+from tresfute.rules.kinds import ActionKind
+
+from helpers import play_randomly
+
+GAMES = ["tres-fute", "vraiment-tres-fute"]
+
+
+def test_the_winning_player_is_listed_and_made_by_name() -> None:
+    """``strong-win`` is a bot name of the registry (and so of the command line)."""
+    assert BOTS["strong-win"] is WinningBot
+    assert isinstance(make_bot("strong-win", 3), WinningBot)
+
+
+def test_the_chance_of_finishing_first_is_a_share_of_one() -> None:
+    """The normal model: equal forecasts share the chance equally, the chances of a table add up
+    to 1, the quadrature of two players agrees with the closed form, and a lead raises it."""
+    assert chance_first([200.0, 200.0], 0, 30.0) == pytest.approx(0.5)
+    for means in ([250.0, 240.0, 200.0], [180.0, 220.0, 205.0, 230.0], [300.0, 200.0, 200.0]):
+        chances = [chance_first(means, p, 25.0) for p in range(len(means))]
+        assert sum(chances) == pytest.approx(1.0, abs=1e-6)
+        assert max(range(len(means)), key=lambda p: chances[p]) == max(range(len(means)), key=lambda p: means[p])
+    # two players by quadrature (a third one far behind changes nothing) and by the closed form
+    three = chance_first([230.0, 215.0, -1000.0], 0, 20.0)
+    assert three == pytest.approx(0.5 * math.erfc(-15.0 / 20.0 / 2))
+    assert chance_first([230.0, 215.0], 0, 20.0) == pytest.approx(three)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_calibration_covers_every_table_and_every_turn(game_id: str) -> None:
+    """The shipped calibration has a bias per seat and a spread for every turn left of every
+    table of 2 to 4, made on tuning seeds (below 1000); a finished game has no spread."""
+    spec = SPECS[game_id]
+    data = json.loads((resources.files("tresfute.bots") / "data" / "win-spread.json").read_text())
+    assert data["seed"] < 1000 and "calibrate_win.py" in data["command"]
+    for players in (2, 3, 4):
+        table = calibration(game_id, players)
+        turns = spec.rounds_by_players[players] * players
+        assert len(table.spread) == len(table.bias) == turns + 1
+        assert table.spread[0] == 0.0 and all(s > 0 for s in table.spread[1:])
+        assert all(len(row) == players for row in table.bias)
+
+
+def test_turns_left_counts_the_current_turn_whole() -> None:
+    game = Game("tres-fute", players=3, seed=1)
+    assert turns_left(game) == 15  # 5 rounds of 3 turns
+    while game.turn == 0:
+        game.play(game.legal_moves()[0])
+    assert turns_left(game) == 14
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_alone_the_winning_player_plays_the_strong_players_moves(game_id: str) -> None:
+    """In a solo game the winning player is the strong player, move for move (two rounds)."""
+    game = Game(game_id, players=1, seed=7)
+    winning, strong = WinningBot(5), StrongBot(5)
+    while game.round <= 2:
+        move = winning.choose(game, 0)
+        assert move == strong.choose(game, 0)
+        game.play(move)
+
+
+def _play_through(game_id: str, players: int, seed: int, bot: WinningBot) -> int:
+    """A game with the winning player in every seat; each move checked legal. Decisions asked."""
+    game = Game(game_id, players=players, seed=seed)
+    asked = 0
+    while not game.is_over:
+        player = game.to_move
+        assert player is not None and player >= 0
+        move = bot.choose(game, player)
+        assert move in game.legal_moves(player)
+        game.play(move, player)
+        asked += 1
+    return asked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_winning_player_plays_only_legal_moves_quickly(players: int) -> None:
+    """A seeded game of Très futé at each table size, played through by the winning player in
+    every seat with a small search (two candidates, two futures): every move is legal."""
+    assert _play_through("tres-fute", players, 100 + players, WinningBot(1, candidates=2, samples=2)) > 30
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_winning_player_plays_only_legal_moves(game_id: str, players: int) -> None:
+    """Seeded games of both games at each table size, with the player's own search settings."""
+    for seed in range(2):
+        assert _play_through(game_id, players, seed, WinningBot(seed)) > 30
+
+
+def test_bench_measures_the_winning_player_against_the_strong_one() -> None:
+    """``tresfute bench --bot strong-win --players 2 --opponents strong`` runs and reports a win rate."""
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            "--game",
+            "tres-fute",
+            "--bot",
+            "strong-win",
+            "--players",
+            "2",
+            "--opponents",
+            "strong",
+            "--games",
+            "1",
+            "--seed",
+            "5",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)  # stderr may say that the plain engine runs
+    assert data["bot"] == "strong-win" and data["opponents"] == "strong"
+    assert data["win_rate"] in (0.0, 0.5, 1.0)
+
+
+def _sheet(spec_id: str, areas: dict[str, list[int]], earned: dict[str, int], used: dict[str, int], foxes: list[str]):
+    sheet = Sheet(SPECS[spec_id])
+    for colour, state in areas.items():
+        sheet.areas[colour] = list(state)
+    for action, n in earned.items():
+        sheet.earned[ActionKind(action)] = n
+    for action, n in used.items():
+        sheet.used[ActionKind(action)] = n
+    sheet.foxes = list(foxes)
+    return sheet
+
+
+def _last_turn_behind() -> Game:
+    """Très futé, 2 players, the last turn: player 2 (seat 1) rolls first, 109 points against 231.
+
+    Only a big turn can still win: the orange 4 (the move of most points on average) cannot, nor
+    almost ever the yellow 2 on its cell; the white 2 on that same cell, which keeps the yellow die
+    to roll again, wins in about one future in five. (The position was found in a tuning game,
+    dice of ``random.Random(22)``, and is set up here from its sheets.)"""
+    game = Game("tres-fute", players=2, dice="external")
+    play_randomly(game, random.Random(0), until=lambda g: g.round == 6 and g.turn == 1 and g.to_move == CHANCE)
+    game.set_sheet(
+        0,
+        _sheet(
+            "tres-fute",
+            {
+                "y": [1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1],
+                "b": [1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0],
+                "g": [0, 0, 0, 0, 0, 0, 0],
+                "o": [4, 1, 6, 8, 3, 4, 10],
+                "p": [6, 4, 5, 6, 6, 3, 4, 6, 4],
+            },
+            {"reroll": 5, "plus_one": 5},
+            {"reroll": 4, "plus_one": 5},
+            ["purple box 7", "green box 7"],
+        ),
+    )
+    game.set_sheet(
+        1,
+        _sheet(
+            "tres-fute",
+            {
+                "y": [0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 0, 1],
+                "b": [1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1],
+                "g": [0, 0, 0, 0, 0, 0, 0],
+                "o": [5, 2, 1, 8],
+                "p": [3, 4, 5, 6, 1],
+            },
+            {"reroll": 4, "plus_one": 4},
+            {"reroll": 2, "plus_one": 4},
+            ["green box 7"],
+        ),
+    )
+    game.play("dice w2 y2 b1 g6 o4 p5")
+    assert game.to_move == 1 and [s.total for s in game.scores()] == [231, 109]
+    return game
+
+
+def _outcomes(game: Game, move: str, futures: int = 64) -> tuple[float, float]:
+    """A move's mean final score and share of wins on many futures played by the network."""
+    network = shipped_network("tres-fute")
+    after = dict((str(m), a) for m, a in game.afterstates(1))[move]
+    seeds = list(range(futures))
+    score = future_values([after], seeds, 1, network)[0]
+    won = future_values([after], seeds, 1, network, lambda end: 1.0 if 1 in end.winners() else 0.0)[0]
+    return sum(score) / futures, sum(won) / futures
+
+
+def test_behind_on_the_last_turn_it_takes_the_risk_that_can_still_win() -> None:
+    """Where the moves of most points (almost) never win, the winning player takes the risky move
+    that still can, and the strong player (for points) does not. The outcomes are counted on 64
+    futures of the rest of the game, played by the network."""
+    game = _last_turn_behind()
+    risky = str(WinningBot(0).choose(game, 1))
+    safe = str(StrongBot(0).choose(game, 1))
+    assert risky != safe
+    safe_score, safe_wins = _outcomes(game, safe)
+    risky_score, risky_wins = _outcomes(game, risky)
+    assert safe_score > risky_score  # the strong player's move is worth more points …
+    assert safe_wins < 0.05 < 0.15 < risky_wins  # … and almost never wins, where the risk does
+    outcomes = {str(m): _outcomes(game, str(m)) for m in game.legal_moves(1)}
+    most_points = max(outcomes, key=lambda m: outcomes[m][0])
+    assert outcomes[most_points][1] == 0.0  # the move of most points cannot win at all
+    assert max(outcomes, key=lambda m: outcomes[m][1]) == risky  # no move wins more often
