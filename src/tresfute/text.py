@@ -41,7 +41,8 @@ def area_name(letter: str) -> str:
 
 def bot_name(name: str) -> str:
     """A computer player's name for players to read."""
-    return {"random": _("random play"), "greedy": _("greedy"), "strong": _("strong")}.get(name, name)
+    names = {"random": _("random play"), "greedy": _("greedy"), "strong": _("strong"), "strong-win": _("plays to win")}
+    return names.get(name, name)
 
 
 def action_name(action: ActionKind | str) -> str:

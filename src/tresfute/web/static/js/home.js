@@ -8,7 +8,8 @@ import { asPlayer, gameLink, player, playerHeaders, remember, remembered, setGui
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
 const today = () => new Date().toISOString().slice(0, 10); // the challenge's days are UTC days
 const reviewLink = (g) => `/g/${g.id}?review${g.token ? `#seat=${g.token}` : ""}`;
-const BOT_CHOICES = [["", N_("Person")], ["strong", N_("Computer (strong)")], ["greedy", N_("Computer (greedy)")],
+const BOT_CHOICES = [["", N_("Person")], ["strong", N_("Computer (strong)")],
+  ["strong-win", N_("Computer (strong, plays to win)")], ["greedy", N_("Computer (greedy)")],
   ["random", N_("Computer (random)")]];
 
 function NewGame() {
