@@ -59,6 +59,14 @@ class Search(NamedTuple):
     samples: int  # simulated futures per candidate
     margin: float  # only the moves within this many points of the network's best
 
+    def overridden(self, candidates: int | None, samples: int | None, margin: float | None) -> Search:
+        """These settings with those given (not None) in their place: a bot's own over the game's."""
+        return Search(
+            self.candidates if candidates is None else candidates,
+            self.samples if samples is None else samples,
+            self.margin if margin is None else margin,
+        )
+
 
 # Chosen on tuning games (seed 5, never the held-out benchmark's), see docs/bench.md: three
 # candidates within 4 points on six futures each gained 4.1 points over two within 2 on four in
@@ -103,12 +111,7 @@ class StrongBot:
 
     def search(self, game: Game) -> Search:
         """The search settings for this game: the bot's own, or else the game's."""
-        default = SEARCH[game.spec.id]
-        return Search(
-            default.candidates if self.candidates is None else self.candidates,
-            default.samples if self.samples is None else self.samples,
-            default.margin if self.margin is None else self.margin,
-        )
+        return SEARCH[game.spec.id].overridden(self.candidates, self.samples, self.margin)
 
     def analyse(
         self, game: Game, player: int | None = None, candidates: int | None = None, search_all: bool = False

@@ -143,11 +143,7 @@ class WinningBot:
     def search(self, game: Game) -> Search:
         """The search settings at a table: the bot's own, or else the game's."""
         default = WIN_SEARCH[game.spec.id] if game.n_players > 1 else SEARCH[game.spec.id]
-        return Search(
-            default.candidates if self.candidates is None else self.candidates,
-            default.samples if self.samples is None else self.samples,
-            default.margin if self.margin is None else self.margin,
-        )
+        return default.overridden(self.candidates, self.samples, self.margin)
 
     def choose(self, game: Game, player: int) -> Move:
         moves = game.legal_moves(player)
