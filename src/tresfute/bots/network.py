@@ -33,9 +33,9 @@ import numpy as np
 
 from ..float32 import FLOAT32, one_hot, packed
 from ..rules import Game
-from ..rules.game import Phase, Stage, Where, get_spec
+from ..rules.game import Pending, Phase, Stage, Where, get_spec
 from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid, Order, TrackScoring
-from ..rules.sheet import Score
+from ..rules.sheet import Score, sheet_total
 
 FORMAT = "tresfute-network/1"
 SCALE = 100.0  # the network's output is in hundreds of points
@@ -65,20 +65,37 @@ def _entry_values(spec: GameSpec, colour: str) -> tuple[int, ...]:
     return tuple(range(1, 7))
 
 
+class AreaInputs:
+    """What an area's state gives the network, worked out once per state (``Encoder.area``):
+    its inputs, the share of entry values it still takes, and its points. A network keeps
+    what the inputs add to its first layer by this object (``ValueNetwork._part_row``)."""
+
+    __slots__ = ("colour", "inputs", "open_share", "points")
+
+    def __init__(self, colour: str, inputs: list[float], open_share: float, points: int) -> None:
+        self.colour = colour
+        self.inputs = inputs
+        self.open_share = open_share
+        self.points = points
+
+
 class Encoder:
     """The network's input vector for one player's view of a position."""
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
         self.entry_values = {colour: _entry_values(spec, colour) for colour in spec.areas}
-        self._areas_seen: dict[str, dict[tuple[int, ...], tuple[list[float], float]]] = {c: {} for c in spec.areas}
+        self._areas_seen: dict[str, dict[tuple[int, ...], AreaInputs]] = {c: {} for c in spec.areas}
+        # each die's own area among the sheet's areas (its openness is an input), or -1
+        colours = list(spec.areas)
+        self._die_areas = [colours.index(die) if die in spec.areas else -1 for die in spec.dice]
         self.names = self._names()
         self.size = len(self.names)
         # where each area's inputs lie (they come first, area by area); the rest follows
         self.area_slices: dict[str, tuple[int, int]] = {}
         start = 0
         for colour, area in spec.areas.items():
-            length = len(self._area(colour, tuple(area.new_state()))[0])
+            length = len(self.area(colour, tuple(area.new_state())).inputs)
             self.area_slices[colour] = (start, start + length)
             start += length
         self.rest_start = start
@@ -122,9 +139,9 @@ class Encoder:
         names += [f"pending {colour}" for colour in spec.areas] + ["pending choice", "pending other"]
         return names
 
-    def _area(self, colour: str, state: tuple[int, ...]) -> tuple[list[float], float]:
-        """An area's inputs and the share of entry values it still takes (kept: the same state,
-        the same inputs; most areas are unchanged from one position to the next)."""
+    def area(self, colour: str, state: tuple[int, ...]) -> AreaInputs:
+        """What an area's state gives the network (kept: the same state, the same object; most
+        areas are unchanged from one position to the next)."""
         seen = self._areas_seen[colour]
         found = seen.get(state)
         if found is None:
@@ -133,7 +150,7 @@ class Encoder:
             found = seen[state] = self._area_inputs(colour, state)
         return found
 
-    def _area_inputs(self, colour: str, state: tuple[int, ...]) -> tuple[list[float], float]:
+    def _area_inputs(self, colour: str, state: tuple[int, ...]) -> AreaInputs:
         area = self.spec.areas[colour]
         values = self.entry_values[colour]
         listed = list(state)  # the areas' rules read a state as a list
@@ -173,31 +190,35 @@ class Encoder:
             takes = [1.0 if area.accepts(listed, v) else 0.0 for v in values]
         x += takes
         open_share = sum(takes) / len(takes)
-        x += [open_share, area.score(listed) / 50.0]
-        return x, open_share
+        points = area.score(listed)
+        x += [open_share, points / 50.0]
+        return AreaInputs(colour, x, open_share, points)
 
     def encode(self, game: Game, player: int, score: Score | None = None) -> list[float]:
         """The inputs for ``player`` in ``game`` (a position after a move, or any position)."""
-        states, rest = self.parts(game, player, score)
+        areas, _, rest = self.parts(game, player, score)
         x: list[float] = []
-        for colour, state in states:
-            x += self._area(colour, state)[0]
+        for found in areas:
+            x += found.inputs
         return x + np.frombuffer(rest, dtype=np.float32).tolist()
 
-    def parts(
-        self, game: Game, player: int, score: Score | None = None
-    ) -> tuple[list[tuple[str, tuple[int, ...]]], bytes]:
-        """The inputs in two parts: each area's state, whose inputs (``_area``) come first and
-        in this order, then the rest of the inputs, as float32 bytes. Areas change one at a
-        time: a network can keep what each area's state gives its first layer
+    def parts(self, game: Game, player: int, score: Score | None = None) -> tuple[list[AreaInputs], int, bytes]:
+        """The inputs in two parts: what each area's state gives (:meth:`area`: its inputs come
+        first, area by area), then the rest of the inputs, as float32 bytes; and the player's
+        score now (``score``'s if given, else from the areas' points, by the rules' count). Areas
+        change one at a time: a network can keep what each area's state gives its first layer
         (``ValueNetwork.values``). The rest is joined from pieces packed once for the game
         (each one-hot group's every value: ``_RestPieces``), so a position makes few Python floats."""
         spec = self.spec
         pieces = self._pieces
         sheet = game.sheets[player]
-        score = score or game.score(player)
-        states = [(colour, tuple(sheet.areas[colour])) for colour in spec.areas]
-        openness = {colour: self._area(colour, state)[1] for colour, state in states}
+        states = sheet.areas
+        areas = [self.area(colour, tuple(states[colour])) for colour in spec.areas]
+        foxes = len(sheet.foxes)
+        if score is None:
+            total, lowest = sheet_total([found.points for found in areas], foxes)
+        else:
+            total, lowest = score.total, score.fox_value
         rest: list[bytes] = []
         for k, track in enumerate(spec.actions):
             available = min(sheet.available(track.action), track.circles)
@@ -206,12 +227,9 @@ class Encoder:
                 rest.append(pieces.actions[k][available * (track.circles + 1) + earned])
             else:  # a sheet set by hand beyond the printed circles
                 rest.append(one_hot(track.circles + 1, available) + _F32.pack(earned / track.circles))
-        foxes = len(sheet.foxes)
-        lowest = score.fox_value  # what each fox is worth, by the rules' one count (sheet.py)
+        # lowest: what each fox is worth, by the rules' one count (sheet.py)
         rest.append(
-            _FOXES.pack(
-                foxes / 6.0, lowest / 50.0, foxes * lowest / 200.0, score.total / 200.0, 1.0 if lowest == 0 else 0.0
-            )
+            _FOXES.pack(foxes / 6.0, lowest / 50.0, foxes * lowest / 200.0, total / 200.0, 1.0 if lowest == 0 else 0.0)
         )
         rounds_left = game.rounds - game.round
         rest.append(pieces.rounds[rounds_left] if 0 <= rounds_left < len(pieces.rounds) else pieces.rounds[0])
@@ -225,25 +243,33 @@ class Encoder:
         rest.append(pieces.stages[0 if own is _PICK_STAGE else 1 if own is _EXTRA_STAGE else 2])
         rest.append(pieces.picks_rolls[4 * min(game.picks, 3) + min(game.rolls, 3)])
         in_hand_counts = active and phase is not _PASSIVE
-        for i, die in enumerate(spec.dice):
-            where = game.where[i]
+        wheres, values = game.where, game.values
+        for i, own_area in enumerate(self._die_areas):
+            where = wheres[i]
             place = 0 if where is _HAND else 1 if where is _PLATTER else 2
-            shows = game.values[i] if place else 0
-            rest.append(pieces.dice[7 * place + shows])
-            if die in spec.areas:
-                rest.append(_F32.pack(openness[die] if in_hand_counts and not place else 0.0))
-        pending = dict.fromkeys(spec.areas, 0.0)
+            rest.append(pieces.dice[7 * place + (values[i] if place else 0)])
+            if own_area >= 0:
+                rest.append(_F32.pack(areas[own_area].open_share if in_hand_counts and not place else 0.0))
+        waiting = game.pending[player]
+        if waiting:
+            rest.append(self._pending(waiting))
+        else:
+            rest.append(pieces.no_pending)
+        return areas, total, b"".join(rest)
+
+    def _pending(self, waiting: list[Pending]) -> bytes:
+        """The inputs of the bonuses waiting to be placed: entries by area, choices, others."""
+        pending = dict.fromkeys(self.spec.areas, 0.0)
         choice = other = 0.0
-        for waiting in game.pending[player]:
-            bonus = waiting.bonus
+        for each in waiting:
+            bonus = each.bonus
             if isinstance(bonus, EntryBonus):
                 pending[bonus.area] += 1.0
             elif isinstance(bonus, ChoiceBonus):
                 choice += 1.0
             else:
                 other += 1.0
-        rest.append(pieces.pending.pack(*pending.values(), choice, other))
-        return states, b"".join(rest)
+        return self._pieces.pending.pack(*pending.values(), choice, other)
 
 
 class _RestPieces:
@@ -268,6 +294,7 @@ class _RestPieces:
         self.picks_rolls = [one_hot(4, picks) + one_hot(4, rolls) for picks in range(4) for rolls in range(4)]
         self.dice = [one_hot(len(WHERE), place) + one_hot(6, shows - 1) for place in range(3) for shows in range(7)]
         self.pending = struct.Struct(f"{len(spec.areas) + 2}f")
+        self.no_pending = bytes(self.pending.size)  # float32 zeros
 
 
 class ValueNetwork:
@@ -351,7 +378,8 @@ class ValueNetwork:
 
     def weights_changed(self) -> None:
         """Forget what was derived from the weights (after training changed them in place)."""
-        self._part_rows: dict[str, dict[tuple[int, ...], int]] = {colour: {} for colour in self.spec.areas}
+        self._rest_weights = self.layers[0][0][self.encoder.rest_start :]  # a view: follows the weights
+        self._part_rows: dict[AreaInputs, int] = {}  # by the object: one per area state (Encoder.area)
         self._parts_used = 0
         self._parts = np.empty((0, self.layers[0][0].shape[1]), dtype=np.float32)
         # the sums of the area rows of whole sheets (most sheets come back, with other dice)
@@ -362,19 +390,19 @@ class ValueNetwork:
             blocks = _diagonal_blocks(w)
             self._blocks.append(None if blocks is None else [(r, np.ascontiguousarray(w[r, c])) for r, c in blocks])
 
-    def _part_row(self, colour: str, state: tuple[int, ...]) -> int:
+    def _part_row(self, area: AreaInputs) -> int:
         """The row of ``_parts`` that holds what an area's state adds to the first layer's sums."""
-        rows = self._part_rows[colour]
-        row = rows.get(state)
+        rows = self._part_rows
+        row = rows.get(area)
         if row is None:
-            row = rows[state] = self._parts_used
+            row = rows[area] = self._parts_used
             self._parts_used += 1
             if row == len(self._parts):
                 grown = np.empty((max(row + 1, min(2 * row + 256, PARTS_KEPT)), self._parts.shape[1]), np.float32)
                 grown[:row] = self._parts
                 self._parts = grown
-            start, stop = self.encoder.area_slices[colour]
-            segment = np.asarray(self.encoder._area(colour, state)[0], dtype=np.float32)
+            start, stop = self.encoder.area_slices[area.colour]
+            segment = np.asarray(area.inputs, dtype=np.float32)
             self._parts[row] = segment @ self.layers[0][0][start:stop]
         return row
 
@@ -396,8 +424,7 @@ class ValueNetwork:
         the same sheets with other dice), and multiplies only the rest of the inputs.
         """
         if self._parts_used + len(games) * len(self.encoder.area_slices) > PARTS_KEPT:
-            for kept in self._part_rows.values():  # start again rather than let the kept states grow for ever
-                kept.clear()
+            self._part_rows.clear()  # start again rather than let the kept states grow for ever
             self._parts_used = 0
             self._sum_rows.clear()
         if len(self._sum_rows) + len(games) > SUMS_KEPT:
@@ -410,30 +437,30 @@ class ValueNetwork:
         sums: list[int] = []
         new_rows: list[int] = []
         rests: list[bytes] = []
+        encoder = self.encoder
         for k, g in enumerate(games):
-            score = g.score(player)
             if g.is_over:
-                out[k] = float(score.total)
+                out[k] = float(g.score(player).total)
                 continue
-            states, rest = self.encoder.parts(g, player, score)
+            areas, total, rest = encoder.parts(g, player)
             where.append(k)
-            now.append(score.total)
+            now.append(total)
             rests.append(rest)
-            rows = tuple([self._part_row(colour, state) for colour, state in states])
+            rows = tuple([self._part_row(area) for area in areas])
             found = sum_rows.get(rows)
             if found is None:
                 found = sum_rows[rows] = len(sum_rows)
                 new_rows += rows
             sums.append(found)
         if where:
-            w, b = self.layers[0]
             inputs = np.frombuffer(b"".join(rests), dtype=np.float32).reshape(len(where), -1)
-            h = inputs @ w[self.encoder.rest_start :] + b
+            h = inputs @ self._rest_weights + self.layers[0][1]
             if new_rows:
                 self._keep_sums(first_new, len(sum_rows), new_rows)
             h += self._sums[sums]
-            for k, total, y in zip(where, now, self._above_first(h), strict=True):
-                out[k] = total + SCALE * float(y)
+            learned: list[float] = self._above_first(h).tolist()  # Python floats at once
+            for k, total, y in zip(where, now, learned, strict=True):
+                out[k] = total + SCALE * y
         return out
 
     def evaluate(self, games: list[Game], player: int) -> tuple[list[float], list[list[float] | None]]:

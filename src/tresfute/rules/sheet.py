@@ -180,14 +180,18 @@ def fox_area(area_scores: dict[str, int]) -> str:
 
 def score_sheet(sheet: Sheet) -> Score:
     """Areas, then foxes times :func:`fox_value` of the areas."""
-    areas: dict[str, int] = {}
-    total, states = 0, sheet.areas
-    for a, area in sheet.spec.areas.items():
-        areas[a] = points = area.score(states[a])
-        total += points
-    each = fox_value(areas.values())
+    states = sheet.areas
+    areas = {a: area.score(states[a]) for a, area in sheet.spec.areas.items()}
     foxes = len(sheet.foxes)
-    return Score(areas, foxes, each, total + foxes * each)
+    total, each = sheet_total(list(areas.values()), foxes)
+    return Score(areas, foxes, each, total)
+
+
+def sheet_total(area_points: list[int], foxes: int) -> tuple[int, int]:
+    """A sheet's total from its areas' points and its foxes, and what each fox is worth (for
+    :func:`score_sheet`, and for the strong player's evaluation, which keeps each area's points)."""
+    each = fox_value(area_points)
+    return sum(area_points) + foxes * each, each
 
 
 def winners(scores: list[Score]) -> list[int]:
