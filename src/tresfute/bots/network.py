@@ -53,6 +53,7 @@ _PASSIVE: Final = Phase.PASSIVE
 _HAND: Final = Where.HAND
 _PLATTER: Final = Where.PLATTER
 _FOXES: Final = struct.Struct("5f")  # in the machine's order, as FLOAT32
+_ZERO: Final = _F32.pack(0.0)
 
 
 def _entry_values(spec: GameSpec, colour: str) -> tuple[int, ...]:
@@ -70,12 +71,13 @@ class AreaInputs:
     its inputs, the share of entry values it still takes, and its points. A network keeps
     what the inputs add to its first layer by this object (``ValueNetwork._part_row``)."""
 
-    __slots__ = ("colour", "inputs", "open_share", "points")
+    __slots__ = ("colour", "inputs", "open_bytes", "open_share", "points")
 
     def __init__(self, colour: str, inputs: list[float], open_share: float, points: int) -> None:
         self.colour = colour
         self.inputs = inputs
         self.open_share = open_share
+        self.open_bytes = _F32.pack(open_share)  # as an input of the die of this colour in hand
         self.points = points
 
 
@@ -249,7 +251,7 @@ class Encoder:
             place = 0 if where is _HAND else 1 if where is _PLATTER else 2
             rest.append(pieces.dice[7 * place + (values[i] if place else 0)])
             if own_area >= 0:
-                rest.append(_F32.pack(areas[own_area].open_share if in_hand_counts and not place else 0.0))
+                rest.append(areas[own_area].open_bytes if in_hand_counts and not place else _ZERO)
         waiting = game.pending[player]
         if waiting:
             rest.append(self._pending(waiting))
