@@ -27,7 +27,7 @@ GAMES = ["tres-fute", "vraiment-tres-fute"]
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_position_gives_one_named_input_per_place(game_id: str) -> None:
     """Random games of 1 to 4 players: every player's inputs have the encoder's length, are
-    finite, and an afterstate's inputs differ from the position's only where the move acts."""
+    finite, and the score the encoder counts from its areas' points is the rules' score."""
     encoder = _encoder(game_id)
     assert len(encoder.names) == len(set(encoder.names)) == encoder.size
     rng = random.Random(4)
@@ -37,6 +37,7 @@ def test_every_position_gives_one_named_input_per_place(game_id: str) -> None:
             for player in range(game.n_players):
                 x = encoder.encode(game, player)
                 assert len(x) == encoder.size and all(np.isfinite(x))
+                assert encoder.parts(game, player)[1] == game.score(player).total
             game.play(rng.choice(game.legal_moves()))
 
 
