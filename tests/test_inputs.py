@@ -14,7 +14,9 @@ from click.testing import CliRunner
 
 from tresfute import paper, records
 from tresfute.cli import main
+from tresfute.i18n import use_language
 from tresfute.rules import CHANCE, COMPILED, Game, IllegalMoveError, Move, MoveKind
+from tresfute.text import explain
 
 from helpers import new_game
 
@@ -102,6 +104,16 @@ def test_a_seat_on_a_dice_move_is_refused() -> None:
 def test_each_field_of_a_record_has_an_exact_type(change: dict, field: str, expected: str) -> None:
     with pytest.raises(records.RecordError, match=rf"^not a valid record: {field}.*{expected}"):
         records.loads(json.dumps({**SOLO, **change}))
+
+
+def test_the_values_a_field_takes_are_listed_in_the_reader_s_language() -> None:
+    """pydantic joins the values a field takes with an English "or": said in the reader's language."""
+    with pytest.raises(records.RecordError) as refused:
+        records.loads(json.dumps({**SOLO, "dice": "loaded"}))
+    with use_language("fr"):
+        assert explain(refused.value).endswith("dice doit être l'un de 'seeded' ou 'external'")
+    with use_language("en"):
+        assert explain(refused.value).endswith("dice must be one of 'seeded' or 'external'")
 
 
 @pytest.mark.parametrize("depth", [300, 5000, 100_000])

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tresfute.bots import BOTS
 from tresfute.web.app import create_app
 
 
@@ -131,6 +132,17 @@ def test_a_malformed_request_is_told_in_sentences_of_the_players_language(client
     assert en.json()["error"] == "malformed request: seq must be at least 0; x is not a field of this request"
     short = client.post(url + "?lang=en", json={"move": "roll", "seq": 0}, headers={"X-Seat-Token": "short"})
     assert short.json()["error"] == "malformed request: x-seat-token needs at least 16 characters"
+
+
+def test_the_values_a_field_takes_are_listed_in_the_player_s_language(client: TestClient) -> None:
+    """pydantic joins the values a field takes with an English "or": said in the page's language."""
+    body = {"game": "tres-fute", "seats": [{"name": "Ana"}, {"name": "Ordi", "bot": "nope"}]}
+    *names, last = (f"'{name}'" for name in BOTS)
+    fr = client.post("/api/games", json=body)
+    assert fr.status_code == 422
+    assert fr.json()["error"] == f"requête mal formée\u00a0: seats.1.bot doit être l'un de {', '.join(names)} ou {last}"
+    en = client.post("/api/games?lang=en", json=body).json()["error"]
+    assert en == f"malformed request: seats.1.bot must be one of {', '.join(names)} or {last}"
 
 
 @pytest.mark.parametrize("seq", ["0", 0.0, True, None, [0]])

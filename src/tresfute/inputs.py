@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from .i18n import N_
 from .rules import SPECS
-from .rules.reasons import VERBATIM, Reason, ReasonError
+from .rules.reasons import VERBATIM, Listing, OneOf, Reason, ReasonError
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -39,6 +39,15 @@ def field_name(loc: tuple[int | str, ...]) -> str:
         name = part if part.isprintable() and part.strip() == part and part else ascii(part)
         text += f".{name}" if text else name
     return text
+
+
+def alternatives(expected: object) -> object:
+    """The values a field takes, as pydantic lists them (``'a', 'b' or 'c'``: its "or" in
+    English), as words a front end says in its own language (``text.explain``)."""
+    head, joiner, last = str(expected).rpartition(" or ")
+    if not joiner:
+        return str(expected)
+    return OneOf((Listing(tuple(head.split(", "))), last))
 
 
 def problem(exc: ValidationError) -> Reason:
@@ -71,7 +80,7 @@ def problem(exc: ValidationError) -> Reason:
     if kind in templates:
         return Reason(templates[kind], field=field)
     if kind == "literal_error":
-        return Reason("{field} must be one of {expected}", field=field, expected=ctx.get("expected", ""))
+        return Reason("{field} must be one of {expected}", field=field, expected=alternatives(ctx.get("expected", "")))
     if kind == "too_long":
         return Reason("{field} holds at most {most} items", field=field, most=ctx.get("max_length", ""))
     if kind == "too_short":

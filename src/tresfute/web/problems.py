@@ -8,6 +8,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..i18n import N_, _
+from ..inputs import alternatives
+from ..rules.reasons import VERBATIM, Reason
+from ..text import explain
 
 # pydantic's error type -> the sentence (its context's values fill the braces).
 _SENTENCES = {
@@ -51,6 +54,8 @@ def sentence(problem: Mapping[str, Any], skip: int = 0) -> str:
     if template is None:
         return f"{_field(problem['loc'][skip:])}: {problem['msg']}"
     context = {key: value for key, value in (problem.get("ctx") or {}).items() if isinstance(value, str | int)}
+    if "expected" in context:  # pydantic's list of the values, joined by its English "or"
+        context["expected"] = explain(Reason(VERBATIM, text=alternatives(context["expected"])))
     return _(template).format(field=_field(problem["loc"][skip:]), **context)
 
 
