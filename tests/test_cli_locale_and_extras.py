@@ -154,3 +154,32 @@ def test_serve_refuses_a_wrong_setting_in_one_line_before_it_starts(
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: pytest.fail("the server started"))
     code, out = run("serve", "--db", str(tmp_path / "games.sqlite3"), "--lang", "en")
     assert code == 1 and out.endswith(said) and "Traceback" not in out
+
+
+def test_serve_refuses_a_database_it_cannot_open_in_one_line_and_leaves_it_as_it_was(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A folder, a file that is not SQLite, an SQLite file of something else: `serve` stops at once
+    with a sentence in the player's language naming the file, no traceback, and the file as it was."""
+    import sqlite3
+
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: pytest.fail("the server started"))
+    not_sqlite = tmp_path / "notes.sqlite3"
+    not_sqlite.write_text('{"not": "a database"}')
+    foreign = tmp_path / "other.sqlite3"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE games (name TEXT)")
+    foreign_before = foreign.read_bytes()
+    for where, said in (
+        (tmp_path, f"Erreur : aucune base de données ne peut être ouverte ni créée à {tmp_path} ("),
+        (not_sqlite, f"Erreur : {not_sqlite} n'est pas une base de données SQLite : donnez"),
+        (foreign, f"Erreur : {foreign} est une base de données SQLite, mais pas celle des parties de tresfute"),
+    ):
+        code, out = run("serve", "--db", str(where), "--lang", "fr")
+        assert code == 1 and out.replace("\u00a0", " ").startswith(said) and "Traceback" not in out, out
+        assert out.count("\n") == 1, "one line"
+    assert not_sqlite.read_text() == '{"not": "a database"}' and foreign.read_bytes() == foreign_before
+    code, out = run("serve", "--db", str(foreign), "--lang", "en")
+    assert out == f"Error: {foreign} is an SQLite database, but not of tresfute's games: give another file\n"

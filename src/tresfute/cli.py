@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from .i18n import _, environment_language, language, set_language
+from .i18n import N_, _, environment_language, language, set_language
 from .progress import Progress, progress_bar
 from .rules import SPECS
 from .settings import SettingError
@@ -618,7 +618,7 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
         import uvicorn
 
         from .web.app import create_app, served
-        from .web.store import PostgresStore, UnknownDatabaseError, open_store
+        from .web.store import DatabaseOpenError, PostgresStore, UnknownDatabaseError, open_store
     except ImportError as exc:
         _missing_extra("serve", "web", exc)
 
@@ -635,6 +635,8 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
             _("{value} is neither a postgresql:// URL nor an SQLite file's path").format(value=exc.url),
             param_hint="--db",
         ) from None
+    except DatabaseOpenError as exc:
+        raise click.ClickException(_database_refused(_without_password(where), exc.kind)) from None
     if workers > 1 and not isinstance(store, PostgresStore):
         store.close()
         raise click.BadParameter(_("several workers need a postgresql:// database"), param_hint="--workers")
@@ -653,6 +655,18 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
     store.close()  # each worker process opens its own
     os.environ["TRESFUTE_DB"] = where
     uvicorn.run("tresfute.web.app:app_from_environment", factory=True, workers=workers, **options)
+
+
+def _database_refused(where: str, kind: str) -> str:
+    """Why the games' database cannot be opened (``DatabaseOpenError.kind``), in a sentence."""
+    sentences = {
+        "not sqlite": N_("{where} is not an SQLite database: give the path of a new file, or of tresfute's games"),
+        "foreign": N_("{where} is an SQLite database, but not of tresfute's games: give another file"),
+        "newer": N_("the database {where} was written by a newer tresfute: upgrade tresfute to use it"),
+        "unreachable": N_("the database {where} does not answer, or refuses the connection"),
+    }
+    default = N_("no database can be opened or made at {where} (a folder, or a place without write access?)")
+    return _(sentences.get(kind, default)).format(where=where)
 
 
 def _check_settings(store: Any) -> None:

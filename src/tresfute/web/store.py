@@ -798,7 +798,6 @@ class SQLiteStore(_SQLStore):
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA busy_timeout=10000")
         self._lock = threading.Lock()
@@ -811,6 +810,8 @@ class SQLiteStore(_SQLStore):
                 found = 1  # a database of the first release: version 1, without the table
                 cursor.execute("INSERT INTO schema_version (version) VALUES (1)")
             self._migrate(cursor, found)
+        # once the file is known to be tresfute's (a file refused above is left as it was)
+        self._db.execute("PRAGMA journal_mode=WAL")
 
     @contextmanager
     def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
@@ -1100,16 +1101,50 @@ def reviewed(
     return data
 
 
+class DatabaseOpenError(RuntimeError):
+    """A database that cannot serve as tresfute's, and why (``kind``): ``"cannot open"`` (no file
+    can be made or opened there), ``"not sqlite"`` (a file that is not an SQLite database),
+    ``"foreign"`` (an SQLite database with other tables), ``"newer"`` (written by a newer
+    tresfute), ``"unreachable"`` (a PostgreSQL server that does not answer); ``detail``: the
+    driver's own words."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
 def open_store(database: str | Path) -> Store:
     """The store a ``--db`` value names: a ``postgresql://`` URL, or an SQLite file's path. A value
-    that looks like a URL of another kind is refused rather than taken for a folder."""
+    that looks like a URL of another kind is refused rather than taken for a folder; a database
+    that cannot be opened as tresfute's raises :class:`DatabaseOpenError`."""
     text = str(database)
     scheme = urlsplit(text).scheme if "://" in text else ""
-    if scheme in ("postgresql", "postgres"):
-        return PostgresStore(text)
-    if scheme:
+    if scheme and scheme not in ("postgresql", "postgres"):
         raise UnknownDatabaseError(text)
-    return SQLiteStore(database)
+    try:
+        return PostgresStore(text) if scheme else SQLiteStore(database)
+    except SchemaError as error:
+        raise DatabaseOpenError("newer", str(error)) from error
+    except sqlite3.OperationalError as error:  # before DatabaseError, its parent
+        kind = "foreign" if str(error).startswith(("no such table", "no such column")) else "cannot open"
+        raise DatabaseOpenError(kind, str(error)) from error
+    except sqlite3.DatabaseError as error:
+        raise DatabaseOpenError("not sqlite", str(error)) from error
+    except OSError as error:  # the file's folder cannot be made
+        raise DatabaseOpenError("cannot open", str(error)) from error
+    except StoreUnavailableError as error:
+        raise DatabaseOpenError("unreachable", str(error)) from error
+    except Exception as error:
+        if scheme and _postgres_refused(error):  # away, or refusing the user or the database name
+            raise DatabaseOpenError("unreachable", str(error)) from error
+        raise
+
+
+def _postgres_refused(error: Exception) -> bool:
+    import psycopg
+
+    return isinstance(error, psycopg.OperationalError)  # the pool's timeout too
 
 
 def _without_password(url: str) -> str:
