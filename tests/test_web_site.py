@@ -3,6 +3,7 @@ served offline, every error in one JSON shape, and numbers read strictly."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,11 @@ from tresfute.web.app import create_app
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
     return TestClient(create_app(database=tmp_path / "games.sqlite3"))
+
+
+def games_stored(tmp_path: Path) -> int:
+    with sqlite3.connect(tmp_path / "games.sqlite3") as db:
+        return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
 
 
 def new_game(client: TestClient) -> dict[str, Any]:
@@ -178,3 +184,49 @@ def test_a_hello_whose_token_is_not_a_string_is_refused(client: TestClient) -> N
         socket.send_json({"type": "hello", "token": 12345678901234567890, "lang": "en"})
         message = socket.receive_json()
     assert message["type"] == "error" and message["error"].startswith("malformed message")
+
+
+@pytest.mark.parametrize(
+    ("lang", "too_large", "unreadable"),
+    [
+        ("fr", "la requête est trop grande", "le corps de la requête est illisible\u00a0: envoyez du JSON, en UTF-8"),
+        ("en", "the request is too large", "the request's body cannot be read: send JSON, in UTF-8"),
+    ],
+)
+def test_a_body_too_large_or_unreadable_is_refused_in_the_page_s_language(
+    client: TestClient, tmp_path: Path, lang: str, too_large: str, unreadable: str
+) -> None:
+    """Refused before the request reaches a route (its size) or while its body is read (bytes
+    that are not UTF-8): said in the language asked, not the server's, and nothing is made."""
+    body = {"game": "tres-fute", "seats": [{"name": "x" * 20_000}]}
+    response = client.post(f"/api/games?lang={lang}", json=body)
+    assert response.status_code == 413 and response.json() == {"error": too_large}
+    raw = b'{"game": "tres-fute", "seats": [{"name": "\xff"}]}'
+    response = client.post(f"/api/games?lang={lang}", content=raw, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and response.json() == {"error": unreadable}
+    assert games_stored(tmp_path) == 0
+
+
+@pytest.mark.parametrize("name", ["   ", "\u200b", "\x00", "\t\n", "\u200b \u200d"])
+def test_a_seat_named_by_nothing_visible_is_refused_where_any_name_is_given(
+    client: TestClient, tmp_path: Path, name: str
+) -> None:
+    """White space alone, control or zero-width characters: the same refusal at a new game, a
+    new player, a seat taken at an open table and the daily challenge; nothing is made."""
+    refused = [
+        client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": name}]}),
+        client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": "Ana"}, {"name": name}]}),
+        client.post("/api/players", json={"name": name}),
+        client.post("/api/challenge/tres-fute", json={"name": name}),
+    ]
+    listed = client.post(
+        "/api/games", json={"game": "tres-fute", "seats": [{"name": "Ana"}, {"name": "?"}], "listed": True}
+    )
+    refused.append(client.post(f"/api/games/{listed.json()['id']}/join", json={"name": name}))
+    assert [(r.status_code, r.json()) for r in refused] == [(422, {"error": "choisissez un nom"})] * 5
+    assert games_stored(tmp_path) == 1, "the open table alone"
+
+
+def test_a_name_is_kept_as_shown_its_runs_of_space_one_space(client: TestClient) -> None:
+    created = client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": "  Ana \t Maria\x07 "}]})
+    assert created.status_code == 201 and created.json()["seats"][0]["name"] == "Ana Maria"

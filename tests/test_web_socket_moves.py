@@ -163,3 +163,49 @@ def test_a_move_on_the_socket_while_the_database_refuses_writes_is_refused_for_n
         page.send_json({"type": "act", "id": 1, "move": "roll", "seq": shown["seq"]})
         assert reply(page)["state"]["revision"] == shown["revision"] + 1, "sent again, played once"
     assert len(store.load(game_id).moves) == 1  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("first", "said"),
+    [
+        ("x" * 2000, "message mal formé : le message est trop grand"),
+        (b"\x00", "message mal formé : un message est du texte (JSON), pas des octets"),
+        (
+            '{"type": "hello", "lang": "en", "token": "' + "a" * 2000 + '"}',
+            "malformed message: the message is too large",
+        ),
+        ('{"type": "hello", "lang": "en", "tok": 1}', "malformed message: tok is not a field of this request"),
+    ],
+)
+def test_a_first_message_refused_is_told_wholly_in_the_language_it_asks_for(
+    client: TestClient, first: str | bytes, said: str
+) -> None:
+    """The hello is where a page says its language: a refused one is told in that language (French
+    when it cannot be read), every word of it; the socket is then closed."""
+    game_id, _token = new_game(client)
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as page:
+        if isinstance(first, bytes):
+            page.send_bytes(first)
+        else:
+            page.send_text(first)
+        told = page.receive_json()
+        assert told["type"] == "error" and told["error"].replace("\u00a0", " ") == said
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("{}", "message mal formé : le message doit avoir un champ 'type'"),
+        (
+            '{"type": "bogus", "id": 3}',
+            "message mal formé : le message : 'type' doit être l'un de 'act', 'undo', pas 'bogus'",
+        ),
+    ],
+)
+def test_a_change_of_no_known_type_is_told_in_the_page_s_language(client: TestClient, message: str, said: str) -> None:
+    game_id, token = new_game(client)
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as page:
+        listening(page, token, "fr")
+        page.send_text(message)
+        told = page.receive_json()
+        assert told["type"] == "error" and told["error"].replace("\u00a0", " ") == said

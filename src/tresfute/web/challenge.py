@@ -27,6 +27,7 @@ from ..bots import make_bot
 from ..i18n import _
 from ..rules import CHANCE, SPECS, Game
 from .days import closes, day_of
+from .models import shown_name
 from .store import Entry, token_hash
 from .tables import Host, SeatRequest, Table, TableError
 
@@ -86,9 +87,10 @@ class DailyChallenge:
         """``name``'s entry in today's challenge of ``game``; returns the table, its seat token and
         the player's token (a new one when ``player`` is None)."""
         game = self._game(game)
-        name = " ".join(name.split())
-        if not name:
+        shown = shown_name(name)
+        if shown is None:
             raise TableError(422, _("choose a name"))
+        name = shown
         player = player or secrets.token_urlsafe(24)
         day = self.today()
         secret, _strong = self.host.store.challenge_secret(day, game, fair_dice.new_secret())

@@ -53,6 +53,8 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
             message = _("there is nothing at this address")
         elif exc.status_code == 405:
             message = _("this address does not answer this method")
+        elif exc.status_code == 400:  # a body that cannot be read (not UTF-8, a broken form)
+            message = _("the request's body cannot be read: send JSON, in UTF-8")
         else:
             message = str(exc.detail)
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)

@@ -4,9 +4,11 @@ HEAD answered as GET."""
 from __future__ import annotations
 
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..i18n import _
+from ..i18n import _, use_language
+from .deps import language_of
 
 MAX_BODY = 16 * 1024  # bytes: every legitimate request is far smaller
 
@@ -107,5 +109,7 @@ class HeadAsGet:
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
-    response = JSONResponse({"error": _("the request is too large")}, status_code=413)
+    with use_language(language_of(HTTPConnection(scope).query_params.get("lang"))):
+        message = _("the request is too large")
+    response = JSONResponse({"error": message}, status_code=413)
     await response(scope, receive, send)

@@ -3,6 +3,7 @@ fields refused, a number must be a JSON number), and the tokens' shape."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -17,6 +18,13 @@ JSON_OBJECT: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 # A number is a JSON number and a flag true or false: "0" or 1 for a flag is refused, not read loosely.
 Seq = Annotated[int, Field(ge=0, strict=True)]
 Flag = Annotated[bool, Field(strict=True)]
+
+
+def shown_name(raw: str) -> str | None:
+    """A person's name as it is shown: control characters dropped, each run of white space one
+    space; None when no letter, digit, punctuation or symbol is left (an empty or invisible name)."""
+    name = " ".join("".join(c for c in raw if unicodedata.category(c) != "Cc").split())
+    return name if any(unicodedata.category(c)[0] in "LNPS" for c in name) else None
 
 
 class Strict(BaseModel):

@@ -37,6 +37,8 @@ _SENTENCES = {
     "model_type": N_("{field} must be an object"),
     "dict_type": N_("{field} must be an object"),
     "model_attributes_type": N_("{field} must be an object"),
+    "union_tag_not_found": N_("{field} needs a field {discriminator}"),
+    "union_tag_invalid": N_("{field}: {discriminator} must be one of {expected_tags}, not '{tag}'"),
     "json_invalid": N_("the message is not valid JSON"),
     "json_type": N_("the message is not valid JSON"),
 }

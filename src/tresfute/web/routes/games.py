@@ -21,7 +21,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ValidationError
 from starlette.routing import Route
 
-from ...i18n import _, use_language
+from ...i18n import N_, _, use_language
 from ..deps import (
     AddressDep,
     LanguageDep,
@@ -37,7 +37,19 @@ from ..deps import (
 )
 from ..errors import unavailable_message
 from ..listeners import KnownView, state_message
-from ..models import JSON_OBJECT, SOCKET_CHANGE, TOKEN, Act, Body, Hello, NewGame, SocketAct, SocketUndo, Undo
+from ..models import (
+    JSON_OBJECT,
+    SOCKET_CHANGE,
+    TOKEN,
+    Act,
+    Body,
+    Hello,
+    NewGame,
+    SocketAct,
+    SocketUndo,
+    Undo,
+    shown_name,
+)
 from ..players import Players
 from ..problems import sentences
 from ..store import StoreUnavailableError
@@ -53,9 +65,12 @@ async def new_game(
 ) -> dict[str, Any]:
     """A new game; with ``X-Player-Token``, its first seat is that player's (a secret this
     server never gave is refused, 403, and nothing is made)."""
+    names = [shown_name(s.name) for s in body.seats]
     with use_language(language):
+        if None in names:
+            raise TableError(422, _("choose a name"))
         server.guard.spend("tables" if body.listed else "games", address)
-    seats = [SeatRequest(s.name, s.bot) for s in body.seats]
+    seats = [SeatRequest(name or "", s.bot) for name, s in zip(names, body.seats, strict=True)]
 
     def work() -> tuple[Table, list[str | None]]:
         player = Players(server.host).known(x_player_token, needed=False)
@@ -69,7 +84,7 @@ async def new_game(
         "watch": f"/g/{table.id}",
         "seats": [
             {"name": s.name, "bot": s.bot, "token": t, "link": f"/g/{table.id}#seat={t}" if t else None}
-            for s, t in zip(body.seats, tokens, strict=True)
+            for s, t in zip(seats, tokens, strict=True)
         ],
     }
 
@@ -222,7 +237,7 @@ async def hello_then_listen(socket: WebSocket, game_id: str, server: Server) -> 
     try:
         text = await asyncio.wait_for(receive_text(socket), timeout=30)
         if len(text) > 1024:
-            raise ValueError(_("the message is too large"))
+            raise ValueError(N_("the message is too large"))  # said below, in the language asked
         hello = Hello.model_validate_json(text)
         language = hello.lang
         with use_language(language):
@@ -264,7 +279,7 @@ async def listen(
             try:
                 text = await receive_text(socket)
             except ValueError as exc:
-                await socket.send_json({"type": "error", "error": str(exc)})
+                await socket.send_json({"type": "error", "error": _(str(exc))})
                 continue
             if len(text) > 1024:
                 await socket.send_json({"type": "error", "error": _("the message is too large")})
@@ -311,7 +326,7 @@ async def receive_text(socket: WebSocket) -> str:
         raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
     text = message.get("text")
     if text is None:
-        raise ValueError(_("a message is text (JSON), not bytes"))
+        raise ValueError(N_("a message is text (JSON), not bytes"))  # translated where it is said
     return text
 
 
@@ -328,4 +343,6 @@ def problems(error: Exception) -> str:
     """What is wrong with a message, each problem a sentence naming its field."""
     if isinstance(error, ValidationError):
         return sentences(error.errors())
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
+    if isinstance(error, TimeoutError):
+        return _("no hello within 30 seconds")
+    return _(str(error).splitlines()[0]) if str(error) else type(error).__name__

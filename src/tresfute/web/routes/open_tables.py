@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from ...i18n import _, use_language
 from ..deps import LanguageDep, PlayerToken, ServerDep, in_game_thread
-from ..models import JoinIn
+from ..models import JoinIn, shown_name
 from ..players import Players
 from ..tables import Table, TableError
 
@@ -27,8 +27,8 @@ async def join(
 ) -> dict[str, Any]:
     """Take a free seat of an open table: its token, kept by the page as any seat's; with
     ``X-Player-Token``, the seat is that player's."""
-    name = " ".join(body.name.split())
-    if not name:
+    name = shown_name(body.name)
+    if name is None:
         with use_language(language):
             raise TableError(422, _("choose a name"))
 

@@ -11,7 +11,7 @@ from fastapi.responses import Response
 
 from ...i18n import _, use_language
 from ..deps import AddressDep, LanguageDep, PlayerToken, ServerDep, in_game_thread
-from ..models import PlayerIn
+from ..models import PlayerIn, shown_name
 from ..players import Players
 from ..tables import TableError
 
@@ -19,8 +19,8 @@ router = APIRouter()
 
 
 def _name(body: PlayerIn, language: str) -> str:
-    name = " ".join(body.name.split())
-    if not name:
+    name = shown_name(body.name)
+    if name is None:
         with use_language(language):
             raise TableError(422, _("choose a name"))
     return name
