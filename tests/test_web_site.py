@@ -230,3 +230,28 @@ def test_a_seat_named_by_nothing_visible_is_refused_where_any_name_is_given(
 def test_a_name_is_kept_as_shown_its_runs_of_space_one_space(client: TestClient) -> None:
     created = client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": "  Ana \t Maria\x07 "}]})
     assert created.status_code == 201 and created.json()["seats"][0]["name"] == "Ana Maria"
+
+
+def test_a_bound_on_a_length_is_said_with_its_noun_agreeing(client: TestClient) -> None:
+    """ "at least 1 element", not "1 elements": the bound's number decides the noun's form."""
+    for body, lang, said in (
+        ({"game": "tres-fute", "seats": []}, "fr", "requête mal formée\u00a0: seats demande au moins 1 élément"),
+        (
+            {"game": "tres-fute", "seats": [{"name": ""}]},
+            "fr",
+            "requête mal formée\u00a0: seats.0.name demande au moins 1 caractère",
+        ),
+        (
+            {"game": "tres-fute", "seats": [{"name": ""}]},
+            "en",
+            "malformed request: seats.0.name needs at least 1 character",
+        ),
+        ({"game": "tres-fute", "seats": [{"name": "a"}] * 5}, "en", "malformed request: seats takes at most 4 entries"),
+        (
+            {"game": "tres-fute", "seats": [{"name": "a" * 41}]},
+            "fr",
+            "requête mal formée\u00a0: seats.0.name prend au plus 40 caractères",
+        ),
+    ):
+        response = client.post(f"/api/games?lang={lang}", json=body)
+        assert response.status_code == 422 and response.json() == {"error": said}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..inputs import alternatives
 from ..rules.reasons import VERBATIM, Reason
 from ..text import explain
@@ -17,8 +17,6 @@ _SENTENCES = {
     "missing": N_("{field} is missing"),
     "extra_forbidden": N_("{field} is not a field of this request"),
     "string_type": N_("{field} must be text"),
-    "string_too_short": N_("{field} needs at least {min_length} characters"),
-    "string_too_long": N_("{field} takes at most {max_length} characters"),
     "string_pattern_mismatch": N_("{field} is not written as expected"),
     "int_type": N_("{field} must be a whole number"),
     "int_parsing": N_("{field} must be a whole number"),
@@ -30,8 +28,6 @@ _SENTENCES = {
     "less_than_equal": N_("{field} must be at most {le}"),
     "less_than": N_("{field} must be less than {lt}"),
     "list_type": N_("{field} must be a list"),
-    "too_short": N_("{field} needs at least {min_length} entries"),
-    "too_long": N_("{field} takes at most {max_length} entries"),
     "literal_error": N_("{field} must be one of {expected}"),
     "enum": N_("{field} must be one of {expected}"),
     "model_type": N_("{field} must be an object"),
@@ -49,16 +45,34 @@ def _field(location: Iterable[Any]) -> str:
     return place or _("the message")
 
 
+def _length(kind: str, n: int) -> str | None:
+    """A bound on a length, of text or of a list, its noun agreeing with ``n`` (None: another kind)."""
+    if kind == "string_too_short":
+        return ngettext("{field} needs at least {n} character", "{field} needs at least {n} characters", n)
+    if kind == "string_too_long":
+        return ngettext("{field} takes at most {n} character", "{field} takes at most {n} characters", n)
+    if kind == "too_short":
+        return ngettext("{field} needs at least {n} entry", "{field} needs at least {n} entries", n)
+    if kind == "too_long":
+        return ngettext("{field} takes at most {n} entry", "{field} takes at most {n} entries", n)
+    return None
+
+
 def sentence(problem: Mapping[str, Any], skip: int = 0) -> str:
     """One problem (an item of pydantic's ``errors()``) as a sentence; ``skip`` leaves out the
     first parts of its location (FastAPI's ``body``, ``header``)."""
+    field = _field(problem["loc"][skip:])
+    context = {key: value for key, value in (problem.get("ctx") or {}).items() if isinstance(value, str | int)}
+    n = context.get("min_length", context.get("max_length"))
+    length = _length(problem["type"], n) if isinstance(n, int) else None
+    if length is not None:
+        return length.format(field=field, n=n)
     template = _SENTENCES.get(problem["type"])
     if template is None:
-        return f"{_field(problem['loc'][skip:])}: {problem['msg']}"
-    context = {key: value for key, value in (problem.get("ctx") or {}).items() if isinstance(value, str | int)}
+        return f"{field}: {problem['msg']}"
     if "expected" in context:  # pydantic's list of the values, joined by its English "or"
         context["expected"] = explain(Reason(VERBATIM, text=alternatives(context["expected"])))
-    return _(template).format(field=_field(problem["loc"][skip:]), **context)
+    return _(template).format(field=field, **context)
 
 
 def sentences(problems: Iterable[Mapping[str, Any]], skip: int = 0) -> str:
