@@ -376,6 +376,17 @@ def test_the_hint_ranks_the_legal_moves_with_the_strong_players_choice_first(cli
     assert state(client, created["id"], token)["revision"] == view["revision"], "a hint plays nothing"
 
 
+def test_a_hint_asked_before_the_seat_s_own_roll_says_to_roll_first(client: TestClient) -> None:
+    """The seat's turn, but its dice first: not "it is not your turn"; another seat is told that."""
+    created = new_game(client, seats=[{"name": "Ana"}, {"name": "Bob"}])
+    ana, bob = (seat["token"] for seat in created["seats"])
+    asked = client.post(f"/api/games/{created['id']}/hint", headers={"X-Seat-Token": ana})
+    assert asked.status_code == 409
+    assert asked.json() == {"error": "lancez d'abord les dés\u00a0: les conseils viennent avec les dés"}
+    other = client.post(f"/api/games/{created['id']}/hint?lang=en", headers={"X-Seat-Token": bob})
+    assert other.status_code == 409 and other.json() == {"error": "it is not your turn"}
+
+
 def test_pages_layout_and_messages_come_in_french_or_english(client: TestClient) -> None:
     assert "<main" in client.get("/").text and "<main" in client.get("/g/whatever").text
     assert client.get("/static/js/main.js").status_code == 200

@@ -486,6 +486,8 @@ class Host:
             if table.stored.challenge is not None:
                 raise TableError(409, _("no hints in the daily challenge"))
             if seat not in table.game.players_to_move:
+                if table.roller() == seat:  # the seat's turn, but its dice first
+                    raise TableError(409, _("roll the dice first: advice comes with the dice"))
                 raise TableError(409, _("it is not your turn"))
             return seat, table.game.copy()
 
