@@ -255,3 +255,13 @@ def test_a_bound_on_a_length_is_said_with_its_noun_agreeing(client: TestClient) 
     ):
         response = client.post(f"/api/games?lang={lang}", json=body)
         assert response.status_code == 422 and response.json() == {"error": said}
+
+
+@pytest.mark.parametrize("headers", [{"Content-Type": "text/plain"}, {}])
+def test_a_body_not_sent_as_json_is_told_so(client: TestClient, tmp_path: Path, headers: dict[str, str]) -> None:
+    """A JSON object sent as text/plain (or with no type) is not read: say so, not "must be an object"."""
+    body = b'{"game": "tres-fute", "seats": [{"name": "Ana"}]}'
+    response = client.post("/api/games", content=body, headers=headers)
+    assert response.status_code == 422
+    assert response.json() == {"error": "envoyez le corps de la requête en JSON (type de contenu application/json)"}
+    assert games_stored(tmp_path) == 0

@@ -29,8 +29,13 @@ async def table_error(request: Request, exc: Exception) -> JSONResponse:
 async def invalid(request: Request, exc: Exception) -> JSONResponse:
     """A malformed request (422), each problem a sentence naming its field: ``seq must be a whole number``."""
     assert isinstance(exc, RequestValidationError)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    unread = kind != "application/json" and not kind.endswith("+json")  # FastAPI reads no other body
     with use_language(_language(request)):
-        message = _("malformed request: {problems}").format(problems=sentences(exc.errors(), skip=1))
+        if unread and any(tuple(problem["loc"][:1]) == ("body",) for problem in exc.errors()):
+            message = _("send the request's body as JSON (Content-Type: application/json)")
+        else:
+            message = _("malformed request: {problems}").format(problems=sentences(exc.errors(), skip=1))
     return JSONResponse({"error": message}, status_code=422)
 
 
