@@ -172,14 +172,20 @@ def test_serve_refuses_a_database_it_cannot_open_in_one_line_and_leaves_it_as_it
     with sqlite3.connect(foreign) as db:
         db.execute("CREATE TABLE games (name TEXT)")
     foreign_before = foreign.read_bytes()
+    bookmarks = tmp_path / "places.sqlite"  # another program's tables, none of tresfute's
+    with sqlite3.connect(bookmarks) as db:
+        db.execute("CREATE TABLE places (url TEXT)")
+    bookmarks_before = bookmarks.read_bytes()
     for where, said in (
         (tmp_path, f"Erreur : aucune base de données ne peut être ouverte ni créée à {tmp_path} ("),
         (not_sqlite, f"Erreur : {not_sqlite} n'est pas une base de données SQLite : donnez"),
         (foreign, f"Erreur : {foreign} est une base de données SQLite, mais pas celle des parties de tresfute"),
+        (bookmarks, f"Erreur : {bookmarks} est une base de données SQLite, mais pas celle des parties de tresfute"),
     ):
         code, out = run("serve", "--db", str(where), "--lang", "fr")
         assert code == 1 and out.replace("\u00a0", " ").startswith(said) and "Traceback" not in out, out
         assert out.count("\n") == 1, "one line"
     assert not_sqlite.read_text() == '{"not": "a database"}' and foreign.read_bytes() == foreign_before
+    assert bookmarks.read_bytes() == bookmarks_before
     code, out = run("serve", "--db", str(foreign), "--lang", "en")
     assert out == f"Error: {foreign} is an SQLite database, but not of tresfute's games: give another file\n"

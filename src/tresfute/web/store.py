@@ -407,6 +407,10 @@ class SchemaError(RuntimeError):
     """The database was written by a newer tresfute (a schema this one does not know)."""
 
 
+class ForeignDatabaseError(RuntimeError):
+    """An SQLite file that holds another program's tables (and none of tresfute's): left alone."""
+
+
 def _statements(script: str, real: str) -> list[str]:
     return [s.strip() for s in script.format(real=real).split(";") if s.strip()]
 
@@ -803,6 +807,9 @@ class SQLiteStore(_SQLStore):
         self._lock = threading.Lock()
         self._health = _Health(str(path))
         with self._transaction() as cursor:
+            tables = {name for (name,) in cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and not tables & {"schema_version", "games"}:
+                raise ForeignDatabaseError(f"{path} holds other tables: {', '.join(sorted(tables))}")
             cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = cursor.execute("SELECT version FROM schema_version").fetchone()
             found = row[0] if row else 0
@@ -1126,6 +1133,8 @@ def open_store(database: str | Path) -> Store:
         return PostgresStore(text) if scheme else SQLiteStore(database)
     except SchemaError as error:
         raise DatabaseOpenError("newer", str(error)) from error
+    except ForeignDatabaseError as error:
+        raise DatabaseOpenError("foreign", str(error)) from error
     except sqlite3.OperationalError as error:  # before DatabaseError, its parent
         kind = "foreign" if str(error).startswith(("no such table", "no such column")) else "cannot open"
         raise DatabaseOpenError(kind, str(error)) from error
