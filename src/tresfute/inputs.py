@@ -8,6 +8,7 @@ its JSON parser bounds the nesting depth). A refusal is one translatable sentenc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -18,6 +19,9 @@ from .rules import SPECS
 from .rules.reasons import VERBATIM, Listing, OneOf, Reason, ReasonError
 
 Model = TypeVar("Model", bound=BaseModel)
+
+_PLACE = re.compile(r"at line ([0-9]+) column ([0-9]+)", re.ASCII)  # where pydantic's JSON parser stopped
+_BOM = "\ufeff"  # a byte-order mark some editors write at the start of a UTF-8 file
 
 
 def known_game(game: str, error: type[ReasonError]) -> str:
@@ -59,7 +63,14 @@ def problem(exc: ValidationError) -> Reason:
         detail = str(ctx.get("error", ""))
         if "recursion limit" in detail:
             return Reason("the file is nested too deeply to be what it claims")
-        return Reason("the file is not valid JSON ({detail})", detail=detail)
+        # The parser's own words are English ("EOF while parsing an object"): only where it
+        # stopped is said, in the reader's language.
+        place = _PLACE.search(detail)
+        if place is None:
+            return Reason("the file is not valid JSON")
+        if detail.startswith("EOF while parsing"):  # a file cut short (a copy that stopped)
+            return Reason("the file is not valid JSON: it ends too soon (line {line})", line=place[1])
+        return Reason("the file is not valid JSON (line {line}, column {column})", line=place[1], column=place[2])
     if kind == "value_error" and isinstance(ctx.get("error"), ReasonError):
         reason = ctx["error"].reason
         return Reason("{field}: {reason}", field=field, reason=reason) if field else reason
@@ -96,10 +107,14 @@ Titled = Callable[[Reason], Reason]  # the problem, said of the whole input ("no
 
 
 def read_json(model: type[Model], text: str | bytes, max_bytes: int, error: type[ReasonError], title: Titled) -> Model:
-    """``text`` read as ``model``, strictly; raises ``error`` with the first problem."""
+    """``text`` read as ``model``, strictly; raises ``error`` with the first problem. A
+    byte-order mark at the start (UTF-8's, as some editors write it) is skipped."""
     size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     if size > max_bytes:
         raise error(title(Reason("the file is too large: at most {most} bytes", most=max_bytes)))
+    text = text.removeprefix(_BOM.encode()) if isinstance(text, bytes) else text.removeprefix(_BOM)
+    if not (text.strip(b" \t\r\n") if isinstance(text, bytes) else text.strip(" \t\r\n")):  # JSON's blanks
+        raise error(title(Reason("the file is empty")))
     try:
         return model.model_validate_json(text, strict=True)
     except ValidationError as exc:
