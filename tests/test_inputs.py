@@ -184,6 +184,40 @@ def test_a_record_that_starts_with_a_byte_order_mark_is_read(tmp_path: Path) -> 
         records.loads(b"\xef\xbb\xbf\xef\xbb\xbf" + json.dumps(SOLO).encode())
 
 
+@pytest.mark.parametrize("command", ["replay", "analyse", "review", "score", "play"])
+def test_a_file_that_cannot_be_read_is_said_in_the_reader_s_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """A missing file, a folder, a file not allowed to be read: our own sentence, not the
+    system's English text."""
+    nbsp = "\u00a0"
+    resume = "Impossible de reprendre\u00a0: " if command == "play" else ""
+    args = [command, "--resume"] if command == "play" else [command]
+
+    def says(path: Path, *lang: str) -> str:
+        result = CliRunner().invoke(main, [*args, str(path), *lang])
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+        return result.stderr.rstrip("\n")
+
+    missing = tmp_path / "missing.json"
+    assert says(missing) == f"Erreur{nbsp}: {resume}impossible de lire {missing}{nbsp}: ce fichier n'existe pas"
+    assert says(missing, "--lang", "en").endswith(f"cannot read {missing}: there is no such file")
+    assert (
+        says(tmp_path) == f"Erreur{nbsp}: {resume}impossible de lire {tmp_path}{nbsp}: c'est un dossier, pas un fichier"
+    )
+    assert says(tmp_path, "--lang", "en").endswith(f"cannot read {tmp_path}: it is a folder, not a file")
+    locked = tmp_path / "locked.json"
+    locked.write_text(json.dumps(SOLO))
+
+    def refuse(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    assert says(locked) == f"Erreur{nbsp}: {resume}impossible de lire {locked}{nbsp}: accès refusé"
+    assert says(locked, "--lang", "en").endswith(f"cannot read {locked}: permission denied")
+
+
 def test_play_resume_refuses_a_bad_record_with_exit_status_1(tmp_path: Path) -> None:
     line = refused_cleanly(tmp_path, "play", json.dumps(with_moves("1:done")), "--lang", "en", "--resume")
     assert line.startswith("Error: Cannot resume: move 1 ('1:done') is illegal")

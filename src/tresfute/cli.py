@@ -129,11 +129,19 @@ def _area(name: str) -> str:
     return area_name(AREA_BY_NAME[name]).capitalize()
 
 
+# A file the command reads: a folder given instead is refused when it is read, in the user's
+# language (click's own check, dir_okay=False, says it in English).
+FILE = click.Path(path_type=Path)
+
+
 def _read(path: Path) -> bytes:
+    from .inputs import unreadable
+    from .text import explain
+
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise CliError(_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror)) from None
+        raise CliError(explain(unreadable(path, exc))) from None
 
 
 def _emit_json(data: Any) -> None:
@@ -234,7 +242,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("record_file", type=FILE)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @LANG
 def replay(record_file: Path, as_json: bool) -> None:
@@ -296,7 +304,7 @@ def _print_breakdown(data: dict[str, Any]) -> None:
 
 
 @main.command()
-@click.argument("sheet_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("sheet_file", type=FILE)
 @click.option(
     "--game",
     "game_id",
@@ -457,7 +465,7 @@ def bench(
 
 
 @main.command()
-@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("record_file", type=FILE)
 @click.option(
     "--move",
     "move_number",
@@ -517,7 +525,7 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
 
 
 @main.command()
-@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("record_file", type=FILE)
 @click.option(
     "--player",
     "seat",
@@ -552,9 +560,7 @@ def review(record_file: Path, seat: int, as_json: bool) -> None:
 
 
 @main.command()
-@click.option(
-    "--resume", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Resume a game saved as a record."
-)
+@click.option("--resume", type=FILE, default=None, help="Resume a game saved as a record.")
 @click.option(
     "--bot-delay",
     type=click.FloatRange(0, 10),

@@ -31,6 +31,18 @@ def known_game(game: str, error: type[ReasonError]) -> str:
     return game
 
 
+def unreadable(path: object, exc: OSError) -> Reason:
+    """Why a file cannot be read, in our own words for the common cases (the system's text,
+    English whatever the language, only for the others)."""
+    if isinstance(exc, FileNotFoundError | NotADirectoryError):
+        return Reason("cannot read {path}: there is no such file", path=path)
+    if isinstance(exc, IsADirectoryError):
+        return Reason("cannot read {path}: it is a folder, not a file", path=path)
+    if isinstance(exc, PermissionError):
+        return Reason("cannot read {path}: permission denied", path=path)
+    return Reason("cannot read {path}: {reason}", path=path, reason=exc.strerror or exc)
+
+
 def field_name(loc: tuple[int | str, ...]) -> str:
     """Where a problem lies, as a JSON path: ``moves[3]``, ``result.scores[0].total``; a key
     the file made up is quoted with escapes when it holds what is not printable (a line break
