@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from .i18n import _, environment_language, language, set_language
+from .i18n import _, environment_language, language, ngettext, set_language
 from .progress import Progress, progress_bar
 from .rules import SPECS
 from .settings import SettingError
@@ -355,9 +355,11 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
         _emit_json(data)
         return
     click.echo(
-        _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-            game=game_name(SPECS[game_id]), players=players, bot=bot, seed=seed, n=data["games"]
-        )
+        ngettext(
+            "{game}, {players} × {bot}, seed {seed}: {n} game",
+            "{game}, {players} × {bot}, seed {seed}: {n} games",
+            games,
+        ).format(game=game_name(SPECS[game_id]), players=players, bot=bot, seed=seed, n=data["games"])
     )
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
     click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  min {min}  max {max}").format(**data))
@@ -409,9 +411,17 @@ def bench(
         _emit_json(data)
         return
     if opponents is None:
-        title = _("{game}, {players} × {bot}, seed {seed}: {n} games")
+        title = ngettext(
+            "{game}, {players} × {bot}, seed {seed}: {n} game",
+            "{game}, {players} × {bot}, seed {seed}: {n} games",
+            games,
+        )
     else:
-        title = _("{game}, {bot} against {others} × {opponents}, seed {seed}: {n} games")
+        title = ngettext(
+            "{game}, {bot} against {others} × {opponents}, seed {seed}: {n} game",
+            "{game}, {bot} against {others} × {opponents}, seed {seed}: {n} games",
+            games,
+        )
     click.echo(
         title.format(
             game=game_name(SPECS[game_id]),
