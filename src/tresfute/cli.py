@@ -481,7 +481,8 @@ def bench(
     "move_number",
     type=click.IntRange(min=1),
     default=None,
-    help="Analyse the position in which this move (numbered from 1) was played, and rate it.",
+    help="Analyse the position in which this move (numbered from 1) was played, and rate it; "
+    "the number after the last move (or no --move) is where the record stops, in a game in progress.",
 )
 @click.option("--all", "search_all", is_flag=True, help="Search every move, not only the best candidates (slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
@@ -498,6 +499,12 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         game = records.replay(record, stop=move_number)
     except records.RecordError as exc:
         raise CliError(explain(exc)) from None
+    if game.is_over and (move_number is None or move_number > len(record.moves)):  # after the last move
+        raise CliError(
+            _("the game is over after the record's {count} moves: no decision to analyse").format(
+                count=len(record.moves)
+            )
+        )
     played = None
     if move_number is not None and move_number <= len(record.moves):
         player, text = records.split_entry(record.moves[move_number - 1])
