@@ -124,8 +124,10 @@ def test_the_module_runs_as_a_command() -> None:
     "args", [("simulate", "--players", "5"), ("simulate", "--game", "chess"), ("score", "--game", "chess", "x.json")]
 )
 def test_bad_options_are_refused(args: tuple[str, ...]) -> None:
-    code, out = run(*args)
-    assert code == 2 and "Invalid value" in out
+    code, out = run(*args, "--lang", "fr")
+    assert code == 2 and "Erreur\u00a0: valeur non valide pour '--" in out
+    code, out = run(*args, "--lang", "en")
+    assert code == 2 and "Error: Invalid value for '--" in out
 
 
 def test_analyse_rates_a_recorded_move_against_the_strong_players_choice() -> None:

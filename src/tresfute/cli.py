@@ -86,10 +86,12 @@ class BotSpec(click.ParamType):
         return "[" + "|".join([*BOT_NAMES, *(f"{k}:FILE" for k in FILE_BOT_KINDS)]) + "]"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from .text import explain
+
         try:
             _make_bot(value)  # a wrong name or file fails here, with the reason
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(explain(exc), param, ctx)
         return str(value)
 
 
@@ -225,7 +227,23 @@ def _show_error(error: click.ClickException) -> None:
             command = f"{ctx.command_path} {ctx.help_option_names[0]}"
             click.echo(_("Try '{command}' for help.").format(command=command), err=True)
         click.echo(err=True)
-    click.echo(_("Error: {message}").format(message=error.format_message()), err=True)
+    click.echo(_("Error: {message}").format(message=_message(error)), err=True)
+
+
+def _message(error: click.ClickException) -> str:
+    """The error's message, with click's "Invalid value for '--bot':" in the user's language
+    (what follows it is ours, translated, for the options the project checks itself)."""
+    if type(error) is not click.BadParameter:  # its subclasses (a missing parameter) say more
+        return error.format_message()
+    if error.param_hint is not None:
+        hint = error.param_hint
+    elif error.param is not None:
+        hint = error.param.get_error_hint(error.ctx)  # type: ignore[arg-type]
+    else:
+        return _("Invalid value: {message}").format(message=error.message)
+    if not isinstance(hint, str):
+        hint = " / ".join(repr(h) for h in hint)
+    return _("Invalid value for {param_hint}: {message}").format(param_hint=hint, message=error.message)
 
 
 @click.group(cls=_Commands)
