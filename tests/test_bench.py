@@ -118,3 +118,35 @@ def test_the_training_script_shows_its_self_play_progress_on_a_terminal(
     captured = capsys.readouterr()
     assert "iteration 0: self-play" in captured.err and "iteration 0: greedy played 2 games" in captured.out
     assert "self-play" not in captured.out and json.loads(out.read_text())["format"]
+
+
+@pytest.mark.parametrize(("games", "seed"), [(2, -1), (3, 7), (5, 1000)])
+def test_the_deciles_lie_between_the_scores_played(games: int, seed: int) -> None:
+    """p10 and p90 read between the lowest and the highest score, even with a few games; p50
+    is the median."""
+    code, out, _ = invoke("bench", "--games", str(games), "--seed", str(seed), "--bot", "random", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    totals = [t for game in data["scores"] for t in game]
+    assert min(totals) <= data["p10"] <= data["p50"] <= data["p90"] <= max(totals)
+    assert data["p50"] == statistics.median(totals)
+    if games == 2:  # a tenth of the way from the lower score to the higher
+        low, high = sorted(totals)
+        assert data["p10"] == pytest.approx(low + (high - low) / 10)
+        assert data["p90"] == pytest.approx(high - (high - low) / 10)
+
+
+@pytest.mark.parametrize(
+    ("args", "french", "english"),
+    [
+        (["bench", "--games", "1"], "graine 1000\u00a0: 1 partie\n", "seed 1000: 1 game\n"),
+        (["bench", "--games", "2"], "graine 1000\u00a0: 2 parties\n", "seed 1000: 2 games\n"),
+        (["simulate", "--games", "1"], "graine 1\u00a0: 1 partie\n", "seed 1: 1 game\n"),
+        (["bench", "--games", "1", "--players", "2", "--opponents", "random"], ": 1 partie\n", ": 1 game\n"),
+    ],
+)
+def test_the_number_of_games_agrees_with_it(args: list[str], french: str, english: str) -> None:
+    code, out, _ = invoke(*args, "--bot", "random", "--lang", "fr")
+    assert code == 0 and out.splitlines(keepends=True)[0].endswith(french), out
+    code, out, _ = invoke(*args, "--bot", "random", "--lang", "en")
+    assert code == 0 and out.splitlines(keepends=True)[0].endswith(english), out

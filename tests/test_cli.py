@@ -124,8 +124,10 @@ def test_the_module_runs_as_a_command() -> None:
     "args", [("simulate", "--players", "5"), ("simulate", "--game", "chess"), ("score", "--game", "chess", "x.json")]
 )
 def test_bad_options_are_refused(args: tuple[str, ...]) -> None:
-    code, out = run(*args)
-    assert code == 2 and "Invalid value" in out
+    code, out = run(*args, "--lang", "fr")
+    assert code == 2 and "Erreur\u00a0: valeur non valide pour '--" in out
+    code, out = run(*args, "--lang", "en")
+    assert code == 2 and "Error: Invalid value for '--" in out
 
 
 def test_analyse_rates_a_recorded_move_against_the_strong_players_choice() -> None:
@@ -155,10 +157,34 @@ def test_analyse_all_searches_every_legal_move() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--move", "999"), "no move 999"),
-        ((), "No player decides"),  # the recorded game is over
+        (("--move", "999"), "the record has 25 moves: no move 999"),
+        (("--move", "27"), "the record has 25 moves: no move 27"),
+        (("--move", "26"), "the game is over after the record's 25 moves: no decision to analyse"),
+        ((), "the game is over after the record's 25 moves: no decision to analyse"),
     ],
 )
 def test_analyse_refuses_a_position_without_a_decision(args: tuple[str, ...], message: str) -> None:
     code, out = run("analyse", str(EXAMPLES / "solo-game.json"), "--lang", "en", *args)
-    assert code == 1 and message in out
+    assert code == 1 and out == f"Error: {message}\n"
+
+
+def test_analyse_says_in_french_that_the_game_is_over_after_the_last_move() -> None:
+    code, out = run("analyse", str(EXAMPLES / "solo-game.json"), "--move", "26")
+    assert code == 1
+    assert out == (
+        "Erreur\u00a0: la partie est finie après les 25 coups de l'enregistrement\u00a0: "
+        "plus aucune décision à analyser\n"
+    )
+
+
+def test_analyse_after_the_last_move_of_a_game_in_progress_is_where_it_stops(tmp_path: Path) -> None:
+    """In a game in progress, --move N+1 (or no --move) is the position the record stops in."""
+    data = json.loads((EXAMPLES / "solo-game.json").read_text())
+    data["moves"], data["result"] = data["moves"][:3], None
+    path = tmp_path / "in-progress.json"
+    path.write_text(json.dumps(data))
+    code, out = run("analyse", str(path), "--move", "4", "--json")
+    assert code == 0, out
+    assert json.loads(out)["name"] == "Camille" and not any(row["played"] for row in json.loads(out)["moves"])
+    assert run("analyse", str(path), "--json") == (code, out)
+    assert run("analyse", str(path), "--move", "5", "--lang", "en") == (1, "Error: the record has 3 moves: no move 5\n")

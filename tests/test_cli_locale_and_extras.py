@@ -4,6 +4,7 @@ says which engine runs, and warns once when a long command runs the plain one.""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -189,3 +190,28 @@ def test_serve_refuses_a_database_it_cannot_open_in_one_line_and_leaves_it_as_it
     assert bookmarks.read_bytes() == bookmarks_before
     code, out = run("serve", "--db", str(foreign), "--lang", "en")
     assert out == f"Error: {foreign} is an SQLite database, but not of tresfute's games: give another file\n"
+
+
+@pytest.mark.parametrize(
+    ("bot", "french", "english"),
+    [
+        (
+            "nope",
+            "joueur ordinateur inconnu 'nope'\u00a0: choisissez parmi random, greedy, strong, strong-win, ppo:FILE",
+            "unknown bot 'nope': choose one of random, greedy, strong, strong-win, ppo:FILE",
+        ),
+        (
+            "ppo:",
+            "ppo\u00a0: il faut un fichier, comme dans 'ppo:agent.zip'",
+            "ppo: needs a file, as in 'ppo:agent.zip'",
+        ),
+    ],
+)
+def test_a_wrong_bot_is_refused_in_the_user_s_language(bot: str, french: str, english: str) -> None:
+    """The project's own refusal of a --bot value, and click's "Invalid value for" before it."""
+    code, out = run("simulate", "--games", "2", "--bot", bot, "--lang", "fr")
+    assert code == 2 and out.endswith(f"\nErreur\u00a0: valeur non valide pour '--bot'\u00a0: {french}\n"), out
+    code, out = run("simulate", "--games", "2", "--bot", bot, "--lang", "en")
+    assert code == 2 and out.endswith(f"\nError: Invalid value for '--bot': {english}\n"), out
+    with pytest.raises(ValueError, match=re.escape(english)):  # the library's own error, in English
+        bots.make_bot(bot, 0)

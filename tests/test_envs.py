@@ -477,7 +477,7 @@ def test_a_trained_agent_seat_is_checked_before_any_game() -> None:
         with pytest.raises(ValueError, match=reason):
             make_bot(spec, 0)
         for command in (["bench", "--games", "1"], ["simulate", "--games", "1"], ["play"]):
-            result = CliRunner().invoke(main, [*command, "--bot", spec])
+            result = CliRunner().invoke(main, [*command, "--bot", spec, "--lang", "en"])
             assert result.exit_code == 2 and reason in result.output
 
 

@@ -135,6 +135,89 @@ def test_the_commands_refuse_a_deep_record_in_one_line(tmp_path: Path, command: 
     assert "imbriqué" in line  # French by default
 
 
+def _cut_short() -> str:
+    """A record cut after its seventh line (a copy that stopped), as the file ends there."""
+    return "\n".join(json.dumps(SOLO, indent=2).splitlines()[:7])
+
+
+@pytest.mark.parametrize(
+    ("content", "french", "english"),
+    [
+        (
+            _cut_short(),
+            "le fichier n'est pas du JSON valide\u00a0: il s'arrête trop tôt (ligne 7)",
+            "the file is not valid JSON: it ends too soon (line 7)",
+        ),
+        (
+            '{\n  "game": "tres-fute",\n  "players" ["a"]\n}',
+            "le fichier n'est pas du JSON valide (ligne 3, colonne 13)",
+            "the file is not valid JSON (line 3, column 13)",
+        ),
+        (
+            "\x80\x81junk",
+            "le fichier n'est pas du JSON valide (ligne 1, colonne 1)",
+            "the file is not valid JSON (line 1, column 1)",
+        ),
+        (" \n\t", "le fichier est vide", "the file is empty"),
+    ],
+)
+def test_a_file_that_is_not_json_says_where_in_the_reader_s_language(
+    tmp_path: Path, content: str, french: str, english: str
+) -> None:
+    """The JSON parser's own English words ("EOF while parsing an object") are not shown: the
+    line and column where it stopped are, in the reader's language."""
+    line = refused_cleanly(tmp_path, "replay", content)
+    assert line == "Erreur\u00a0: enregistrement de partie non valide\u00a0: " + french
+    line = refused_cleanly(tmp_path, "replay", content, "--lang", "en")
+    assert line == "Error: not a valid record: " + english
+    assert refused_cleanly(tmp_path, "score", content, "--lang", "en").endswith(english)
+
+
+def test_a_record_that_starts_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Some editors start a UTF-8 file with a byte-order mark: the record is read all the same."""
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(SOLO).encode())
+    result = CliRunner().invoke(main, ["replay", "--lang", "en", str(path)])
+    assert result.exit_code == 0 and "Valid game (25 moves)" in result.output, result.output
+    assert records.loads("\ufeff" + json.dumps(SOLO)) == records.loads(json.dumps(SOLO))
+    with pytest.raises(records.RecordError, match="not valid JSON"):  # one mark, not a second one
+        records.loads(b"\xef\xbb\xbf\xef\xbb\xbf" + json.dumps(SOLO).encode())
+
+
+@pytest.mark.parametrize("command", ["replay", "analyse", "review", "score", "play"])
+def test_a_file_that_cannot_be_read_is_said_in_the_reader_s_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """A missing file, a folder, a file not allowed to be read: our own sentence, not the
+    system's English text."""
+    nbsp = "\u00a0"
+    resume = "Impossible de reprendre\u00a0: " if command == "play" else ""
+    args = [command, "--resume"] if command == "play" else [command]
+
+    def says(path: Path, *lang: str) -> str:
+        result = CliRunner().invoke(main, [*args, str(path), *lang])
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+        return result.stderr.rstrip("\n")
+
+    missing = tmp_path / "missing.json"
+    assert says(missing) == f"Erreur{nbsp}: {resume}impossible de lire {missing}{nbsp}: ce fichier n'existe pas"
+    assert says(missing, "--lang", "en").endswith(f"cannot read {missing}: there is no such file")
+    assert (
+        says(tmp_path) == f"Erreur{nbsp}: {resume}impossible de lire {tmp_path}{nbsp}: c'est un dossier, pas un fichier"
+    )
+    assert says(tmp_path, "--lang", "en").endswith(f"cannot read {tmp_path}: it is a folder, not a file")
+    locked = tmp_path / "locked.json"
+    locked.write_text(json.dumps(SOLO))
+
+    def refuse(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    assert says(locked) == f"Erreur{nbsp}: {resume}impossible de lire {locked}{nbsp}: accès refusé"
+    assert says(locked, "--lang", "en").endswith(f"cannot read {locked}: permission denied")
+
+
 def test_play_resume_refuses_a_bad_record_with_exit_status_1(tmp_path: Path) -> None:
     line = refused_cleanly(tmp_path, "play", json.dumps(with_moves("1:done")), "--lang", "en", "--resume")
     assert line.startswith("Error: Cannot resume: move 1 ('1:done') is illegal")

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from tresfute import paper, records
+from tresfute.cli import main
 from tresfute.rules import Game
 from tresfute.simulate import play_game
 
@@ -60,6 +64,61 @@ def test_a_wrong_final_score_is_rejected() -> None:
     data["result"]["scores"][1]["total"] += 1
     with pytest.raises(records.RecordError, match="final score of player 2 is"):
         records.replay(records.from_data(data))
+
+
+SOLO = json.loads((Path(__file__).parent.parent / "examples" / "solo-game.json").read_text())
+
+
+def _stated(change: Callable[[dict], object]) -> str:
+    """The solo example with its stated score changed."""
+    data = json.loads(json.dumps(SOLO))
+    change(data["result"]["scores"][0])
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "french", "english"),
+    [
+        (
+            lambda s: s.update(total=68),
+            "le score final du joueur 1 est 67, l'enregistrement dit 68",
+            "the final score of player 1 is 67, the record says 68",
+        ),
+        (
+            lambda s: s["areas"].update(y=11, b=6),  # the same total
+            "le score en jaune du joueur 1 est 10, l'enregistrement dit 11",
+            "the yellow score of player 1 is 10, the record says 11",
+        ),
+        (
+            lambda s: s["areas"].update(zz=s["areas"].pop("p")),
+            "les zones comptées pour le joueur 1 sont jaune, bleu, vert, orange, 'zz' dans l'enregistrement, "
+            "jaune, bleu, vert, orange, violet dans la partie",
+            "the areas scored for player 1 are yellow, blue, green, orange, 'zz' in the record, "
+            "yellow, blue, green, orange, purple in the game",
+        ),
+        (
+            lambda s: s.update(foxes=1),
+            "le nombre de renards du joueur 1 est 0, l'enregistrement dit 1",
+            "the number of foxes of player 1 is 0, the record says 1",
+        ),
+        (
+            lambda s: s.update(fox_value=3),
+            "chaque renard du joueur 1 vaut 7, l'enregistrement dit 3",
+            "each fox of player 1 is worth 7, the record says 3",
+        ),
+    ],
+)
+def test_a_stated_score_that_differs_is_said_in_a_sentence(
+    tmp_path: Path, change: Callable[[dict], object], french: str, english: str
+) -> None:
+    """The total first; when the totals agree, the first area, the foxes or a fox's value that
+    differs; never the scores' raw data."""
+    path = tmp_path / "record.json"
+    path.write_text(_stated(change))
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 1 and result.stderr == "Erreur\u00a0: " + french + "\n"
+    result = CliRunner().invoke(main, ["replay", str(path), "--lang", "en"])
+    assert result.exit_code == 1 and result.stderr == "Error: " + english + "\n"
 
 
 @pytest.mark.parametrize(

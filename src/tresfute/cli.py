@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from .i18n import N_, _, environment_language, language, set_language
+from .i18n import N_, _, environment_language, language, ngettext, set_language
 from .progress import Progress, progress_bar
 from .rules import SPECS
 from .settings import SettingError
@@ -86,10 +86,12 @@ class BotSpec(click.ParamType):
         return "[" + "|".join([*BOT_NAMES, *(f"{k}:FILE" for k in FILE_BOT_KINDS)]) + "]"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from .text import explain
+
         try:
             _make_bot(value)  # a wrong name or file fails here, with the reason
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(explain(exc), param, ctx)
         return str(value)
 
 
@@ -129,11 +131,19 @@ def _area(name: str) -> str:
     return area_name(AREA_BY_NAME[name]).capitalize()
 
 
+# A file the command reads: a folder given instead is refused when it is read, in the user's
+# language (click's own check, dir_okay=False, says it in English).
+FILE = click.Path(path_type=Path)
+
+
 def _read(path: Path) -> bytes:
+    from .inputs import unreadable
+    from .text import explain
+
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise CliError(_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror)) from None
+        raise CliError(explain(unreadable(path, exc))) from None
 
 
 def _emit_json(data: Any) -> None:
@@ -217,7 +227,23 @@ def _show_error(error: click.ClickException) -> None:
             command = f"{ctx.command_path} {ctx.help_option_names[0]}"
             click.echo(_("Try '{command}' for help.").format(command=command), err=True)
         click.echo(err=True)
-    click.echo(_("Error: {message}").format(message=error.format_message()), err=True)
+    click.echo(_("Error: {message}").format(message=_message(error)), err=True)
+
+
+def _message(error: click.ClickException) -> str:
+    """The error's message, with click's "Invalid value for '--bot':" in the user's language
+    (what follows it is ours, translated, for the options the project checks itself)."""
+    if type(error) is not click.BadParameter:  # its subclasses (a missing parameter) say more
+        return error.format_message()
+    if error.param_hint is not None:
+        hint = error.param_hint
+    elif error.param is not None:
+        hint = error.param.get_error_hint(error.ctx)  # type: ignore[arg-type]
+    else:
+        return _("Invalid value: {message}").format(message=error.message)
+    if not isinstance(hint, str):
+        hint = " / ".join(repr(h) for h in hint)
+    return _("Invalid value for {param_hint}: {message}").format(param_hint=hint, message=error.message)
 
 
 @click.group(cls=_Commands)
@@ -234,7 +260,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("record_file", type=FILE)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @LANG
 def replay(record_file: Path, as_json: bool) -> None:
@@ -296,7 +322,7 @@ def _print_breakdown(data: dict[str, Any]) -> None:
 
 
 @main.command()
-@click.argument("sheet_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("sheet_file", type=FILE)
 @click.option(
     "--game",
     "game_id",
@@ -347,9 +373,11 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
         _emit_json(data)
         return
     click.echo(
-        _("{game}, {players} × {bot}, seed {seed}: {n} games").format(
-            game=game_name(SPECS[game_id]), players=players, bot=bot, seed=seed, n=data["games"]
-        )
+        ngettext(
+            "{game}, {players} × {bot}, seed {seed}: {n} game",
+            "{game}, {players} × {bot}, seed {seed}: {n} games",
+            games,
+        ).format(game=game_name(SPECS[game_id]), players=players, bot=bot, seed=seed, n=data["games"])
     )
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
     click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  min {min}  max {max}").format(**data))
@@ -401,9 +429,17 @@ def bench(
         _emit_json(data)
         return
     if opponents is None:
-        title = _("{game}, {players} × {bot}, seed {seed}: {n} games")
+        title = ngettext(
+            "{game}, {players} × {bot}, seed {seed}: {n} game",
+            "{game}, {players} × {bot}, seed {seed}: {n} games",
+            games,
+        )
     else:
-        title = _("{game}, {bot} against {others} × {opponents}, seed {seed}: {n} games")
+        title = ngettext(
+            "{game}, {bot} against {others} × {opponents}, seed {seed}: {n} game",
+            "{game}, {bot} against {others} × {opponents}, seed {seed}: {n} games",
+            games,
+        )
     click.echo(
         title.format(
             game=game_name(SPECS[game_id]),
@@ -457,13 +493,14 @@ def bench(
 
 
 @main.command()
-@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("record_file", type=FILE)
 @click.option(
     "--move",
     "move_number",
     type=click.IntRange(min=1),
     default=None,
-    help="Analyse the position in which this move (numbered from 1) was played, and rate it.",
+    help="Analyse the position in which this move (numbered from 1) was played, and rate it; "
+    "the number after the last move (or no --move) is where the record stops, in a game in progress.",
 )
 @click.option("--all", "search_all", is_flag=True, help="Search every move, not only the best candidates (slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
@@ -480,6 +517,12 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         game = records.replay(record, stop=move_number)
     except records.RecordError as exc:
         raise CliError(explain(exc)) from None
+    if game.is_over and (move_number is None or move_number > len(record.moves)):  # after the last move
+        raise CliError(
+            _("the game is over after the record's {count} moves: no decision to analyse").format(
+                count=len(record.moves)
+            )
+        )
     played = None
     if move_number is not None and move_number <= len(record.moves):
         player, text = records.split_entry(record.moves[move_number - 1])
@@ -517,7 +560,7 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
 
 
 @main.command()
-@click.argument("record_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("record_file", type=FILE)
 @click.option(
     "--player",
     "seat",
@@ -552,9 +595,7 @@ def review(record_file: Path, seat: int, as_json: bool) -> None:
 
 
 @main.command()
-@click.option(
-    "--resume", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Resume a game saved as a record."
-)
+@click.option("--resume", type=FILE, default=None, help="Resume a game saved as a record.")
 @click.option(
     "--bot-delay",
     type=click.FloatRange(0, 10),

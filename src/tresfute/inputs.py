@@ -8,6 +8,7 @@ its JSON parser bounds the nesting depth). A refusal is one translatable sentenc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -19,12 +20,27 @@ from .rules.reasons import VERBATIM, Listing, OneOf, Reason, ReasonError
 
 Model = TypeVar("Model", bound=BaseModel)
 
+_PLACE = re.compile(r"at line ([0-9]+) column ([0-9]+)", re.ASCII)  # where pydantic's JSON parser stopped
+_BOM = "\ufeff"  # a byte-order mark some editors write at the start of a UTF-8 file
+
 
 def known_game(game: str, error: type[ReasonError]) -> str:
     """``game`` if it names one of the games, else ``error`` saying which names are."""
     if game not in SPECS:
         raise error(Reason("the game must be one of {games}", games=", ".join(SPECS)))
     return game
+
+
+def unreadable(path: object, exc: OSError) -> Reason:
+    """Why a file cannot be read, in our own words for the common cases (the system's text,
+    English whatever the language, only for the others)."""
+    if isinstance(exc, FileNotFoundError | NotADirectoryError):
+        return Reason("cannot read {path}: there is no such file", path=path)
+    if isinstance(exc, IsADirectoryError):
+        return Reason("cannot read {path}: it is a folder, not a file", path=path)
+    if isinstance(exc, PermissionError):
+        return Reason("cannot read {path}: permission denied", path=path)
+    return Reason("cannot read {path}: {reason}", path=path, reason=exc.strerror or exc)
 
 
 def field_name(loc: tuple[int | str, ...]) -> str:
@@ -59,7 +75,14 @@ def problem(exc: ValidationError) -> Reason:
         detail = str(ctx.get("error", ""))
         if "recursion limit" in detail:
             return Reason("the file is nested too deeply to be what it claims")
-        return Reason("the file is not valid JSON ({detail})", detail=detail)
+        # The parser's own words are English ("EOF while parsing an object"): only where it
+        # stopped is said, in the reader's language.
+        place = _PLACE.search(detail)
+        if place is None:
+            return Reason("the file is not valid JSON")
+        if detail.startswith("EOF while parsing"):  # a file cut short (a copy that stopped)
+            return Reason("the file is not valid JSON: it ends too soon (line {line})", line=place[1])
+        return Reason("the file is not valid JSON (line {line}, column {column})", line=place[1], column=place[2])
     if kind == "value_error" and isinstance(ctx.get("error"), ReasonError):
         reason = ctx["error"].reason
         return Reason("{field}: {reason}", field=field, reason=reason) if field else reason
@@ -96,10 +119,14 @@ Titled = Callable[[Reason], Reason]  # the problem, said of the whole input ("no
 
 
 def read_json(model: type[Model], text: str | bytes, max_bytes: int, error: type[ReasonError], title: Titled) -> Model:
-    """``text`` read as ``model``, strictly; raises ``error`` with the first problem."""
+    """``text`` read as ``model``, strictly; raises ``error`` with the first problem. A
+    byte-order mark at the start (UTF-8's, as some editors write it) is skipped."""
     size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     if size > max_bytes:
         raise error(title(Reason("the file is too large: at most {most} bytes", most=max_bytes)))
+    text = text.removeprefix(_BOM.encode()) if isinstance(text, bytes) else text.removeprefix(_BOM)
+    if not (text.strip(b" \t\r\n") if isinstance(text, bytes) else text.strip(" \t\r\n")):  # JSON's blanks
+        raise error(title(Reason("the file is empty")))
     try:
         return model.model_validate_json(text, strict=True)
     except ValidationError as exc:

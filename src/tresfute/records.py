@@ -14,8 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from . import inputs
 from .rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, Where, parse_move
 from .rules.game import Stage
+from .rules.kinds import AREA_NAMES
 from .rules.moves import PASS
-from .rules.reasons import Reason, ReasonError
+from .rules.reasons import Listing, Named, Reason, ReasonError
+from .rules.sheet import Score
 
 FORMAT: Literal["tresfute-record/1"] = "tresfute-record/1"
 MAX_BYTES = 1 << 20  # a 4-player game's record is about 10 KB
@@ -180,18 +182,9 @@ def replay(record: Record, stop: int | None = None) -> Game:
                 Reason("the record states a result, but its {count} moves stop before the end", count=len(record.moves))
             )
         for seat, (stated, actual) in enumerate(zip(record.result.scores, game.scores(), strict=False), start=1):
-            if stated.model_dump() != actual.as_dict():
-                raise RecordError(
-                    Reason(
-                        "the final score of player {seat} is {actual} {actual_detail}, the record says {stated} "
-                        "{stated_detail}",
-                        seat=seat,
-                        actual=actual.total,
-                        actual_detail=actual.as_dict(),
-                        stated=stated.total,
-                        stated_detail=stated.model_dump(),
-                    )
-                )
+            mismatch = _score_mismatch(seat, stated, actual)
+            if mismatch is not None:
+                raise RecordError(mismatch)
         if len(record.result.scores) != game.n_players:
             raise RecordError(
                 Reason(
@@ -208,6 +201,54 @@ def replay(record: Record, stop: int | None = None) -> Game:
                 )
             )
     return game
+
+
+def _score_mismatch(seat: int, stated: ScoreModel, actual: Score) -> Reason | None:
+    """How a score the record states differs from the replayed game's, as one sentence: the
+    total first, then the first area, the foxes or a fox's value that differs; None if equal."""
+    if stated.total != actual.total:
+        return Reason(
+            "the final score of player {seat} is {actual}, the record says {stated}",
+            seat=seat,
+            actual=actual.total,
+            stated=stated.total,
+        )
+    if set(stated.areas) != set(actual.areas):
+        return Reason(
+            "the areas scored for player {seat} are {stated} in the record, {actual} in the game",
+            seat=seat,
+            stated=_areas(list(stated.areas)),
+            actual=_areas(list(actual.areas)),
+        )
+    for area, points in actual.areas.items():
+        if stated.areas[area] != points:
+            return Reason(
+                "the {area} score of player {seat} is {actual}, the record says {stated}",
+                seat=seat,
+                area=Named("area", area, AREA_NAMES[area]),
+                actual=points,
+                stated=stated.areas[area],
+            )
+    if stated.foxes != actual.foxes:
+        return Reason(
+            "the number of foxes of player {seat} is {actual}, the record says {stated}",
+            seat=seat,
+            actual=actual.foxes,
+            stated=stated.foxes,
+        )
+    if stated.fox_value != actual.fox_value:
+        return Reason(
+            "each fox of player {seat} is worth {actual}, the record says {stated}",
+            seat=seat,
+            actual=actual.fox_value,
+            stated=stated.fox_value,
+        )
+    return None
+
+
+def _areas(letters: list[str]) -> Listing:
+    """Areas named by their letters (a letter the game does not know, as it is written)."""
+    return Listing(tuple(Named("area", a, AREA_NAMES.get(a, repr(a))) for a in letters))
 
 
 def _play_entry(game: Game, move: Move, player: int) -> None:

@@ -183,7 +183,9 @@ def bench(
     data = _figures(game_id, players, bot, seed, measured) | data
     data["scores"] = [[s.total for s in g.scores] for g in finished]
     totals = sorted(s.total for g in measured for s in g.scores)
-    deciles = statistics.quantiles(totals, n=10) if len(totals) > 1 else [totals[0]] * 9
+    # Deciles read between the scores played ("inclusive"): never below the lowest nor above
+    # the highest, as the default method's are with few games.
+    deciles = statistics.quantiles(totals, n=10, method="inclusive") if len(totals) > 1 else [totals[0]] * 9
     bands = {band.label_en: 0 for band in spec.solo_rating}
     for total in totals:
         bands[spec.rating(total).label_en] += 1

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..rules import Game, Move
+from ..rules.reasons import Listing, Reason, ReasonError
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .strong import Estimate, StrongBot
@@ -43,14 +44,16 @@ def make_bot(name: str, seed: int) -> Bot:
     kind, sep, path = name.partition(":")
     if sep and kind in FILE_BOTS:
         if not path:
-            raise ValueError(f"{kind}: needs a file, as in '{kind}:agent.zip'")
+            raise ReasonError(Reason("{kind}: needs a file, as in '{kind}:agent.zip'", kind=kind))
         module, _, factory_name = FILE_BOTS[kind].partition(":")
         return getattr(importlib.import_module(module), factory_name)(path, seed)
     try:
         factory = BOTS[name]
     except KeyError:
         known = [*BOTS, *(f"{k}:FILE" for k in FILE_BOTS)]
-        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(known)}") from None
+        raise ReasonError(
+            Reason("unknown bot {name}: choose one of {known}", name=repr(name), known=Listing(tuple(known)))
+        ) from None
     return factory(seed)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from ..bots import BotError
 from ..rules import Game, Move
 from ..rules.game import get_spec
+from ..rules.reasons import Reason, ReasonError
 from .actions import action_map
 from .observation import encode, observation_size
 
@@ -24,7 +25,7 @@ from .observation import encode, observation_size
 def load_model(path: str) -> Any:
     """The saved MaskablePPO model, loaded once per process, on the CPU."""
     if not Path(path).is_file():
-        raise ValueError(f"no model file {path!r} (examples/train_maskable_ppo.py saves one)")
+        raise ReasonError(Reason("no model file {path} (examples/train_maskable_ppo.py saves one)", path=repr(path)))
     try:
         from sb3_contrib import MaskablePPO
     except ImportError:

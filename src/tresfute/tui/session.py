@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .. import records
 from ..bots import Bot, make_bot
+from ..inputs import unreadable
 from ..rules import CHANCE, Game, Move
 
 
@@ -110,7 +111,7 @@ class Session:
         try:
             text = path.read_bytes()
         except OSError as exc:
-            raise records.RecordError(f"cannot read {path}: {exc.strerror}") from None
+            raise records.RecordError(unreadable(path, exc)) from None
         record = records.loads(text)
         if record.dice != "seeded":
             raise records.RecordError("the terminal game resumes games with seeded dice only")
