@@ -130,7 +130,7 @@ def test_the_terminal_game_seats_a_saved_agent_against_a_person(agent: Path) -> 
 
 def test_an_agent_for_the_other_game_or_a_bad_file_is_refused_with_the_reason(agent: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(
-        main, ["bench", "--game", "vraiment-tres-fute", "--bot", f"ppo:{agent}", "--games", "1"]
+        main, ["bench", "--game", "vraiment-tres-fute", "--bot", f"ppo:{agent}", "--games", "1", "--lang", "en"]
     )
     assert result.exit_code == 1 and "trained for tres-fute, not vraiment-tres-fute" in result.output
     with pytest.raises(BotError, match="trained for tres-fute"):
@@ -144,7 +144,7 @@ def test_an_agent_for_the_other_game_or_a_bad_file_is_refused_with_the_reason(ag
     ):
         with pytest.raises(ValueError, match=reason):
             make_bot(spec, 0)
-        result = CliRunner().invoke(main, ["bench", "--bot", spec, "--games", "1"])
+        result = CliRunner().invoke(main, ["bench", "--bot", spec, "--games", "1", "--lang", "en"])
         assert result.exit_code == 2 and reason in result.output
     game = Game("tres-fute", players=1, seed=1)
     move = make_bot(f"ppo:{agent}", 0).choose(game, 0)
