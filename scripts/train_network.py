@@ -34,6 +34,11 @@ def main() -> None:
     parser.add_argument(
         "--teacher", type=int, default=0, help="first iterations learned from the linear evaluation's values"
     )
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help="self-play moves chosen by the strong player's search over the network (about ten times slower)",
+    )
     parser.add_argument("--eval-every", type=int, default=Settings.eval_every)
     parser.add_argument("--eval-games", type=int, default=Settings.eval_games)
     parser.add_argument("--seed", type=int, default=Settings.seed)
@@ -67,6 +72,7 @@ def main() -> None:
             eval_games=args.eval_games,
             seed=args.seed,
             workers=args.workers,
+            search=args.search,
         )
         state = new_state(settings, ValueNetwork.load(args.start) if args.start else None)
     state = run(state, args.checkpoint, report=_report, bar=progress_bar, until=args.until)

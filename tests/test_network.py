@@ -16,8 +16,9 @@ import pytest
 from tresfute.bots import network as network_module
 from tresfute.bots.network import ValueNetwork, _encoder, shipped_network
 from tresfute.bots.strong import StrongBot, afterstates
-from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, run
+from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, play_games, run
 from tresfute.rules import SPECS, Game
+from tresfute.simulate import derived_seed
 
 from helpers import position
 
@@ -205,6 +206,22 @@ def test_training_runs_end_to_end_checkpoints_and_resumes(tmp_path: Path) -> Non
     assert final.info["settings"]["game"] == "tres-fute" and len(final.info["curve"]) == 2
     game = Game("tres-fute", seed=1)
     assert isinstance(StrongBot(0, network=final).choose(game, 0), type(game.legal_moves()[0]))
+
+
+def test_self_play_with_search_plays_the_strong_player_s_moves_and_learns_each_one() -> None:
+    """With ``search``, a training game is the strong player's game over the network being
+    trained (its futures seeded by the game's number); each chosen afterstate is a row."""
+    network = shipped_network("tres-fute")
+    seed, number = 7, 0
+    x, targets, finals = play_games((network.to_bytes(), "train", seed, [number], 0.0, 0.7, True))
+    game = Game("tres-fute", players=1, seed=derived_seed(seed, number, "train"))
+    bot = StrongBot(derived_seed(seed, number, "train-search"), network=network)
+    while not game.is_over:
+        game.play(bot.choose(game, 0), 0)
+    assert finals == [game.score(0).total]
+    assert x.shape == (len(targets), network.encoder.size) and len(targets) > 20
+    alone = play_games((network.to_bytes(), "train", seed, [number], 0.0, 0.7, False))
+    assert alone[2] != finals or not np.array_equal(alone[0], x), "the search chose other moves than the network"
 
 
 @pytest.mark.slow

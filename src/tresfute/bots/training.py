@@ -39,7 +39,7 @@ from ..rules import Game
 from ..simulate import derived_seed
 from .blas import blas_threads
 from .network import SCALE, ValueNetwork
-from .strong import afterstates
+from .strong import StrongBot, afterstates
 
 
 @dataclass
@@ -60,6 +60,7 @@ class Settings:
     eval_games: int = 300
     seed: int = 1
     workers: int = 2
+    search: bool = False  # self-play moves chosen by the strong player's search over this network
 
     def at(self, pair: tuple[float, float], iteration: int) -> float:
         """A setting annealed from its first to its last value, geometrically."""
@@ -87,12 +88,25 @@ class State:
 # --- self-play --------------------------------------------------------------------------
 
 
-def choose(network: ValueNetwork, game: Game, player: int, rng: random.Random, explore: float):
-    """The move to play, its afterstate's value and inputs (None when the game ends with it)."""
+def choose(
+    network: ValueNetwork,
+    game: Game,
+    player: int,
+    rng: random.Random,
+    explore: float,
+    searcher: StrongBot | None = None,
+):
+    """The move to play, its afterstate's value and inputs (None when the game ends with it).
+
+    The network's best move, or with ``searcher`` (a strong player over the same network) the
+    move its search chooses: the positions of a stronger player than the network alone, whose
+    values the network then learns (the search's gain kept in the network, to build on)."""
     moves, afters = afterstates(game, player)
     values = network.values(afters, player)
     if len(moves) > 1 and explore and rng.random() < explore:
         k = rng.randrange(len(moves))
+    elif searcher is not None and len(moves) > 1:
+        k = moves.index(searcher.analyse(game, player)[0].move)
     else:
         k = max(range(len(moves)), key=values.__getitem__)
     after = afters[k]
@@ -101,7 +115,9 @@ def choose(network: ValueNetwork, game: Game, player: int, rng: random.Random, e
 
 
 @blas_threads()
-def teacher_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def teacher_games(
+    job: tuple[bytes, str, int, list[int], float, float, bool],
+) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Games of the linear evaluation (``bots/value.py``): every afterstate it valued, with its value.
 
     The first iterations of a run start the network from that evaluation's judgement of every
@@ -109,7 +125,7 @@ def teacher_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple
     """
     from .value import shipped_model
 
-    network_bytes, _, seed, numbers, explore, _ = job
+    network_bytes, _, seed, numbers, explore, _, _ = job
     network = ValueNetwork.from_bytes(network_bytes)
     teacher = shipped_model(network.spec_id)
     rows: list[list[float]] = []
@@ -140,9 +156,9 @@ def teacher_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple
 
 
 @blas_threads()
-def play_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def play_games(job: tuple[bytes, str, int, list[int], float, float, bool]) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Self-play games: the inputs of every chosen afterstate, their targets, the final scores."""
-    network_bytes, purpose, seed, numbers, explore, lam = job
+    network_bytes, purpose, seed, numbers, explore, lam, search = job
     network = ValueNetwork.from_bytes(network_bytes)
     rows: list[list[float]] = []
     targets: list[float] = []
@@ -150,9 +166,10 @@ def play_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple[np
     for number in numbers:
         game = Game(network.spec_id, players=1, seed=derived_seed(seed, number, purpose))
         rng = random.Random(derived_seed(seed, number, f"{purpose}-explore"))
+        searcher = StrongBot(derived_seed(seed, number, f"{purpose}-search"), network=network) if search else None
         values, now, inputs = [], [], []
         while not game.is_over:
-            move, value, x, after = choose(network, game, 0, rng, explore)
+            move, value, x, after = choose(network, game, 0, rng, explore, searcher)
             if x is not None:
                 values.append(value)
                 now.append(after.score(0).total)
@@ -175,9 +192,20 @@ def play_games(job: tuple[bytes, str, int, list[int], float, float]) -> tuple[np
     return x, np.array(targets, dtype=np.float32), finals
 
 
-def _jobs(network: ValueNetwork, purpose: str, seed: int, numbers: range, explore: float, lam: float, chunk: int):
+def _jobs(
+    network: ValueNetwork,
+    purpose: str,
+    seed: int,
+    numbers: range,
+    explore: float,
+    lam: float,
+    chunk: int,
+    search: bool = False,
+):
     data = network.to_bytes()
-    return [(data, purpose, seed, list(numbers[i : i + chunk]), explore, lam) for i in range(0, len(numbers), chunk)]
+    return [
+        (data, purpose, seed, list(numbers[i : i + chunk]), explore, lam, search) for i in range(0, len(numbers), chunk)
+    ]
 
 
 # --- fitting ----------------------------------------------------------------------------
@@ -274,7 +302,7 @@ def run(
             chunk = max(1, min(50, settings.games // (4 * max(settings.workers, 1)) or 1))
             taught = i < settings.teacher
             play = teacher_games if taught else play_games
-            jobs = _jobs(state.network, "train", settings.seed, numbers, explore, settings.lam, chunk)
+            jobs = _jobs(state.network, "train", settings.seed, numbers, explore, settings.lam, chunk, settings.search)
             parts = []
             with bar(len(numbers), f"iteration {i + 1}") if bar else nullcontext() as progress:
                 for part in _map(pool, play, jobs):
