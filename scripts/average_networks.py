@@ -30,7 +30,10 @@ def main() -> None:
     except (OSError, ValueError) as error:
         sys.exit(f"average_networks: {error}")
     averaged.save(args.out)
-    print(f"{args.out}: the mean of {len(members)} {game} networks", file=sys.stderr)
+    print(
+        f"{args.out}: the mean of {len(members)} {game} networks (weights SHA-256 {averaged.weights_digest()})",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

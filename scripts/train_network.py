@@ -76,9 +76,10 @@ def main() -> None:
         )
         state = new_state(settings, ValueNetwork.load(args.start) if args.start else None)
     state = run(state, args.checkpoint, report=_report, bar=progress_bar, until=args.until)
-    final_network(state).save(args.out)
+    final = final_network(state)
+    final.save(args.out)
     judged = f"best evaluation mean {state.best_mean:.1f}" if state.best is not None else "not evaluated yet"
-    print(f"{judged}; network written to {args.out}")
+    print(f"{judged}; network written to {args.out} (weights SHA-256 {final.weights_digest()})")
 
 
 def _report(line: str) -> None:

@@ -152,6 +152,34 @@ def test_the_shipped_network_is_packaged_and_loads(game_id: str) -> None:
     assert network.info.get("settings", {}).get("game") == game_id, "the file says how it was trained"
 
 
+def test_the_shipped_weights_checksums_are_documented_with_the_command_that_rebuilt_them() -> None:
+    """docs/bench.md gives each shipped network's file SHA-256 and its weights' digest (the
+    same for the same weights in any file), beside the commands that made them."""
+    import hashlib
+    import re
+    from importlib import resources
+
+    text = (Path(__file__).parent.parent / "docs" / "bench.md").read_text(encoding="utf-8")
+    rows = re.findall(r"\| `network-([a-z-]+)\.npz` \| `([0-9a-f]{64})` \| `([0-9a-f]{64})` \|", text)
+    assert sorted(game for game, _, _ in rows) == sorted(GAMES)
+    for game_id, file_sha, weights_sha in rows:
+        data = (resources.files("tresfute.bots") / "data" / f"network-{game_id}.npz").read_bytes()
+        assert hashlib.sha256(data).hexdigest() == file_sha, f"{game_id}: the file is not the one documented"
+        assert shipped_network(game_id).weights_digest() == weights_sha
+        assert f"--out src/tresfute/bots/data/network-{game_id}.npz" in text, "the command that wrote it"
+
+
+def test_the_weights_digest_follows_the_weights_not_the_file(tmp_path: Path) -> None:
+    network = ValueNetwork.initial("tres-fute", hidden=(8, 4), seed=1)
+    network.save(tmp_path / "a.npz")
+    network.info["note"] = "another record"
+    network.save(tmp_path / "b.npz")
+    assert ValueNetwork.load(tmp_path / "a.npz").weights_digest() == network.weights_digest()
+    assert ValueNetwork.load(tmp_path / "b.npz").weights_digest() == network.weights_digest()
+    network.layers[1][1][0] += 1e-3
+    assert network.weights_digest() != ValueNetwork.load(tmp_path / "a.npz").weights_digest()
+
+
 @pytest.mark.slow
 def test_the_shipped_weights_load_from_a_built_wheel(tmp_path: Path) -> None:
     """A wheel built from the checkout holds both networks, and they load from its bytes. (The
@@ -250,6 +278,7 @@ def test_the_averaging_script_writes_one_network_and_refuses_a_mix(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     averaged = ValueNetwork.load(out)
     assert averaged.info["settings"] == {"game": "tres-fute", "average_of": ["n0.npz", "n1.npz"]}
+    assert f"weights SHA-256 {averaged.weights_digest()}" in done.stderr.decode()
     refused = subprocess.run(
         [sys.executable, str(script), "--out", str(tmp_path / "mix.npz"), *map(str, paths)],
         capture_output=True,

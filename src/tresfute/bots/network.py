@@ -21,6 +21,7 @@ weights are trained by self-play with TD(lambda) (``tresfute.bots.training``) an
 
 from __future__ import annotations
 
+import hashlib
 import struct
 from functools import cache
 from importlib import resources
@@ -488,6 +489,17 @@ class ValueNetwork:
         return self.values([game], player)[0]
 
     # --- files --------------------------------------------------------------------------
+
+    def weights_digest(self) -> str:
+        """The SHA-256 of the weights alone (each layer's shape, weights and biases as
+        little-endian float32): the same for the same network whatever file holds it (a file's
+        own bytes also hold the time it was written, and the training record)."""
+        digest = hashlib.sha256(self.spec_id.encode())
+        for w, b in self.layers:
+            digest.update(repr((w.shape, b.shape)).encode())
+            digest.update(np.ascontiguousarray(w, dtype="<f4").tobytes())
+            digest.update(np.ascontiguousarray(b, dtype="<f4").tobytes())
+        return digest.hexdigest()
 
     def to_bytes(self) -> bytes:
         arrays: dict[str, Any] = {"format": np.array(FORMAT), "game": np.array(self.spec_id)}
