@@ -1,6 +1,7 @@
 """Calibrate the winning player: how far a final score falls from the network's forecast.
 
 python scripts/calibrate_win.py [--games 150] [--vtf-games 80] [--seed 0] [--workers 2] [--raw FILE]
+                                [--only GAME]
 
 plays games of the strong player against itself at tables of 2, 3 and 4 players (``--games``
 per table of Très futé, ``--vtf-games`` of Vraiment très futé; game ``n`` on seeds derived from
@@ -16,6 +17,8 @@ each forecast and models each final score as normal about it, with that spread o
 root of 2 (which gives each difference of two scores exactly the measured spread). The table,
 with the command and the seed, is written to ``src/tresfute/bots/data/win-spread.json``.
 ``--raw FILE`` keeps every game's forecasts there (and reads them back on the next run).
+``--only GAME`` plays only that game's tables (after its network changed) and keeps the other
+game's from the file: what the whole command would write, in a fraction of the time.
 """
 
 from __future__ import annotations
@@ -119,14 +122,32 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--raw", type=Path, help="keep the games' forecasts in this file, or read them from it")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--only",
+        choices=list(SPECS),
+        help="play only this game's tables (after its network changed) and keep the other's from --out, "
+        "made with the same seed: the file is the one the whole command writes",
+    )
     args = parser.parse_args()
     if not 0 <= args.seed < 1000:
         parser.error("calibrate on tuning seeds (0 to 999): 1000 and up are the benchmark's")
     counts = {"tres-fute": args.games, "vraiment-tres-fute": args.vtf_games}
+    kept: dict = {}
+    if args.only:
+        try:
+            kept = json.loads(args.out.read_text())
+        except (OSError, ValueError) as error:
+            parser.error(f"--only keeps the other game's tables from {args.out}, which cannot be read: {error}")
+        if kept.get("seed") != args.seed:
+            parser.error(f"{args.out} was calibrated with seed {kept.get('seed')}, not {args.seed}")
     raw: dict[str, list] = json.loads(args.raw.read_text()) if args.raw and args.raw.exists() else {}
     by_game: dict[str, dict[str, dict[str, list]]] = {}
     with multiprocessing.Pool(args.workers) as pool:
         for game_id, spec in SPECS.items():
+            if args.only and game_id != args.only:
+                by_game[game_id] = kept["by_game"][game_id]
+                counts[game_id] = kept["games"][game_id]
+                continue
             by_game[game_id] = {}
             for players in (2, 3, 4):
                 key = f"{game_id}/{players}"
@@ -147,7 +168,8 @@ def main() -> None:
             "forecast at the start of a turn, before its first roll)"
         ),
         "command": (
-            f"python scripts/calibrate_win.py --games {args.games} --vtf-games {args.vtf_games} --seed {args.seed}"
+            f"python scripts/calibrate_win.py --games {counts['tres-fute']} --vtf-games {counts['vraiment-tres-fute']}"
+            f" --seed {args.seed}"
         ),
         "seed": args.seed,
         "games": counts,

@@ -46,6 +46,33 @@ def test_the_chance_of_finishing_first_is_a_share_of_one() -> None:
     assert chance_first([230.0, 215.0], 0, 20.0) == pytest.approx(three)
 
 
+@pytest.mark.slow
+def test_a_calibration_of_one_game_keeps_the_other_game_s_tables(tmp_path) -> None:
+    """``calibrate_win.py --only GAME`` replays only that game's tables (its network changed) and
+    keeps the other's from the file, with the command that writes the whole file; a file made
+    with another seed is refused and left as it was."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent / "scripts" / "calibrate_win.py"
+    shipped = json.loads((resources.files("tresfute.bots") / "data" / "win-spread.json").read_text())
+    out = tmp_path / "win-spread.json"
+    out.write_text(json.dumps(shipped))
+    command = [sys.executable, str(script), "--games", "1", "--workers", "1", "--out", str(out)]
+    done = subprocess.run([*command, "--only", "tres-fute", "--seed", str(shipped["seed"])], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    assert data["by_game"]["vraiment-tres-fute"] == shipped["by_game"]["vraiment-tres-fute"]
+    assert data["games"] == {"tres-fute": 1, "vraiment-tres-fute": shipped["games"]["vraiment-tres-fute"]}
+    assert data["command"].startswith("python scripts/calibrate_win.py --games 1 --vtf-games ")
+    assert sorted(data["by_game"]["tres-fute"]) == ["2", "3", "4"]
+    before = out.read_text()
+    other_seed = str((shipped["seed"] + 1) % 1000)
+    refused = subprocess.run([*command, "--only", "tres-fute", "--seed", other_seed], capture_output=True, text=True)
+    assert refused.returncode != 0 and "seed" in refused.stderr and out.read_text() == before
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_calibration_covers_every_table_and_every_turn(game_id: str) -> None:
     """The shipped calibration has a bias per seat and a spread for every turn left of every
