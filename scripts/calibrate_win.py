@@ -138,6 +138,13 @@ def main() -> None:
             kept = json.loads(args.out.read_text())
         except (OSError, ValueError) as error:
             parser.error(f"--only keeps the other game's tables from {args.out}, which cannot be read: {error}")
+        if not isinstance(kept, dict) or not all(
+            isinstance(kept.get(part), dict) and game_id in kept[part]
+            for part in ("by_game", "games")
+            for game_id in SPECS
+            if game_id != args.only
+        ):
+            parser.error(f"--only keeps the other game's tables from {args.out}, which holds none")
         if kept.get("seed") != args.seed:
             parser.error(f"{args.out} was calibrated with seed {kept.get('seed')}, not {args.seed}")
     raw: dict[str, list] = json.loads(args.raw.read_text()) if args.raw and args.raw.exists() else {}

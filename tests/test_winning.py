@@ -71,6 +71,9 @@ def test_a_calibration_of_one_game_keeps_the_other_game_s_tables(tmp_path) -> No
     other_seed = str((shipped["seed"] + 1) % 1000)
     refused = subprocess.run([*command, "--only", "tres-fute", "--seed", other_seed], capture_output=True, text=True)
     assert refused.returncode != 0 and "seed" in refused.stderr and out.read_text() == before
+    out.write_text('{"seed": 0}')
+    empty = subprocess.run([*command, "--only", "tres-fute", "--seed", "0"], capture_output=True, text=True)
+    assert empty.returncode == 2 and "holds none" in empty.stderr and out.read_text() == '{"seed": 0}'
 
 
 @pytest.mark.parametrize("game_id", GAMES)
