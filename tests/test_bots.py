@@ -13,6 +13,7 @@ from threadpoolctl import ThreadpoolController, threadpool_info  # type: ignore[
 
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
 from tresfute.bots import strong as strong_module
+from tresfute.bots.blas import blas_threads
 from tresfute.bots.network import shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
@@ -259,7 +260,13 @@ def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
 def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> list[tuple[str, float]]:
     """The search as the strong player first did it, as its definition: each candidate, on each
     future, copied, played, its turn played out alone by the network's best moves (the first of
-    the highest values), then valued."""
+    the highest values), then valued. Under the same BLAS threads as the strong player: a matrix
+    product's last bits depend on how many threads share it, and two nearly equal moves could swap."""
+    with blas_threads():
+        return _searched_one_future_at_a_time_unthreaded(bot, game, player)
+
+
+def _searched_one_future_at_a_time_unthreaded(bot: StrongBot, game: Game, player: int) -> list[tuple[str, float]]:
     network = shipped_network(game.spec.id)
     ranked = evaluate_moves(game, player, network)
     settings = bot.search(game)
