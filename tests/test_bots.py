@@ -89,7 +89,7 @@ def test_the_bench_command_prints_every_figure() -> None:
         main, ["bench", "--game", "vraiment-tres-fute", "--bot", "greedy", "--games", "5", "--seed", "1000", "--json"]
     )
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)  # the plain engine's notice goes to stderr
     assert set(data) >= {
         "mean",
         "sd",

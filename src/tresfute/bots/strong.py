@@ -73,7 +73,10 @@ class Search(NamedTuple):
 # Très futé (271.0 against 266.9, 200 games; median 11.6 ms per decision); wider still (four
 # within 6, eight futures) gained nothing more there (270.7). In Vraiment très futé, with the
 # mean of phases 6-8 on 300 games: three within 4 on six futures 304.6, four within 6 on eight
-# 308.5 (median 42 ms), three within 4 on twelve 308.3 (44 ms).
+# 308.5 (median 42 ms), three within 4 on twelve 308.3 (44 ms). With Très futé's dense network
+# (phase 7), on 500 games of seed 6: three within 4 on six 277.9, two within 4 on six 278.8
+# (276.7 against 278.3 on seed 7's), on three or four futures 274.4-274.9, two within 3 276.1,
+# within 6 276.9: the settings stay.
 SEARCH: dict[str, Search] = {
     "tres-fute": Search(candidates=3, samples=6, margin=4.0),
     "vraiment-tres-fute": Search(candidates=4, samples=8, margin=6.0),
