@@ -263,33 +263,29 @@ def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> l
     the highest values), then valued. Under the same BLAS threads as the strong player: a matrix
     product's last bits depend on how many threads share it, and two nearly equal moves could swap."""
     with blas_threads():
-        return _searched_one_future_at_a_time_unthreaded(bot, game, player)
-
-
-def _searched_one_future_at_a_time_unthreaded(bot: StrongBot, game: Game, player: int) -> list[tuple[str, float]]:
-    network = shipped_network(game.spec.id)
-    ranked = evaluate_moves(game, player, network)
-    settings = bot.search(game)
-    count = sum(1 for value, _ in ranked[: settings.candidates] if ranked[0][0] - value <= settings.margin)
-    seeds = [hash((bot.seed, len(game.history), game.dice_rolled, i)) for i in range(settings.samples)]
-    out = []
-    for _, move in ranked[:count]:
-        total = 0.0
-        for seed in seeds:
-            sim = game.copy(dice="external")
-            sim.play(move, player)
-            rng = random.Random(seed)
-            turn = (sim.round, sim.turn, sim.solo_passive)
-            while not sim.is_over and (sim.round, sim.turn, sim.solo_passive) == turn:
-                mover = sim.to_move
-                if mover == CHANCE:
-                    roll_own_dice(sim, rng)
-                else:
-                    assert mover is not None
-                    sim.play(evaluate_moves(sim, mover, network)[0][1], mover)
-            total += network.value(sim, player)
-        out.append((str(move), total / len(seeds)))
-    return sorted(out, key=lambda mv: -mv[1])
+        network = shipped_network(game.spec.id)
+        ranked = evaluate_moves(game, player, network)
+        settings = bot.search(game)
+        count = sum(1 for value, _ in ranked[: settings.candidates] if ranked[0][0] - value <= settings.margin)
+        seeds = [hash((bot.seed, len(game.history), game.dice_rolled, i)) for i in range(settings.samples)]
+        out = []
+        for _, move in ranked[:count]:
+            total = 0.0
+            for seed in seeds:
+                sim = game.copy(dice="external")
+                sim.play(move, player)
+                rng = random.Random(seed)
+                turn = (sim.round, sim.turn, sim.solo_passive)
+                while not sim.is_over and (sim.round, sim.turn, sim.solo_passive) == turn:
+                    mover = sim.to_move
+                    if mover == CHANCE:
+                        roll_own_dice(sim, rng)
+                    else:
+                        assert mover is not None
+                        sim.play(evaluate_moves(sim, mover, network)[0][1], mover)
+                total += network.value(sim, player)
+            out.append((str(move), total / len(seeds)))
+        return sorted(out, key=lambda mv: -mv[1])
 
 
 @pytest.mark.parametrize(
