@@ -292,6 +292,17 @@ def _screen_lines(app: TresFuteApp) -> list[str]:
     return [line.rstrip() for line in console.export_text().split("\n")[:height]]
 
 
+async def _drawn_lines(app: TresFuteApp, pilot, tries: int = 100) -> list[str]:
+    """The terminal's lines once the footer has been drawn (a resumed game draws it a frame or more later)."""
+    lines = _screen_lines(app)
+    for _ in range(tries):
+        if lines[-1].strip():
+            break
+        await pilot.pause(0.02)
+        lines = _screen_lines(app)
+    return lines
+
+
 def _fits(app: TresFuteApp, selector: str) -> bool:
     """The widget lies inside the terminal, and its container needs no scrolling."""
     widget = app.screen.query_one(selector)
@@ -334,7 +345,7 @@ def test_at_80_by_24_the_whole_sheet_the_dice_the_moves_and_every_key_are_on_the
             await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen) and screen.has_class("compact")
-        lines = _screen_lines(app)
+        lines = await _drawn_lines(app, pilot)
         assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
         shown = "\n".join(lines)
         sheet = str(screen.query_one("#sheet").render()).split("\n")
@@ -379,7 +390,7 @@ def test_at_80_by_24_q_asks_then_quits() -> None:
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, QuitScreen)
-        lines = _screen_lines(app)
+        lines = await _drawn_lines(app, pilot)
         assert any("Quitter sans sauvegarder" in line for line in lines) and "esc Annuler" in lines[-1]
         await pilot.press("escape")  # cancelled: back to the game
         await pilot.pause()
@@ -512,7 +523,7 @@ def test_the_end_screen_says_where_the_record_was_saved(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
         assert str(app.screen.query_one("#saved").render()) == f"Partie sauvegardée dans {record}"
-        assert _fits(app, "#saved") and "q Quitter" in _screen_lines(app)[-1]
+        assert _fits(app, "#saved") and "q Quitter" in (await _drawn_lines(app, pilot))[-1]
 
     run_at(scenario, (80, 24), TresFuteApp(resume=finished, bot_delay=0))
     assert json.loads(record.read_text()) == json.loads(finished.read_text())
