@@ -43,7 +43,12 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=Settings.eval_games)
     parser.add_argument("--seed", type=int, default=Settings.seed)
     parser.add_argument("--workers", type=int, default=Settings.workers)
-    parser.add_argument("--start", type=Path, help="grow from this network instead of random weights")
+    parser.add_argument(
+        "--start",
+        type=Path,
+        help="grow from this network instead of random weights (a network file, or a checkpoint: the network "
+        "of its last iteration)",
+    )
     parser.add_argument("--checkpoint", type=Path, help="write a checkpoint here after every iteration")
     parser.add_argument("--resume", action="store_true", help="go on from --checkpoint")
     parser.add_argument("--until", type=int, help="stop after this iteration (resume later with --resume)")
@@ -74,12 +79,21 @@ def main() -> None:
             workers=args.workers,
             search=args.search,
         )
-        state = new_state(settings, ValueNetwork.load(args.start) if args.start else None)
+        state = new_state(settings, _start_network(args.start) if args.start else None)
     state = run(state, args.checkpoint, report=_report, bar=progress_bar, until=args.until)
     final = final_network(state)
     final.save(args.out)
     judged = f"best evaluation mean {state.best_mean:.1f}" if state.best is not None else "not evaluated yet"
     print(f"{judged}; network written to {args.out} (weights SHA-256 {final.weights_digest()})")
+
+
+def _start_network(path: Path) -> ValueNetwork:
+    """The network in a network file, or the last iteration's in a training checkpoint."""
+    import numpy as np
+
+    with np.load(path, allow_pickle=False) as arrays:
+        is_checkpoint = "meta" in arrays.files
+    return load_checkpoint(path).network if is_checkpoint else ValueNetwork.load(path)
 
 
 def _report(line: str) -> None:

@@ -285,3 +285,33 @@ def test_the_averaging_script_writes_one_network_and_refuses_a_mix(tmp_path: Pat
         text=True,
     )
     assert refused.returncode != 0 and "one game" in refused.stderr and not (tmp_path / "mix.npz").exists()
+
+
+def test_a_run_can_grow_from_a_checkpoint_s_last_network(tmp_path: Path) -> None:
+    """``train_network.py --start`` takes a network file or a training checkpoint: from a
+    checkpoint, the network of its last iteration (not its best by evaluation)."""
+    script = Path(__file__).parent.parent / "scripts" / "train_network.py"
+    tiny = ["--game", "tres-fute", "--games", "2", "--workers", "1", "--eval-games", "2"]
+    checkpoint = tmp_path / "run.npz"
+    first = [
+        *tiny,
+        "--iterations",
+        "1",
+        "--hidden",
+        "8",
+        "8",
+        "--checkpoint",
+        str(checkpoint),
+        "--out",
+        str(tmp_path / "a.npz"),
+    ]
+    done = subprocess.run([sys.executable, str(script), *first], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "b.npz"
+    done = subprocess.run(
+        [sys.executable, str(script), *tiny, "--iterations", "0", "--start", str(checkpoint), "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert ValueNetwork.load(out).weights_digest() == load_checkpoint(checkpoint).network.weights_digest()
