@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from tresfute.bots import BOTS, StrongBot, WinningBot, make_bot
-from tresfute.bots.futures import future_values
+from tresfute.bots.futures import future_values, own_dice
 from tresfute.bots.network import shipped_network
-from tresfute.bots.winning import calibration, chance_first, turns_left
+from tresfute.bots.winning import SKILL_SHRINK, calibration, chance_first, turns_left
 from tresfute.cli import main
 from tresfute.rules import CHANCE, SPECS, Game, Sheet
 from tresfute.rules.kinds import ActionKind
@@ -254,3 +254,69 @@ def test_behind_on_the_last_turn_it_takes_the_risk_that_can_still_win() -> None:
     most_points = max(outcomes, key=lambda m: outcomes[m][0])
     assert outcomes[most_points][1] < 0.05  # the move of most points almost never wins
     assert max(outcomes, key=lambda m: outcomes[m][1]) == risky  # no move wins more often
+
+
+def _two_rounds_against(opponent: str, dice: str = "seeded") -> tuple[Game, WinningBot, float]:
+    """Two rounds of a table of three: the winning player (small search) in seat 0, ``opponent``
+    in the others. Also what the opponents' decisions gave up beyond the strong player's margin,
+    counted here decision by decision with the network's ranking (``evaluate_moves``)."""
+    from tresfute.bots.strong import SEARCH, evaluate_moves
+
+    game = Game("tres-fute", players=3, seed=31) if dice == "seeded" else Game("tres-fute", players=3, dice="external")
+    rng = random.Random(31)
+    winning = WinningBot(2, candidates=2, samples=2)
+    bots = [winning, make_bot(opponent, 1), make_bot(opponent, 2)]
+    margin = SEARCH["tres-fute"].margin
+    given_up = 0.0
+    while game.round <= 2:
+        player = game.to_move
+        assert player is not None
+        if player == CHANCE:
+            game.play(own_dice(game, rng))
+            continue
+        move = bots[player].choose(game, player)
+        if player != 0 and len(game.legal_moves(player)) > 1:
+            ranked = evaluate_moves(game, player, shipped_network("tres-fute"))
+            given_up += max(0.0, ranked[0][0] - next(v for v, m in ranked if m == move) - margin)
+        game.play(move, player)
+    return game, winning, given_up
+
+
+@pytest.mark.parametrize("dice", ["seeded", "external"])
+def test_players_who_gave_points_away_are_expected_to_go_on_doing_so(dice: str) -> None:
+    """The forecasts assume the strong player's play. The greedy player's decisions give up
+    points against the network's best (beyond the strong player's margin): the winning player
+    counts them from the game's history, exactly as counted decision by decision, and expects
+    the same rate for the turns still to play; with the dice given from outside as well."""
+    game, winning, given_up = _two_rounds_against("greedy", dice)
+    network = shipped_network("tres-fute")
+    rates = winning.loss_rates(game, 0, network)
+    assert rates is not None and rates[0] == 0.0 and min(rates[1:]) > 0.5
+    played = game.rounds * 3 - turns_left(game)
+    assert sum(rates) * (played + SKILL_SHRINK) == pytest.approx(given_up, rel=1e-6)
+    # and so the race looks better to the winning player than by the forecasts alone
+    values = [network.value(game, p) for p in range(3)]
+    assert winning.chance(game, 0, values, rates) > winning.chance(game, 0, values)
+
+
+def test_the_strong_player_gives_nothing_away_beyond_its_margin() -> None:
+    """Against the strong player the forecasts stand as they are: its every decision lies within
+    its own margin of the network's best, so nothing is counted against it."""
+    game, winning, given_up = _two_rounds_against("strong")
+    assert given_up == 0.0
+    assert winning.loss_rates(game, 0, shipped_network("tres-fute")) == [0.0, 0.0, 0.0]
+
+
+def test_a_position_set_up_by_hand_keeps_the_forecasts_as_they_are() -> None:
+    """A sheet set by hand does not follow from the game's history: no rate is guessed from a
+    replay that leads elsewhere, then or later, and the player still chooses a legal move."""
+    game, winning, _ = _two_rounds_against("greedy")
+    network = shipped_network("tres-fute")
+    assert winning.loss_rates(game, 0, network) is not None
+    sheet = Sheet(game.spec)
+    game.set_sheet(1, sheet)
+    assert winning.loss_rates(game, 0, network) is None
+    while game.to_move != 0:
+        game.play(game.legal_moves()[0])
+    assert winning.loss_rates(game, 0, network) is None
+    assert winning.choose(game, 0) in game.legal_moves(0)

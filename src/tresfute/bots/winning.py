@@ -20,6 +20,15 @@ Gauss-Hermite quadrature (no Monte Carlo). At the end of the game the rulebook d
 counts it). Before the end, a tie counts half (in the continuous model two equal forecasts give
 each player one half): an approximation of the rulebook's tie-break on the best area.
 
+The forecasts assume that everyone plays as the strong player. Against weaker players they are
+too high, and a player that believes the race close takes risks it does not need. So every
+decision of the others, from the start of the game, is valued by the network as the strong
+player values its own: the points it gave up beyond the strong player's margin (a move the
+strong player itself could have chosen costs nothing, so against the strong player nothing
+changes) are summed, and the same rate of loss is expected of them for the turns still to play,
+trusted the more the more turns it was measured on (``SKILL_SHRINK``). A position that cannot be
+replayed from its history (a sheet set by hand) keeps the forecasts as they are.
+
 A small tie-break, ``TIE_BREAK`` chances per expected point, is added so that where the chance
 cannot tell moves apart (a game won or lost for certain) the player still plays for points.
 
@@ -40,7 +49,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..rules import CHANCE, Game, Move
+from ..rules import CHANCE, Game, Move, Played
 from .blas import blas_threads
 from .futures import future_values
 from .network import ValueNetwork, shipped_network
@@ -52,6 +61,8 @@ WIN_SEARCH: dict[str, Search] = {
     "vraiment-tres-fute": Search(candidates=4, samples=8, margin=8.0),
 }
 TIE_BREAK = 1e-4  # chances of finishing first per expected point of one's own
+# A player's rate of points given up, measured over e turns of the table, counts for e / (e + 3).
+SKILL_SHRINK = 3.0
 _SQRT2 = math.sqrt(2.0)
 # Gauss-Hermite nodes and weights for the standard normal density (probabilists' Hermite)
 _X, _W = np.polynomial.hermite_e.hermegauss(24)
@@ -73,6 +84,59 @@ def turns_left(game: Game) -> int:
         return 0
     per_round = 2 if game.n_players == 1 else game.n_players
     return (game.rounds - game.round) * per_round + (per_round - game.turn)
+
+
+class Observed:
+    """The game so far, replayed move by move, and the points each player's decisions gave up
+    against the network's best beyond the strong player's ``margin`` (``given_up``)."""
+
+    def __init__(self, game: Game, margin: float) -> None:
+        external = game.external_dice
+        self.replay = Game(
+            game.spec,
+            players=game.n_players,
+            seed=None if external else game.seed,
+            dice="external" if external else "seeded",
+        )
+        self.margin = margin
+        self.given_up = [0.0] * game.n_players
+        self.valid = True  # the replay has followed the game so far
+
+    def follows(self, game: Game) -> bool:
+        """Whether ``game`` goes on from the position replayed so far."""
+        mine = self.replay.history
+        return (
+            self.replay.seed == game.seed
+            and self.replay.spec.id == game.spec.id
+            and self.replay.n_players == game.n_players
+            and len(mine) <= len(game.history)
+            and game.history[: len(mine)] == mine
+        )
+
+    def catch_up(self, game: Game, network: ValueNetwork) -> bool:
+        """Replay the moves of ``game`` not yet seen, valuing each decision; False, now and from
+        then on, where the history does not lead to ``game`` (a position set up by hand)."""
+        replay = self.replay
+        history: list[Played] = game.history
+        if not self.valid:
+            return False
+        try:
+            for played in history[len(replay.history) :]:
+                if played.forced:  # played again by the replay itself
+                    continue
+                p = played.player
+                if p != CHANCE:
+                    pairs = replay.afterstates(p)
+                    if len(pairs) > 1:
+                        values = network.values([after for _, after in pairs], p)
+                        chosen = values[[move for move, _ in pairs].index(played.move)]
+                        self.given_up[p] += max(0.0, max(values) - chosen - self.margin)
+                replay.play(played.move, p)
+        except ValueError:  # an illegal move: not this game's history
+            self.valid = False
+        else:
+            self.valid = replay.history == history and replay.scores() == game.scores()
+        return self.valid
 
 
 class Calibration(NamedTuple):
@@ -139,6 +203,7 @@ class WinningBot:
         self.spread = spread
         self.likeliest = likeliest
         self.strong = StrongBot(seed, network=network)
+        self.observed: Observed | None = None  # the game so far, as last replayed
 
     def search(self, game: Game) -> Search:
         """The search settings at a table: the bot's own, or else the game's."""
@@ -153,9 +218,10 @@ class WinningBot:
             return self.strong.choose(game, player)
         return self.analyse(game, player)[0].move
 
-    def chance(self, game: Game, player: int, values: list[float]) -> float:
+    def chance(self, game: Game, player: int, values: list[float], rates: list[float] | None = None) -> float:
         """What a position is worth to ``player``: the chance of finishing first (exact once the
-        game is over) plus the tie-break, from every player's network value."""
+        game is over) plus the tie-break, from every player's network value, less what each is
+        expected to give up per turn still to play (``rates``, see :meth:`loss_rates`)."""
         if game.is_over:
             winners = game.winners()
             return (1 / len(winners) if player in winners else 0.0) + TIE_BREAK * values[player]
@@ -164,7 +230,21 @@ class WinningBot:
         k = turns_left(game)
         bias = table.bias[k]
         means = [value + bias[(p - game.active) % n] for p, value in enumerate(values)]
+        if rates is not None:
+            means = [mean - rate * k for mean, rate in zip(means, rates, strict=True)]
         return chance_first(means, player, table.spread[k] * self.spread) + TIE_BREAK * means[player]
+
+    def loss_rates(self, game: Game, player: int, network: ValueNetwork) -> list[float] | None:
+        """The points each other player is expected to give up per turn still to play: what its
+        decisions gave up so far (:class:`Observed`) over the turns played, plus ``SKILL_SHRINK``.
+        None where the game cannot be replayed from its history."""
+        observed = self.observed
+        if observed is None or not observed.follows(game):
+            observed = self.observed = Observed(game, SEARCH[game.spec.id].margin)
+        if not observed.catch_up(game, network):
+            return None
+        played = game.rounds * game.n_players - turns_left(game)
+        return [0.0 if p == player else up / (played + SKILL_SHRINK) for p, up in enumerate(observed.given_up)]
 
     def analyse(self, game: Game, player: int | None = None) -> list[Chance]:
         """Every legal move of ``player`` at a table with its chance of finishing first: the
@@ -187,8 +267,9 @@ class WinningBot:
         ranked = _ranked(game, player, network)
         afters = [after for _, _, after in ranked]
         values = {p: network.values(afters, p) for p in range(game.n_players) if p != player}
+        rates = self.loss_rates(game, player, network)
         quick = [
-            self.chance(after, player, [own if p == player else values[p][k] for p in range(game.n_players)])
+            self.chance(after, player, [own if p == player else values[p][k] for p in range(game.n_players)], rates)
             for k, (own, _, after) in enumerate(ranked)
         ]
         settings = self.search(game)
@@ -203,7 +284,7 @@ class WinningBot:
         players = range(game.n_players)
 
         def worth(end: Game) -> float:
-            return self.chance(end, player, [network.value(end, p) for p in players])
+            return self.chance(end, player, [network.value(end, p) for p in players], rates)
 
         futures = future_values([afters[k] for k in chosen], seeds, player, network, worth)
         searched = [Chance(ranked[k][1], sum(row) / len(row), True) for k, row in zip(chosen, futures, strict=True)]
