@@ -260,6 +260,7 @@ def _two_rounds_against(opponent: str, dice: str = "seeded") -> tuple[Game, Winn
     """Two rounds of a table of three: the winning player (small search) in seat 0, ``opponent``
     in the others. Also what the opponents' decisions gave up beyond the strong player's margin,
     counted here decision by decision with the network's ranking (``evaluate_moves``)."""
+    from tresfute.bots.blas import blas_threads
     from tresfute.bots.strong import SEARCH, evaluate_moves
 
     game = Game("tres-fute", players=3, seed=31) if dice == "seeded" else Game("tres-fute", players=3, dice="external")
@@ -276,7 +277,8 @@ def _two_rounds_against(opponent: str, dice: str = "seeded") -> tuple[Game, Winn
             continue
         move = bots[player].choose(game, player)
         if player != 0 and len(game.legal_moves(player)) > 1:
-            ranked = evaluate_moves(game, player, shipped_network("tres-fute"))
+            with blas_threads():  # as the players rank them: the last bits depend on the threads
+                ranked = evaluate_moves(game, player, shipped_network("tres-fute"))
             given_up += max(0.0, ranked[0][0] - next(v for v, m in ranked if m == move) - margin)
         game.play(move, player)
     return game, winning, given_up
