@@ -53,7 +53,7 @@ from ..rules import CHANCE, Game, Move, Played
 from .blas import blas_threads
 from .futures import future_values
 from .network import ValueNetwork, shipped_network
-from .strong import SEARCH, Search, StrongBot, _ranked
+from .strong import SEARCH, Search, StrongBot, _ranked, evaluate_moves
 
 # The searches at a table, chosen on tuning games (seeds below 1000): see docs/bench.md.
 WIN_SEARCH: dict[str, Search] = {
@@ -116,21 +116,19 @@ class Observed:
     def catch_up(self, game: Game, network: ValueNetwork) -> bool:
         """Replay the moves of ``game`` not yet seen, valuing each decision; False, now and from
         then on, where the history does not lead to ``game`` (a position set up by hand)."""
-        replay = self.replay
-        history: list[Played] = game.history
         if not self.valid:
             return False
+        replay = self.replay
+        history: list[Played] = game.history
         try:
             for played in history[len(replay.history) :]:
                 if played.forced:  # played again by the replay itself
                     continue
                 p = played.player
-                if p != CHANCE:
-                    pairs = replay.afterstates(p)
-                    if len(pairs) > 1:
-                        values = network.values([after for _, after in pairs], p)
-                        chosen = values[[move for move, _ in pairs].index(played.move)]
-                        self.given_up[p] += max(0.0, max(values) - chosen - self.margin)
+                if p != CHANCE and len(replay.legal_moves(p)) > 1:
+                    ranked = evaluate_moves(replay, p, network)  # as the strong player ranks them
+                    chosen = next(value for value, move in ranked if move == played.move)
+                    self.given_up[p] += max(0.0, ranked[0][0] - chosen - self.margin)
                 replay.play(played.move, p)
         except ValueError:  # an illegal move: not this game's history
             self.valid = False
