@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tresfute.bots import network as network_module
-from tresfute.bots.network import ValueNetwork, _encoder, shipped_network
+from tresfute.bots.network import ValueNetwork, _encoder, finished_for, shipped_network
 from tresfute.bots.strong import StrongBot, afterstates
 from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, play_games, run
 from tresfute.rules import SPECS, Game
@@ -315,3 +315,87 @@ def test_a_run_can_grow_from_a_checkpoint_s_last_network(tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stderr
     assert ValueNetwork.load(out).weights_digest() == load_checkpoint(checkpoint).network.weights_digest()
+
+
+def _moment(inputs: dict[str, float]) -> tuple[float, ...]:
+    """The inputs that say where the game stands: phase, turn, stage, picks and rolls."""
+    return tuple(value for name, value in inputs.items() if name.split()[0] in ("phase", "own", "picks", "rolls"))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_at_a_table_every_moment_reads_as_one_the_solo_game_shows(game_id: str) -> None:
+    """The network learns alone, where a round is one's active turn then one's passive turn. At a
+    table, the others' turns (waiting for them, picking from their platter) are read as the solo
+    game's passive turn or the start of one's own: never a moment solo play does not show."""
+    encoder = _encoder(game_id)
+    names = encoder.names
+    rng = random.Random(8)
+    solo: set[tuple[float, ...]] = set()
+    for seed in range(10):  # the reacheds played and those after each move (waiting for dice)
+        game = Game(game_id, seed=seed)
+        while not game.is_over:
+            for reached in [game] + [after for _, after in game.afterstates()]:
+                solo.add(_moment(dict(zip(names, encoder.encode(reached, 0), strict=True))))
+            game.play(rng.choice(game.legal_moves()))
+    for seed in range(6):
+        game = Game(game_id, players=2 + seed % 3, seed=seed)
+        while not game.is_over:
+            for reached in [game] + [after for _, after in game.afterstates()]:
+                for player in range(game.n_players):
+                    own_part = reached.active == player and str(reached.phase) not in ("passive", "turn start")
+                    if own_part or reached.is_over or finished_for(reached, player):
+                        continue  # one's own active part reads as it is, as alone
+                    inputs = dict(zip(names, encoder.encode(reached, player), strict=True))
+                    assert inputs["active turn"] + inputs["solo passive turn"] == 1
+                    assert _moment(inputs) in solo, (reached.round, reached.turn, reached.phase, player)
+            game.play(rng.choice(game.legal_moves()))
+
+
+def test_at_a_table_the_rounds_left_are_those_of_one_s_next_own_turn() -> None:
+    """Three players, five rounds. The third player's picks from the others' platters come before
+    its own first turn: the solo passive turn of a round before the first (five still to come).
+    The first player's pick from the second one's platter is its passive turn of round 1 (four
+    to come); the second player, once it has picked from the first one's platter, has its own
+    turn of round 1 next (four to come after it), while the third player still picks."""
+    encoder = _encoder("tres-fute")
+    game = Game("tres-fute", players=3, seed=11)
+    rng = random.Random(11)
+    seen = set()
+    while game.round == 1:
+        for player in range(3):
+            inputs = dict(zip(encoder.names, encoder.encode(game, player), strict=True))
+            left = next((n for n in range(1, 6) if inputs[f"rounds left {n}"] == 1), 0)
+            passive = str(game.phase) == "passive" and game.active != player
+            if player == 2 and (game.turn == 0 or (game.turn == 1 and not (passive and str(game.stage[2]) == "done"))):
+                seen.add("third, before its turn")
+                assert (left, inputs["solo passive turn"]) == (5, 1)
+            elif player == 0 and game.turn == 1 and passive and str(game.stage[0]) != "done":
+                seen.add("first, picking")
+                assert (left, inputs["phase passive"], inputs["solo passive turn"]) == (4, 1, 1)
+            elif player == 1 and game.turn == 0 and passive and str(game.stage[1]) == "done":
+                seen.add("second, picked")
+                assert (left, inputs["phase roll"], inputs["active turn"], inputs["rolls 1"]) == (4, 1, 1, 1)
+            elif game.active == player and str(game.phase) in ("choose", "sweep", "active extra"):
+                assert (left, inputs["active turn"]) == (4, 1)
+        game.play(rng.choice(game.legal_moves()))
+    assert seen == {"third, before its turn", "first, picking", "second, picked"}
+
+
+def test_a_player_done_with_the_last_turn_is_worth_its_score_while_the_others_pick() -> None:
+    """The game's last turn, three players: once the first player has picked from the third
+    one's platter it has nothing more to do, so its value is its score, not a forecast."""
+    network = shipped_network("tres-fute")
+    rng = random.Random(12)
+    game = Game("tres-fute", players=3, seed=12)
+    checked = False
+    while not game.is_over:
+        last_turn = game.round == game.rounds and game.turn == 2 and str(game.phase) == "passive"
+        if last_turn and str(game.stage[0]) == "done" and not game.pending[0]:
+            assert finished_for(game, 0) and not finished_for(game, 1)
+            assert network.value(game, 0) == game.score(0).total
+            assert network.evaluate([game], 0)[0][0] == game.score(0).total
+            checked = True
+        elif game.round < game.rounds:
+            assert not finished_for(game, 0)
+        game.play(rng.choice(game.legal_moves()))
+    assert checked

@@ -51,6 +51,12 @@ _F32: Final = FLOAT32
 _PICK_STAGE: Final = Stage.PICK
 _EXTRA_STAGE: Final = Stage.EXTRA
 _PASSIVE: Final = Phase.PASSIVE
+_DONE_STAGE: Final = Stage.DONE
+_ROLL_K: Final = PHASES.index(Phase.ROLL)
+_SOLO_ROLL_K: Final = PHASES.index(Phase.SOLO_ROLL)
+_PASSIVE_K: Final = PHASES.index(Phase.PASSIVE)
+_TURN_START: Final = Phase.TURN_START
+_TURN_START_K: Final = PHASES.index(Phase.TURN_START)
 _HAND: Final = Where.HAND
 _PLATTER: Final = Where.PLATTER
 _FOXES: Final = struct.Struct("5f")  # in the machine's order, as FLOAT32
@@ -234,6 +240,21 @@ class Encoder:
         rest.append(
             _FOXES.pack(foxes / 6.0, lowest / 50.0, foxes * lowest / 200.0, total / 200.0, 1.0 if lowest == 0 else 0.0)
         )
+        phase = game.phase
+        if game.n_players == 1 or (game.active == player and phase is not _PASSIVE and phase is not _TURN_START):
+            self._time(game, player, areas, rest)
+        else:
+            self._time_as_solo(game, player, areas, rest)
+        waiting = game.pending[player]
+        if waiting:
+            rest.append(self._pending(waiting))
+        else:
+            rest.append(pieces.no_pending)
+        return areas, total, b"".join(rest)
+
+    def _time(self, game: Game, player: int, areas: list[AreaInputs], rest: list[bytes]) -> None:
+        """Where the game stands, as it is: rounds left, phase, turn, stage, picks and rolls, dice."""
+        pieces = self._pieces
         rounds_left = game.rounds - game.round
         rest.append(pieces.rounds[rounds_left] if 0 <= rounds_left < len(pieces.rounds) else pieces.rounds[0])
         phase = game.phase
@@ -253,12 +274,51 @@ class Encoder:
             rest.append(pieces.dice[7 * place + (values[i] if place else 0)])
             if own_area >= 0:
                 rest.append(areas[own_area].open_bytes if in_hand_counts and not place else _ZERO)
-        waiting = game.pending[player]
-        if waiting:
-            rest.append(self._pending(waiting))
-        else:
-            rest.append(pieces.no_pending)
-        return areas, total, b"".join(rest)
+
+    def _time_as_solo(self, game: Game, player: int, areas: list[AreaInputs], rest: list[bytes]) -> None:
+        """Where the game stands for a player at a table outside its own active part, told as the
+        solo game's moment with the same next turn of its own.
+
+        The network learns by solo self-play, where a round is the player's active turn and then
+        its passive one; at a table the others' turns come between. Read as they are, those
+        moments (another's turn, a pick from another's platter) are ones solo play never shows
+        it. So: a pick from another's platter is the solo passive pick (the platter as it is, the
+        other dice out of reach); waiting for one's own turn next is the solo start of it; waiting
+        for a pick from someone's platter first is the solo passive turn before its roll. The
+        rounds are those of the player's next active turn, so its own turns stay counted right;
+        the extra picks of a table of three or four are not counted.
+        """
+        pieces = self._pieces
+        turn = game.turn  # the turn played, or about to begin (its active player not yet seated)
+        phase = game.phase
+        own = game.stage[player]
+        starting = phase is _TURN_START
+        passive = phase is _PASSIVE and game.active != player
+        picking = passive and own is not _DONE_STAGE
+        own_round = game.round if player > turn or (starting and player == turn) else game.round + 1
+        stage_k = 0 if own is _PICK_STAGE else 1 if own is _EXTRA_STAGE else 2
+        if (starting and player == turn) or (passive and not picking and player == (turn + 1) % game.n_players):
+            # the solo start of one's own turn: its bonuses first, or its first roll
+            rounds_left = game.rounds - own_round
+            phase_k, turn_k, picks_rolls = (_TURN_START_K, 2, 0) if starting else (_ROLL_K, 2, 1)
+            own_next = True
+        else:  # the solo passive turn: its pick, or its roll still to come
+            rounds_left = game.rounds - own_round + 1
+            phase_k, turn_k, picks_rolls = (_PASSIVE_K if picking else _SOLO_ROLL_K), 1, 0
+            own_next = False
+        rest.append(pieces.rounds[rounds_left] if 0 <= rounds_left < len(pieces.rounds) else pieces.rounds[0])
+        rest.append(pieces.phases[phase_k])
+        rest.append(pieces.turn[turn_k])
+        rest.append(pieces.stages[stage_k])
+        rest.append(pieces.picks_rolls[picks_rolls])
+        wheres, values = game.where, game.values
+        for i, own_area in enumerate(self._die_areas):
+            if picking and wheres[i] is _PLATTER:
+                rest.append(pieces.dice[7 + values[i]])
+            else:
+                rest.append(pieces.dice[0])
+            if own_area >= 0:
+                rest.append(areas[own_area].open_bytes if own_next else _ZERO)
 
     def _pending(self, waiting: list[Pending]) -> bytes:
         """The inputs of the bonuses waiting to be placed: entries by area, choices, others."""
@@ -273,6 +333,18 @@ class Encoder:
             else:
                 other += 1.0
         return self._pieces.pending.pack(*pending.values(), choice, other)
+
+
+def finished_for(game: Game, player: int) -> bool:
+    """Whether ``player`` has nothing more to do in a game at a table that others still finish
+    (the last turn's platter picks): its score is final."""
+    return (
+        game.round == game.rounds
+        and game.turn == game.n_players - 1
+        and game.phase is _PASSIVE
+        and (game.active == player or game.stage[player] is _DONE_STAGE)
+        and not game.pending[player]
+    )
 
 
 class _RestPieces:
@@ -442,7 +514,7 @@ class ValueNetwork:
         rests: list[bytes] = []
         encoder = self.encoder
         for k, g in enumerate(games):
-            if g.is_over:
+            if g.is_over or (g.n_players > 1 and finished_for(g, player)):
                 out[k] = float(g.score(player).total)
                 continue
             areas, total, rest = encoder.parts(g, player)
@@ -473,7 +545,7 @@ class ValueNetwork:
         where, now = [], []
         for k, g in enumerate(games):
             score = g.score(player)
-            if g.is_over:
+            if g.is_over or (g.n_players > 1 and finished_for(g, player)):
                 out[k] = float(score.total)
             else:
                 inputs[k] = self.encoder.encode(g, player, score)
