@@ -11,7 +11,9 @@ The network reads a fixed vector of hand-made inputs, all derived from the sheet
   score so far, the bonuses waiting to be placed;
 - where the game stands: rounds left, the phase, picks and rolls made, where each die lies and
   what it shows, and for each die still to roll how open its own area is (what a pick gives up
-  is what the dice sent to the platter could have done).
+  is what the dice sent to the platter could have done). At a table, outside one's own active
+  part, as the solo game's moment with the same next turn of one's own (the network learns
+  alone: ``Encoder._time_as_solo``).
 
 Its output is the expected number of points still to come, so the value of a position is its
 score now plus that forecast; a finished game is worth its score. Inference is numpy only; the
@@ -339,7 +341,8 @@ def finished_for(game: Game, player: int) -> bool:
     """Whether ``player`` has nothing more to do in a game at a table that others still finish
     (the last turn's platter picks): its score is final."""
     return (
-        game.round == game.rounds
+        game.n_players > 1
+        and game.round == game.rounds
         and game.turn == game.n_players - 1
         and game.phase is _PASSIVE
         and (game.active == player or game.stage[player] is _DONE_STAGE)
@@ -514,7 +517,7 @@ class ValueNetwork:
         rests: list[bytes] = []
         encoder = self.encoder
         for k, g in enumerate(games):
-            if g.is_over or (g.n_players > 1 and finished_for(g, player)):
+            if g.is_over or finished_for(g, player):
                 out[k] = float(g.score(player).total)
                 continue
             areas, total, rest = encoder.parts(g, player)
@@ -545,7 +548,7 @@ class ValueNetwork:
         where, now = [], []
         for k, g in enumerate(games):
             score = g.score(player)
-            if g.is_over or (g.n_players > 1 and finished_for(g, player)):
+            if g.is_over or finished_for(g, player):
                 out[k] = float(score.total)
             else:
                 inputs[k] = self.encoder.encode(g, player, score)
