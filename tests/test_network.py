@@ -322,20 +322,28 @@ def _moment(inputs: dict[str, float]) -> tuple[float, ...]:
     return tuple(value for name, value in inputs.items() if name.split()[0] in ("phase", "own", "picks", "rolls"))
 
 
+def _rounds_left(inputs: dict[str, float]) -> tuple[float, ...]:
+    return tuple(value for name, value in inputs.items() if name.startswith("rounds left"))
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_at_a_table_every_moment_reads_as_one_the_solo_game_shows(game_id: str) -> None:
     """The network learns alone, where a round is one's active turn then one's passive turn. At a
     table, the others' turns (waiting for them, picking from their platter) are read as the solo
-    game's passive turn or the start of one's own: never a moment solo play does not show."""
+    game's passive turn or the start of one's own: never a moment solo play does not show, nor
+    a count of rounds left (before one's first turn at a table, every round is still ahead)."""
     encoder = _encoder(game_id)
     names = encoder.names
     rng = random.Random(8)
     solo: set[tuple[float, ...]] = set()
+    solo_rounds: set[tuple[float, ...]] = set()
     for seed in range(10):  # the reacheds played and those after each move (waiting for dice)
         game = Game(game_id, seed=seed)
         while not game.is_over:
             for reached in [game] + [after for _, after in game.afterstates()]:
-                solo.add(_moment(dict(zip(names, encoder.encode(reached, 0), strict=True))))
+                inputs = dict(zip(names, encoder.encode(reached, 0), strict=True))
+                solo.add(_moment(inputs))
+                solo_rounds.add(_rounds_left(inputs))
             game.play(rng.choice(game.legal_moves()))
     for seed in range(6):
         game = Game(game_id, players=2 + seed % 3, seed=seed)
@@ -348,6 +356,7 @@ def test_at_a_table_every_moment_reads_as_one_the_solo_game_shows(game_id: str) 
                     inputs = dict(zip(names, encoder.encode(reached, player), strict=True))
                     assert inputs["active turn"] + inputs["solo passive turn"] == 1
                     assert _moment(inputs) in solo, (reached.round, reached.turn, reached.phase, player)
+                    assert _rounds_left(inputs) in solo_rounds, (reached.round, reached.turn, player)
             game.play(rng.choice(game.legal_moves()))
 
 

@@ -257,16 +257,14 @@ class Encoder:
     def _time(self, game: Game, player: int, areas: list[AreaInputs], rest: list[bytes]) -> None:
         """Where the game stands, as it is: rounds left, phase, turn, stage, picks and rolls, dice."""
         pieces = self._pieces
-        rounds_left = game.rounds - game.round
-        rest.append(pieces.rounds[rounds_left] if 0 <= rounds_left < len(pieces.rounds) else pieces.rounds[0])
+        rest.append(pieces.rounds_left(game.rounds - game.round))
         phase = game.phase
         for k, p in enumerate(PHASES):
             if phase is p:
                 rest.append(pieces.phases[k])
         active = game.active == player and not game.solo_passive
         rest.append(pieces.turn[(2 if active else 0) + (1 if game.solo_passive else 0)])
-        own = game.stage[player]
-        rest.append(pieces.stages[0 if own is _PICK_STAGE else 1 if own is _EXTRA_STAGE else 2])
+        rest.append(pieces.stage(game.stage[player]))
         rest.append(pieces.picks_rolls[4 * min(game.picks, 3) + min(game.rolls, 3)])
         in_hand_counts = active and phase is not _PASSIVE
         wheres, values = game.where, game.values
@@ -298,7 +296,6 @@ class Encoder:
         passive = phase is _PASSIVE and game.active != player
         picking = passive and own is not _DONE_STAGE
         own_round = game.round if player > turn or (starting and player == turn) else game.round + 1
-        stage_k = 0 if own is _PICK_STAGE else 1 if own is _EXTRA_STAGE else 2
         if (starting and player == turn) or (passive and not picking and player == (turn + 1) % game.n_players):
             # the solo start of one's own turn: its bonuses first, or its first roll
             rounds_left = game.rounds - own_round
@@ -308,10 +305,12 @@ class Encoder:
             rounds_left = game.rounds - own_round + 1
             phase_k, turn_k, picks_rolls = (_PASSIVE_K if picking else _SOLO_ROLL_K), 1, 0
             own_next = False
-        rest.append(pieces.rounds[rounds_left] if 0 <= rounds_left < len(pieces.rounds) else pieces.rounds[0])
+        # Before one's first turn (the second seat's pick from the first player's platter) one has
+        # every round ahead, a count solo play never shows: told as the solo game's most.
+        rest.append(pieces.rounds_left(min(rounds_left, pieces.most_solo_rounds_left)))
         rest.append(pieces.phases[phase_k])
         rest.append(pieces.turn[turn_k])
-        rest.append(pieces.stages[stage_k])
+        rest.append(pieces.stage(own))
         rest.append(pieces.picks_rolls[picks_rolls])
         wheres, values = game.where, game.values
         for i, own_area in enumerate(self._die_areas):
@@ -365,6 +364,7 @@ class _RestPieces:
         ]
         most_rounds = max(spec.rounds_by_players.values())
         self.rounds = [one_hot(most_rounds, left - 1) for left in range(most_rounds + 1)]
+        self.most_solo_rounds_left = spec.rounds_by_players[1] - 1
         self.phases = [one_hot(len(PHASES), k) for k in range(len(PHASES))]
         flags = (False, True)
         self.turn = [packed(float(active), float(solo_passive)) for active in flags for solo_passive in flags]
@@ -373,6 +373,14 @@ class _RestPieces:
         self.dice = [one_hot(len(WHERE), place) + one_hot(6, shows - 1) for place in range(3) for shows in range(7)]
         self.pending = struct.Struct(f"{len(spec.areas) + 2}f")
         self.no_pending = bytes(self.pending.size)  # float32 zeros
+
+    def rounds_left(self, left: int) -> bytes:
+        """The rounds-left group; none set past the game's end (or beyond the printed rounds)."""
+        return self.rounds[left] if 0 <= left < len(self.rounds) else self.rounds[0]
+
+    def stage(self, own: Stage) -> bytes:
+        """The player's stage in the turn (pick, extra pick, done)."""
+        return self.stages[0 if own is _PICK_STAGE else 1 if own is _EXTRA_STAGE else 2]
 
 
 class ValueNetwork:
