@@ -7,6 +7,7 @@ import json
 import math
 import random
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from threadpoolctl import ThreadpoolController, threadpool_info  # type: ignore[import-untyped]
@@ -14,7 +15,7 @@ from threadpoolctl import ThreadpoolController, threadpool_info  # type: ignore[
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
 from tresfute.bots import strong as strong_module
 from tresfute.bots.blas import blas_threads
-from tresfute.bots.network import shipped_network
+from tresfute.bots.network import ValueNetwork, _encoder, shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
@@ -257,13 +258,28 @@ def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
     assert seen[True] and seen[False]
 
 
+def _exact_network(game_id: str, seed: int = 0) -> ValueNetwork:
+    """A network whose arithmetic is exact in float32, whatever the order of its sums: weights
+    that are small multiples of 1/16 (the output's of 1/1024) on the inputs that are 0 or 1, and
+    zero on the others. Its values do not depend on how positions are batched, so the batched
+    search can be compared with the plain one bit for bit."""
+    rng = np.random.default_rng(seed)
+    names = _encoder(game_id).names
+    fractional = ("share", "points", "openness", "score", "earned", "fox", "pending")
+    binary = np.array([not any(word in name for word in fractional) for name in names])
+    w0 = rng.integers(-4, 5, (len(names), 16)) / 16 * binary[:, None]
+    w1 = rng.integers(-4, 5, (16, 16)) / 16
+    w2 = rng.integers(-4, 5, (16, 1)) / 1024
+    biases = [rng.integers(-4, 5, n) / 16 for n in (16, 16, 1)]
+    return ValueNetwork(game_id, [(w0, biases[0]), (w1, biases[1]), (w2, biases[2])])
+
+
 def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> list[tuple[str, float]]:
     """The search as the strong player first did it, as its definition: each candidate, on each
     future, copied, played, its turn played out alone by the network's best moves (the first of
-    the highest values), then valued. Under the same BLAS threads as the strong player: a matrix
-    product's last bits depend on how many threads share it, and two nearly equal moves could swap."""
+    the highest values), each position valued on its own, then valued at the end of the turn."""
     with blas_threads():
-        network = shipped_network(game.spec.id)
+        network = bot.network or shipped_network(game.spec.id)
         ranked = evaluate_moves(game, player, network)
         settings = bot.search(game)
         count = sum(1 for value, _ in ranked[: settings.candidates] if ranked[0][0] - value <= settings.margin)
@@ -294,11 +310,13 @@ def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> l
 def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
     game_id: str, players: int, games: int
 ) -> None:
-    """The futures of a searched move share their positions until their dice differ: on seeded
-    positions of every phase each searched move gets the estimate of the plain search, bit for
-    bit, in the same order, so the strong player's choices are the same."""
+    """The futures of a searched move share their positions until their dice differ, and advance
+    together (their positions valued in batches): on seeded positions of every phase each
+    searched move gets the estimate of the plain search, one future and one position at a time,
+    bit for bit and in the same order, with a network whose arithmetic is exact (the shipped
+    one's last float32 bits depend on how many positions a batch holds)."""
     rng = random.Random(11)
-    bot = StrongBot(3, candidates=3, samples=3, margin=100.0)
+    bot = StrongBot(3, candidates=3, samples=3, margin=100.0, network=_exact_network(game_id))
     compared = 0
     for seed in range(1000, 1000 + games):
         game = Game(game_id, players=players, seed=seed)

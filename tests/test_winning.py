@@ -234,7 +234,11 @@ def _outcomes(game: Game, move: str, futures: int = 64) -> tuple[float, float]:
     after = dict((str(m), a) for m, a in game.afterstates(1))[move]
     seeds = list(range(futures))
     score = future_values([after], seeds, 1, network)[0]
-    won = future_values([after], seeds, 1, network, lambda end: 1.0 if 1 in end.winners() else 0.0)[0]
+
+    def won_by_1(ends: list[Game]) -> list[float]:
+        return [1.0 if 1 in end.winners() else 0.0 for end in ends]
+
+    won = future_values([after], seeds, 1, network, won_by_1)[0]
     return sum(score) / futures, sum(won) / futures
 
 

@@ -7,9 +7,12 @@ of the work is done several times over. Here the futures of a move share their p
 long as they are the same: they all start as one position, and they part only where their dice
 differ (with one or two dice left to roll, several futures often draw the same faces; a move
 that ends the turn is valued once, not once per future). Each future still draws its dice from
-its own generator in the order it meets them, every position's afterstates are valued in one
-batch as before, and the best move is the first of the highest values: the estimates are the
-same, bit for bit, as one future at a time.
+its own generator in the order it meets them, and the best move is the first of the highest
+values. The futures of every searched move advance step by step together: the afterstates of
+all the positions waiting for a decision are valued in one batch, and the positions at the end
+of the turn in another (a few large matrix products cost less than many small ones). The
+values are those of one future at a time up to float32 rounding (a matrix product's last bits
+depend on its number of rows), and exactly those where the arithmetic is exact (the tests).
 
 What a future's end is worth is the player's own expected final score by default; another
 player (``bots/winning.py``) gives its own measure of an end-of-turn position instead (its
@@ -61,12 +64,12 @@ def future_values(
     seeds: list[int],
     player: int,
     network: ValueNetwork,
-    worth: Callable[[Game], float] | None = None,
+    worth: Callable[[list[Game]], list[float]] | None = None,
 ) -> list[list[float]]:
     """For each start (a position right after a move, waiting for outside dice), the value for
     ``player`` at the end of the turn in each future, the future ``i`` drawing its dice from
     ``random.Random(seeds[i])``. The starts are not changed. The rest of the turn is played by
-    the network's best moves; ``worth``, if given, values the position at the end of the turn
+    the network's best moves; ``worth``, if given, values the positions at the end of the turn
     (or of the game) instead of the network's expected final score for ``player``.
 
     Python's cyclic garbage collector is paused meanwhile: the search makes positions by the
@@ -86,28 +89,32 @@ def _future_values(
     seeds: list[int],
     player: int,
     network: ValueNetwork,
-    worth: Callable[[Game], float] | None,
+    worth: Callable[[list[Game]], list[float]] | None,
 ) -> list[list[float]]:
     generators = [[random.Random(s) for s in seeds] for _ in starts]
-    values = [[0.0] * len(seeds) for _ in starts]
     everyone = list(range(len(seeds)))
-    waiting = [_Position(g.copy(dice="external"), k, everyone, _turn(g)) for k, g in enumerate(starts)]
-    while waiting:
-        position = waiting.pop()
-        game = position.game
-        if game.is_over or _turn(game) != position.turn:
-            value = network.value(game, player) if worth is None else worth(game)
-            row = values[position.start]
-            for i in position.futures:
-                row[i] = value
-            continue
-        mover = game.to_move
-        assert mover is not None
-        if mover == CHANCE:
-            waiting += _roll(position, generators[position.start])
-        else:
-            position.game = _best_afterstate(game, mover, network)
-            waiting.append(position)
+    going = [_Position(g.copy(dice="external"), k, everyone, _turn(g)) for k, g in enumerate(starts)]
+    ended: list[_Position] = []
+    while going:  # one step of every future still in its turn: a roll, or a decision
+        deciding: list[_Position] = []
+        rolled: list[_Position] = []
+        for position in going:
+            game = position.game
+            if game.is_over or _turn(game) != position.turn:
+                ended.append(position)
+            elif game.to_move == CHANCE:
+                rolled += _roll(position, generators[position.start])
+            else:
+                deciding.append(position)
+        _play_best(deciding, network)
+        going = deciding + rolled
+    games = [position.game for position in ended]
+    worths = network.values(games, player) if worth is None else worth(games)
+    values = [[0.0] * len(seeds) for _ in starts]
+    for position, value in zip(ended, worths, strict=True):
+        row = values[position.start]
+        for i in position.futures:
+            row[i] = value
     return values
 
 
@@ -130,14 +137,29 @@ def _roll(position: _Position, generators: list[random.Random]) -> list[_Positio
     return out
 
 
-def _best_afterstate(game: Game, mover: int, network: ValueNetwork) -> Game:
-    """The position after the mover's best move by the network: the first of the highest
-    values (a single legal move is played without valuing it)."""
-    afters = [after for _, after in game.afterstates(mover)]
-    best = 0
-    if len(afters) > 1:
-        valued = network.values(afters, mover)
-        for k in range(1, len(afters)):
-            if valued[k] > valued[best]:
-                best = k
-    return afters[best]
+def _play_best(deciding: list[_Position], network: ValueNetwork) -> None:
+    """Play each position's best move by the network (the first of the highest values; a single
+    legal move without valuing it). The afterstates of all the positions with the same mover are
+    valued in one batch: fewer and larger matrix products."""
+    by_mover: dict[int, list[tuple[_Position, list[Game]]]] = {}
+    for position in deciding:
+        mover = position.game.to_move
+        assert mover is not None
+        afters = [after for _, after in position.game.afterstates(mover)]
+        if len(afters) == 1:
+            position.game = afters[0]
+        else:
+            by_mover.setdefault(mover, []).append((position, afters))
+    for mover, found in by_mover.items():
+        batch: list[Game] = []
+        for _, afters in found:
+            batch += afters
+        valued = network.values(batch, mover)
+        first = 0
+        for position, afters in found:
+            best = first
+            for k in range(first + 1, first + len(afters)):
+                if valued[k] > valued[best]:
+                    best = k
+            position.game = batch[best]
+            first += len(afters)

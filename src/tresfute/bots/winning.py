@@ -281,8 +281,9 @@ class WinningBot:
         seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(settings.samples)]
         players = range(game.n_players)
 
-        def worth(end: Game) -> float:
-            return self.chance(end, player, [network.value(end, p) for p in players], rates)
+        def worth(ends: list[Game]) -> list[float]:
+            values = [network.values(ends, p) for p in players]
+            return [self.chance(end, player, [v[k] for v in values], rates) for k, end in enumerate(ends)]
 
         futures = future_values([afters[k] for k in chosen], seeds, player, network, worth)
         searched = [Chance(ranked[k][1], sum(row) / len(row), True) for k, row in zip(chosen, futures, strict=True)]
