@@ -15,7 +15,7 @@ from threadpoolctl import ThreadpoolController, threadpool_info  # type: ignore[
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
 from tresfute.bots import strong as strong_module
 from tresfute.bots.blas import blas_threads
-from tresfute.bots.network import ValueNetwork, _encoder, shipped_network
+from tresfute.bots.network import Encoder, ValueNetwork, shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
@@ -264,7 +264,7 @@ def _exact_network(game_id: str, seed: int = 0) -> ValueNetwork:
     zero on the others. Its values do not depend on how positions are batched, so the batched
     search can be compared with the plain one bit for bit."""
     rng = np.random.default_rng(seed)
-    names = _encoder(game_id).names
+    names = Encoder(SPECS[game_id]).names
     fractional = ("share", "points", "openness", "score", "earned", "fox", "pending")
     binary = np.array([not any(word in name for word in fractional) for name in names])
     w0 = rng.integers(-4, 5, (len(names), 16)) / 16 * binary[:, None]
@@ -277,7 +277,7 @@ def _exact_network(game_id: str, seed: int = 0) -> ValueNetwork:
 def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> list[tuple[str, float]]:
     """The search as the strong player first did it, as its definition: each candidate, on each
     future, copied, played, its turn played out alone by the network's best moves (the first of
-    the highest values), each position valued on its own, then valued at the end of the turn."""
+    the highest values, each position's afterstates valued as one batch of their own), then valued."""
     with blas_threads():
         network = bot.network or shipped_network(game.spec.id)
         ranked = evaluate_moves(game, player, network)
