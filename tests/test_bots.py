@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import random
@@ -332,15 +333,42 @@ def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
     assert compared > 60
 
 
+def test_a_decision_pauses_the_garbage_collector_and_leaves_it_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search makes positions by the thousand and no reference cycles: the strong and the
+    winning players pause Python's cyclic collector for the time of a decision, and put it back
+    as it was (on, or off if the program had turned it off)."""
+    seen: list[bool] = []
+
+    def spying(game: Game, player: int, history: bool = True):
+        seen.append(gc.isenabled())
+        return afterstates(game, player, history)
+
+    monkeypatch.setattr(strong_module, "afterstates", spying)
+    solo = Game("tres-fute", players=1, seed=1000)
+    table = Game("tres-fute", players=2, seed=1000)
+    assert gc.isenabled()
+    try:
+        for bot, game in ((StrongBot(0), solo), (make_bot("strong-win", 0), table)):
+            bot.choose(game, 0)
+            assert gc.isenabled()
+            gc.disable()
+            bot.choose(game, 0)
+            assert not gc.isenabled()
+            gc.enable()
+    finally:
+        gc.enable()
+    assert len(seen) >= 4 and not any(seen)
+
+
 def test_a_strong_decision_runs_on_one_blas_thread_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
     """NumPy's BLAS would start a thread per core for the network's small matrices; the strong
     and value-only players set it to one thread for the time of a decision (the variable
     TRESFUTE_BLAS_THREADS sets another number, 0 leaves BLAS as it is) and put it back after."""
     seen: list[int] = []
 
-    def spying(game: Game, player: int):  # what the strong player's first step sees
+    def spying(game: Game, player: int, history: bool = True):  # what the strong player's first step sees
         seen.append(max(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"))
-        return afterstates(game, player)
+        return afterstates(game, player, history)
 
     monkeypatch.setattr(strong_module, "afterstates", spying)
     game = Game("vraiment-tres-fute", players=1, seed=1000)

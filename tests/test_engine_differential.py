@@ -3,7 +3,8 @@
 ``reference_engine.py`` is the engine as it was before the speed work (slow and plain). Seeded
 random games of both games, 1 to 4 players, are played on both side by side: at every position
 the players to move, each one's legal moves (as text, in order), the scores and the views must
-be the same, and so must the position after each legal move (``Game.afterstates``).
+be the same, and so must the position after each legal move (``Game.afterstates``, also as a
+look-ahead makes it, without the history).
 """
 
 from __future__ import annotations
@@ -82,6 +83,13 @@ def play_both(game_id: str, players: int, seed: int, afterstates: bool) -> int:
                 before = old.copy(dice="external")
                 before.play(move, player)
                 same_position(position, before, full=True)
+            # a look-ahead's positions without the history: the same, with only what was played
+            played = len(new.history)
+            for (_, position), (_, lean) in zip(after, new.afterstates(player, history=False), strict=True):
+                assert lean.view() == position.view() and lean.history == position.history[played:]
+                assert [lean.legal_moves(p) for p in lean.players_to_move] == [
+                    position.legal_moves(p) for p in position.players_to_move
+                ]
         move = rng.choice(moves)
         new.play(move, player)
         old.play(move, player)

@@ -23,24 +23,35 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from ..rules import CHANCE, Game
+from ..rules import CHANCE, Game, Move, MoveKind
 from .network import ValueNetwork
 
+_DICE = MoveKind.DICE
 
-def own_dice(game: Any, rng: random.Random) -> str:
+
+def own_dice(game: Any, rng: random.Random) -> Move:
     """The chance move due in a game that waits for outside dice, drawn from ``rng``.
 
     ``game`` is any game with the engine's ``dice_to_roll()`` and ``phase`` (the tests' reference
     engine too): typed ``Any`` so that the compiled module does not insist on the class."""
-    values = {d: int(rng.random() * 6) + 1 for d in game.dice_to_roll()}
-    text = "dice " + " ".join(f"{d}{v}" for d, v in values.items())
-    if game.phase == "solo roll":
-        order = sorted(values, key=lambda d: (values[d], rng.random()))
-        text += " platter=" + "".join(order[:3])
-    return text
+    return _drawn(game, rng)[0]
+
+
+def _drawn(game: Any, rng: random.Random) -> tuple[Move, tuple[int, ...]]:
+    """:func:`own_dice`'s move, and what was drawn: each die's face in the game's die order
+    (the notation's), then the solo passive roll's platter dice in the order drawn."""
+    dice: list[str] = game.dice_to_roll()
+    faces = [int(rng.random() * 6) + 1 for _ in dice]
+    if game.phase != "solo roll":
+        return Move(_DICE, dice=tuple(zip(dice, faces, strict=True))), tuple(faces)
+    # the three lowest dice go to the platter, equal faces in a random order
+    order = sorted(range(len(dice)), key=lambda k: (faces[k], rng.random()))[:3]
+    platter = tuple(dice[k] for k in sorted(order))
+    return Move(_DICE, dice=tuple(zip(dice, faces, strict=True)), platter=platter), (*faces, *order)
 
 
 def _turn(game: Game) -> tuple[int, int, bool]:
@@ -72,13 +83,20 @@ def future_values(
     the network's best moves; ``worth``, if given, values the positions at the end of the turn
     (or of the game) instead of the network's expected final score for ``player``.
 
-    Python's cyclic garbage collector is paused meanwhile: the search makes positions by the
-    thousand, made of lists that the collector would go through again and again, and no
-    cycles."""
+    Python's cyclic garbage collector is paused meanwhile (:func:`collector_paused`)."""
+    with collector_paused():
+        return _future_values(starts, seeds, player, network, worth)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused inside the block (and put back as it was): a
+    search makes positions by the thousand, made of lists that the collector would go through
+    again and again, and no cycles."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _future_values(starts, seeds, player, network, worth)
+        yield
     finally:
         if collecting:
             gc.enable()
@@ -93,7 +111,7 @@ def _future_values(
 ) -> list[list[float]]:
     generators = [[random.Random(s) for s in seeds] for _ in starts]
     everyone = list(range(len(seeds)))
-    going = [_Position(g.copy(dice="external"), k, everyone, _turn(g)) for k, g in enumerate(starts)]
+    going = [_Position(g.copy(dice="external", history=False), k, everyone, _turn(g)) for k, g in enumerate(starts)]
     ended: list[_Position] = []
     while going:  # one step of every future still in its turn: a roll, or a decision
         deciding: list[_Position] = []
@@ -120,19 +138,19 @@ def _future_values(
 
 def _roll(position: _Position, generators: list[random.Random]) -> list[_Position]:
     """The positions after each future's own dice: one per distinct roll."""
-    rolls: dict[str, list[int]] = {}
+    rolls: dict[tuple[int, ...], tuple[Move, list[int]]] = {}
     for i in position.futures:
-        text = own_dice(position.game, generators[i])
-        found = rolls.get(text)
+        move, drawn = _drawn(position.game, generators[i])
+        found = rolls.get(drawn)
         if found is None:
-            rolls[text] = [i]
+            rolls[drawn] = (move, [i])
         else:
-            found.append(i)
+            found[1].append(i)
     out: list[_Position] = []
     last = len(rolls) - 1
-    for k, (text, futures) in enumerate(rolls.items()):
-        game = position.game if k == last else position.game.copy(dice="external")
-        game.play(text)
+    for k, (move, futures) in enumerate(rolls.values()):
+        game = position.game if k == last else position.game.copy(dice="external", history=False)
+        game.play(move)
         out.append(_Position(game, position.start, futures, position.turn))
     return out
 
@@ -145,7 +163,7 @@ def _play_best(deciding: list[_Position], network: ValueNetwork) -> None:
     for position in deciding:
         mover = position.game.to_move
         assert mover is not None
-        afters = [after for _, after in position.game.afterstates(mover)]
+        afters = [after for _, after in position.game.afterstates(mover, history=False)]
         if len(afters) == 1:
             position.game = afters[0]
         else:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from ..rules import CHANCE, Game, Move
 from .blas import blas_threads
-from .futures import future_values, own_dice
+from .futures import collector_paused, future_values, own_dice
 from .network import ValueNetwork, shipped_network
 
 
@@ -33,9 +33,10 @@ class Estimate(NamedTuple):
     searched: bool  # valued by the search; otherwise by the evaluation alone
 
 
-def afterstates(game: Game, player: int) -> tuple[list[Move], list[Game]]:
-    """Every legal move of ``player`` and the position right after it, before any new dice."""
-    pairs = game.afterstates(player)
+def afterstates(game: Game, player: int, history: bool = True) -> tuple[list[Move], list[Game]]:
+    """Every legal move of ``player`` and the position right after it, before any new dice
+    (``history``: see ``Game.copy``)."""
+    pairs = game.afterstates(player, history)
     return [move for move, _ in pairs], [after for _, after in pairs]
 
 
@@ -46,7 +47,7 @@ def evaluate_moves(game: Game, player: int, network: ValueNetwork) -> list[tuple
 
 def _ranked(game: Game, player: int, network: ValueNetwork) -> list[tuple[float, Move, Game]]:
     """Every legal move with its value and the position it leads to, best first."""
-    moves, afters = afterstates(game, player)
+    moves, afters = afterstates(game, player, history=False)
     ranked = list(zip(network.values(afters, player), moves, afters, strict=True))
     ranked.sort(key=lambda vma: -vma[0])
     return ranked
@@ -130,7 +131,7 @@ class StrongBot:
             player = game.to_move
         if player is None or player == CHANCE:
             raise ValueError("no player decides now")
-        with blas_threads():
+        with blas_threads(), collector_paused():
             return self._analyse(game, player, candidates, search_all)
 
     def _analyse(self, game: Game, player: int, candidates: int | None, search_all: bool) -> list[Estimate]:

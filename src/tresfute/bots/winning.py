@@ -51,7 +51,7 @@ import numpy as np
 
 from ..rules import CHANCE, Game, Move, Played
 from .blas import blas_threads
-from .futures import future_values
+from .futures import collector_paused, future_values
 from .network import ValueNetwork, shipped_network
 from .strong import SEARCH, Search, StrongBot, _ranked, evaluate_moves
 
@@ -257,7 +257,7 @@ class WinningBot:
             raise ValueError("no player decides now")
         if game.n_players == 1:
             raise ValueError("alone, the winning player is the strong player: see StrongBot.analyse")
-        with blas_threads():
+        with blas_threads(), collector_paused():
             return self._analyse(game, player)
 
     def _analyse(self, game: Game, player: int) -> list[Chance]:

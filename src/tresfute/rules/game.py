@@ -267,9 +267,10 @@ class Game:
         dice: str = "seeded",
         *,
         _copy_of: Game | None = None,
+        _history: bool = True,
     ) -> None:
         if _copy_of is not None:  # Game.copy (a compiled class cannot be built without __init__)
-            self._copy_state(_copy_of, dice)
+            self._copy_state(_copy_of, dice, _history)
             return
         spec = get_spec(game)
         if type(players) is not int:
@@ -1133,12 +1134,14 @@ class Game:
         """The decisions taken (forced moves left out): what a record stores."""
         return [h for h in self.history if not h.forced]
 
-    def copy(self, dice: str = "same") -> Game:
+    def copy(self, dice: str = "same", history: bool = True) -> Game:
         """An independent copy. ``dice="external"``: the copy never rolls by itself but waits
-        for dice from outside, so a bot can look ahead without seeing the seeded dice."""
-        return Game(self.spec, self.n_players, _copy_of=self, dice=dice)
+        for dice from outside, so a bot can look ahead without seeing the seeded dice.
+        ``history=False``: the copy's :attr:`history` starts empty (the rules never read it; a
+        look-ahead that makes thousands of positions need not copy it into each)."""
+        return Game(self.spec, self.n_players, _copy_of=self, dice=dice, _history=history)
 
-    def _copy_state(self, other: Game, dice: str) -> None:
+    def _copy_state(self, other: Game, dice: str, history: bool = True) -> None:
         """Become an independent copy of ``other`` (see :meth:`copy`)."""
         self.spec = other.spec
         self.n_players = other.n_players
@@ -1170,7 +1173,7 @@ class Game:
         self.pending = [list(p) for p in other.pending]
         self.extra_used = [set(u) for u in other.extra_used]
         self.stage = list(other.stage)
-        self.history = list(other.history)
+        self.history = list(other.history) if history else []
         self.lost_bonuses = list(other.lost_bonuses)
         self._cache = [None] * other.n_players
         self._movers = other._movers
@@ -1180,10 +1183,11 @@ class Game:
         self._reprise_moves = other._reprise_moves
         self._sweep_table = other._sweep_table
 
-    def afterstates(self, player: int | None = None) -> list[tuple[Move, Game]]:
+    def afterstates(self, player: int | None = None, history: bool = True) -> list[tuple[Move, Game]]:
         """Each legal move of ``player`` (default: :attr:`to_move`) with the position it leads
         to, for look-ahead. The positions wait for dice from outside (like
-        ``copy(dice="external")``): a bot never sees the game's own dice."""
+        ``copy(dice="external")``): a bot never sees the game's own dice. ``history=False``:
+        their :attr:`history` holds only what is played from here (see :meth:`copy`)."""
         movers = self._movers
         if player is None:
             player = movers[0] if movers else None
@@ -1191,7 +1195,7 @@ class Game:
             return []
         out = []
         for move in self._moves_for(player):
-            after = self.copy(dice="external")
+            after = self.copy(dice="external", history=history)
             after.history.append(Played(player, move, False, self.round, self.turn))
             after._apply(player, move)
             after._advance()
