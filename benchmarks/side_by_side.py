@@ -2,6 +2,7 @@
 
     python benchmarks/side_by_side.py OLD_PYTHON NEW_PYTHON [--rounds 5]
                                      [--what random,lookahead,gym,strong,analyse] [--scale 1]
+                                     [--game GAME] [--paired]
 
 Each Python is an interpreter with tresfute installed (and Gymnasium for ``gym``), for example
 a virtual environment holding an older commit (``git worktree add /tmp/old COMMIT`` then
@@ -28,6 +29,17 @@ since its value network, commit 58ba94a and later):
 
 Rates (``random``, ``lookahead``, ``gym``) are better higher, times (``strong``, ``analyse``)
 lower; the last column is the speed-up of the new install either way (old time / new time).
+
+``--paired`` (``strong`` and ``analyse`` only): each install runs in one process that stays up,
+and the two take turns game by game (the first of each pair changing every game), so that a
+slow minute of a shared machine falls on both sides of the same game rather than on one
+install's whole round (this machine's speed was seen to vary by half from one round to the
+next). Each process first plays a game that is not counted (it loads the network), then
+``rounds`` times the games of one round, each a different game (``strong``: games 0, 1, 2, …
+of seed 1; ``analyse``: the strong player's games of seeds 0, 1, 2, …), as a long-running
+process meets them. The figures are the totals: seconds per game (old total / new total for
+the speed-up) and the 95th percentile of every position analysed, with the median of the
+per-game ratios beside them.
 The times are the process's CPU time (``time.process_time``): on a machine shared with other
 work, a wall clock would count the waits for a core too (with one BLAS thread, CPU time is the
 wall time of an idle machine).
@@ -113,12 +125,88 @@ print(rate, getattr(tresfute.rules, "COMPILED", False))
 """
 
 
+PAIRED_WORKER = """
+import sys, time
+import tresfute.rules
+from tresfute.rules import Game
+from tresfute.simulate import play_game
+print(getattr(tresfute.rules, "COMPILED", False), flush=True)
+for line in sys.stdin:
+    what, game, n = line.split()
+    seed, n = (2, 0) if n == "-1" else (1, int(n))
+    if what == "strong":
+        start = time.process_time()
+        play_game(game, 1, "strong", seed, n)
+        print(time.process_time() - start, flush=True)
+        continue
+    from tresfute.bots import analyse
+    from tresfute.bots.strong import StrongBot
+    g, bot, times = Game(game, players=1, seed=n + 1000 * (seed - 1)), StrongBot(n), []
+    while not g.is_over:
+        if len(g.legal_moves(0)) > 1:
+            start = time.process_time()
+            analyse(g)
+            times.append(time.process_time() - start)
+        g.play(bot.choose(g, 0), 0)
+    print(" ".join(map(str, times)), flush=True)
+"""
+
+
+def _one_thread_env() -> dict[str, str]:
+    one_thread = dict.fromkeys(("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"), "1")
+    return {**os.environ, **one_thread}
+
+
+def paired(
+    pythons: tuple[str, str], what: str, game: str, rounds: int, scale: float, where: str
+) -> tuple[float, float, float, float, list[bool]]:
+    """``what`` measured on both installs game by game (``--paired``): the old and the new
+    figure, the speed-up, the median per-game ratio, and whether each install is compiled."""
+    workers = [
+        subprocess.Popen(
+            [python, "-c", PAIRED_WORKER],
+            cwd=where,
+            env=_one_thread_env(),
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        for python in pythons
+    ]
+    try:
+        compiled = [w.stdout.readline().strip() == "True" for w in workers]  # type: ignore[union-attr]
+        count = rounds * max(1, round((4 if what == "strong" else 2) * scale))
+        times: list[list[float]] = [[], []]
+        ratios: list[float] = []
+        for n in [-1, *range(count)]:  # first a game of seed 2 to warm up (load the network), not counted
+            got: list[list[float]] = [[], []]
+            for side in (0, 1) if n % 2 == 0 else (1, 0):
+                workers[side].stdin.write(f"{what} {game} {n}\n")  # type: ignore[union-attr]
+                workers[side].stdin.flush()  # type: ignore[union-attr]
+                line = workers[side].stdout.readline()  # type: ignore[union-attr]
+                if not line:
+                    raise RuntimeError(f"the {('old', 'new')[side]} install stopped (see its error above)")
+                got[side] = [float(t) for t in line.split()]
+            if n >= 0:
+                times[0] += got[0]
+                times[1] += got[1]
+                ratios.append(sum(got[0]) / max(sum(got[1]), 1e-9))
+    finally:
+        for w in workers:
+            w.stdin.close()  # type: ignore[union-attr]
+            w.wait()
+    if what == "strong":
+        old, new = sum(times[0]) / count, sum(times[1]) / count
+    else:
+        old, new = (1000 * sorted(t)[min(len(t) - 1, int(0.95 * len(t)))] for t in times)
+    ratios.sort()
+    return old, new, old / new, ratios[len(ratios) // 2], compiled
+
+
 def measure(python: str, game: str, what: str, scale: float, where: str) -> tuple[float, bool]:
     """One measurement in a fresh process (run outside any checkout, so the install is used)."""
     command = [python, "-c", MEASURE, game, what, str(scale)]
-    one_thread = dict.fromkeys(("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"), "1")
-    env = {**os.environ, **one_thread}
-    done = subprocess.run(command, cwd=where, capture_output=True, text=True, check=True, env=env)
+    done = subprocess.run(command, cwd=where, capture_output=True, text=True, check=True, env=_one_thread_env())
     rate, compiled = done.stdout.split()
     return float(rate), compiled == "True"
 
@@ -132,17 +220,38 @@ def main() -> None:
     parser.add_argument(
         "--what", default="random,lookahead,gym", help="comma-separated: random, lookahead, gym, strong, analyse"
     )
+    parser.add_argument("--game", choices=GAMES, help="only this game (default: both)")
+    parser.add_argument(
+        "--paired", action="store_true", help="strong and analyse: the two installs take turns game by game"
+    )
     args = parser.parse_args()
     kinds = [w for w in args.what.split(",") if w]
     unknown = set(kinds) - set(UNITS)
     if unknown:
         parser.error(f"unknown measurement(s): {', '.join(sorted(unknown))}")
+    games = (args.game,) if args.game else GAMES
+    if args.paired:
+        if set(kinds) - {"strong", "analyse"}:
+            parser.error("--paired measures strong and analyse only (--what strong,analyse)")
+        with tempfile.TemporaryDirectory() as where:
+            for what in kinds:
+                for game in games:
+                    old, new, speed_up, median, compiled_ = paired(
+                        (args.old, args.new), what, game, args.rounds, args.scale, where
+                    )
+                    kind = " / ".join("compiled" if c else "plain Python" for c in compiled_)
+                    print(
+                        f"{what:9} {UNITS[what][0]:14} {game:18}  old {old:10,.3f}  new {new:10,.3f}  "
+                        f"x{speed_up:.2f}  (median game x{median:.2f}; {kind})",
+                        flush=True,
+                    )
+        return
     best: dict[tuple[str, str, str], float] = {}
     compiled: dict[str, bool] = {}
     with tempfile.TemporaryDirectory() as where:
         for round_number in range(1, args.rounds + 1):
             for what in kinds:
-                for game in GAMES:
+                for game in games:
                     for label, python in (("old", args.old), ("new", args.new)):
                         rate, compiled[label] = measure(python, game, what, args.scale, where)
                         key = (label, what, game)
@@ -155,7 +264,7 @@ def main() -> None:
         f"new: {'compiled' if compiled['new'] else 'plain Python'})"
     )
     for what in kinds:
-        for game in GAMES:
+        for game in games:
             old, new = best[("old", what, game)], best[("new", what, game)]
             unit, rate = UNITS[what]
             speed_up, shown = (new / old, "10,.0f") if rate else (old / new, "10,.3f")

@@ -61,6 +61,23 @@ def test_the_side_by_side_benchmark_runs_two_installs_in_turn_and_gives_their_ra
     assert refused.returncode == 2 and "unknown measurement(s): speed" in refused.stderr
 
 
+def test_the_paired_side_by_side_takes_turns_game_by_game_and_gives_the_ratio() -> None:
+    """``--paired``: both installs stay up and take turns game by game (the strong player's
+    solo games), so that a shared machine's slow minutes fall on both; one line per game."""
+    script = str(ROOT / "benchmarks" / "side_by_side.py")
+    command = [sys.executable, script, sys.executable, sys.executable, "--rounds", "1", "--scale", "0.25"]
+    result = subprocess.run(
+        [*command, "--paired", "--what", "strong", "--game", "tres-fute"], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    (line,) = result.stdout.splitlines()
+    assert re.search(
+        r"^strong +s/game +tres-fute +old +\d+\.\d{3} +new +\d+\.\d{3} +x\d+\.\d\d +\(median game x\d+\.\d\d; ", line
+    ), line
+    refused = subprocess.run([*command, "--paired", "--what", "random"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "--paired measures strong and analyse only" in refused.stderr
+
+
 def test_the_web_load_side_by_side_benchmark_gives_each_installs_two_process_ratio(postgres_url: str) -> None:
     import psycopg
 
