@@ -150,3 +150,95 @@ def test_the_number_of_games_agrees_with_it(args: list[str], french: str, englis
     assert code == 0 and out.splitlines(keepends=True)[0].endswith(french), out
     code, out, _ = invoke(*args, "--bot", "random", "--lang", "en")
     assert code == 0 and out.splitlines(keepends=True)[0].endswith(english), out
+
+
+def _figures_of_the_games(data: dict) -> dict:
+    """A run's figures but its times (a resumed run's games keep the times they were played in)."""
+    timed = ("seconds_per_game", "decisions_per_second", "median_ms_per_decision", "p90_ms_per_decision")
+    return {key: value for key, value in data.items() if key not in timed}
+
+
+def test_a_run_kept_in_a_file_stops_and_goes_on_with_the_figures_of_one_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--results FILE`` keeps each finished game: run again with the same settings, only the
+    games the file lacks are played, and the figures are those of the whole run in one piece."""
+    from tresfute import simulate
+
+    played: list[int] = []
+    play_one = simulate._play_one
+
+    def counting(job: tuple) -> simulate.GameResult:
+        played.append(job[4])
+        return play_one(job)
+
+    monkeypatch.setattr(simulate, "_play_one", counting)
+    kept = tmp_path / "run.jsonl"
+    args = ("tres-fute", 2, "greedy")
+    bench(*args, 3, 1000, opponents="random", results=kept)
+    assert played == [0, 1, 2]
+    resumed = bench(*args, 5, 1000, opponents="random", results=kept)
+    assert played == [0, 1, 2, 3, 4], "only the games the file lacked"
+    whole = bench(*args, 5, 1000, opponents="random")
+    assert _figures_of_the_games(resumed) == _figures_of_the_games(whole)
+    played.clear()
+    fewer = bench(*args, 4, 1000, opponents="random", results=kept)
+    assert played == [] and _figures_of_the_games(fewer) == _figures_of_the_games(
+        bench(*args, 4, 1000, opponents="random")
+    )
+    assert len(kept.read_text().splitlines()) == 1 + 5, "the run, then each game once"
+
+
+def test_a_last_line_cut_short_is_dropped_and_its_game_played_again(tmp_path: Path) -> None:
+    """A run stopped while it wrote a game leaves half a line: that game is played again."""
+    kept = tmp_path / "run.jsonl"
+    first = bench("tres-fute", 1, "random", 3, 1000, results=kept)
+    kept.write_bytes(kept.read_bytes()[:-25])
+    again = bench("tres-fute", 1, "random", 3, 1000, results=kept)
+    assert again["scores"] == first["scores"]
+    lines = kept.read_text().splitlines()
+    assert len(lines) == 4 and [json.loads(line).get("n") for line in lines] == [None, 0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("hello\n", "is not a results file of tresfute bench (its first line does not name a run)"),
+        (None, "holds the games of another run (--game tres-fute --bot random --seed 1000), not of this one "),
+        ("damaged", "is damaged at line 3: not a finished game of this run"),
+    ],
+)
+def test_a_results_file_of_another_run_or_damaged_is_refused_and_left_as_it_was(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
+    kept = tmp_path / "run.jsonl"
+    code, _, err = invoke(*BENCH, "--games", "3", "--bot", "random", "--results", str(kept))
+    assert code == 0, err
+    if content == "damaged":
+        lines = kept.read_text().splitlines(keepends=True)
+        kept.write_text("".join([lines[0], lines[1], '{"n": 1, "scores": []}\n', lines[3]]))
+    elif content is not None:
+        kept.write_text(content)
+    before = kept.read_bytes()
+    seed = "7" if content is None else "1000"
+    code, out, err = invoke(
+        *BENCH, "--games", "5", "--seed", seed, "--bot", "random", "--results", str(kept), "--lang", "en"
+    )
+    assert code == 1 and message in err and "Traceback" not in err and out == "", err
+    assert kept.read_bytes() == before
+    code, _, err = invoke(
+        *BENCH, "--games", "5", "--seed", seed, "--bot", "random", "--results", str(kept), "--lang", "fr"
+    )
+    assert code == 1 and "Erreur\u00a0:" in err and str(kept) in err
+
+
+def test_a_results_file_another_run_is_writing_is_refused(tmp_path: Path) -> None:
+    """Two runs appending to one file would each write the other's games again: the second waits."""
+    fcntl = pytest.importorskip("fcntl")
+    kept = tmp_path / "run.jsonl"
+    with kept.open("a") as other:
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX)
+        code, _, err = invoke(*BENCH, "--bot", "random", "--results", str(kept), "--lang", "en")
+        assert code == 1 and "another run is writing" in err and kept.read_bytes() == b""
+    code, _, err = invoke(*BENCH, "--bot", "random", "--results", str(kept), "--lang", "en")
+    assert code == 0, err

@@ -411,20 +411,39 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
     show_default=True,
     help="Play the games on this many processes; speeds stay per core.",
 )
+@click.option(
+    "--results",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Keep each finished game in this file; run again with the same settings, only the games "
+    "it lacks are played (a long run can stop and go on).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @LANG
 def bench(
-    game_id: str, bot: str, games: int, seed: int, players: int, opponents: str | None, workers: int, as_json: bool
+    game_id: str,
+    bot: str,
+    games: int,
+    seed: int,
+    players: int,
+    opponents: str | None,
+    workers: int,
+    results: Path | None,
+    as_json: bool,
 ) -> None:
     """Measure a computer player's strength over many seeded games."""
+    from .simulate import ResultsError
     from .simulate import bench as run_bench
     from .text import game_name
 
     if opponents is not None and players < 2:
         raise click.UsageError(_("--opponents needs --players 2 to 4"))
     _warn_if_plain_engine()
-    with _progress(games) as progress:
-        data = run_bench(game_id, players, bot, games, seed, workers, opponents, progress)
+    try:
+        with _progress(games) as progress:
+            data = run_bench(game_id, players, bot, games, seed, workers, opponents, progress, results)
+    except ResultsError as exc:
+        raise CliError(_(exc.template).format(**exc.params)) from None
     if as_json:
         _emit_json(data)
         return

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import multiprocessing
 import statistics
 import time
-from typing import Any, NamedTuple
+from pathlib import Path
+from typing import Any, Final, Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .bots import make_bot
+from .i18n import N_
 from .progress import Progress
 from .rules import Game
 from .rules.game import get_spec
@@ -91,9 +96,11 @@ def _play_many(
     workers: int = 1,
     opponents: str | None = None,
     progress: Progress | None = None,
+    results: Path | None = None,
 ) -> list[GameResult]:
     """The games of a run, in order; with several workers, on as many processes (one core
-    each). ``progress`` is told of each finished game."""
+    each). ``progress`` is told of each finished game. ``results``: a file that keeps each
+    finished game (:class:`ResultsFile`), and whose games are not played again."""
     get_spec(game_id)
     if games < 1:
         raise ValueError("play at least one game")
@@ -101,20 +108,214 @@ def _play_many(
         raise ValueError("use at least one worker")
     if opponents is not None and players < 2:
         raise ValueError("opponents need a game of 2 to 4 players")
-    jobs = [(game_id, players, bot, seed, n, opponents) for n in range(games)]
-    finished: list[GameResult] = []
-    if workers == 1:
-        for job in jobs:
-            finished.append(_play_one(job))
-            if progress is not None:
-                progress(1)
-        return finished
-    with multiprocessing.Pool(workers) as pool:
-        for result in pool.imap(_play_one, jobs, chunksize=1):
-            finished.append(result)
-            if progress is not None:
-                progress(1)
-    return finished
+    kept = ResultsFile(results, _Run(game=game_id, players=players, bot=bot, seed=seed, opponents=opponents))
+    done = kept.open() if results is not None else {}
+    done = {n: result for n, result in done.items() if n < games}
+    if progress is not None and done:
+        progress(len(done))
+    numbers = [n for n in range(games) if n not in done]
+    jobs = [(game_id, players, bot, seed, n, opponents) for n in numbers]
+    try:
+        if workers == 1 or len(jobs) <= 1:
+            played: Any = map(_play_one, jobs)
+            pool = None
+        else:
+            pool = multiprocessing.Pool(min(workers, len(jobs)))
+            played = pool.imap(_play_one, jobs, chunksize=1)
+        try:
+            for n, result in zip(numbers, played, strict=True):
+                done[n] = result
+                if results is not None:
+                    kept.add(n, result)
+                if progress is not None:
+                    progress(1)
+        finally:
+            if pool is not None:
+                pool.terminate()
+                pool.join()
+    finally:
+        kept.close()
+    return [done[n] for n in range(games)]
+
+
+RESULTS_FORMAT: Final = "tresfute-bench/1"
+
+
+class ResultsError(ValueError):
+    """A results file that this run cannot go on with: ``template`` is the English sentence
+    (translated by the front ends through gettext), ``params`` fill it."""
+
+    def __init__(self, template: str, **params: object) -> None:
+        super().__init__(template.format(**params))
+        self.template = template
+        self.params = params
+
+
+class _Run(BaseModel):
+    """A results file's first line: the run its games belong to."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    format: Literal["tresfute-bench/1"] = RESULTS_FORMAT
+    game: str
+    players: int
+    bot: str
+    seed: int
+    opponents: str | None
+
+
+class _SavedScore(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    areas: dict[str, int]
+    foxes: int
+    fox_value: int
+    total: int
+
+
+class _SavedGame(BaseModel):
+    """One finished game of a results file (``n``: its number in the run)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    n: int = Field(ge=0)
+    scores: list[_SavedScore] = Field(min_length=1, max_length=4)
+    winners: list[int] = Field(min_length=1, max_length=4)
+    decisions: int = Field(ge=0)
+    seconds: float = Field(ge=0)
+    decision_seconds: list[float]
+
+
+class ResultsFile:
+    """The games of a ``bench`` run kept in a file as they finish, so that a long run can stop
+    and go on (``tresfute bench --results FILE``).
+
+    JSON lines: the run first (game, players, bot, seed, opponents), then one line per finished
+    game (its number, scores, winners, decisions and times), written and flushed as it finishes.
+    Opened again for the same run, the games already there are read back rather than played; a
+    last line cut short (the run was stopped while writing it) is dropped, and its game played
+    again. A file of another run, or damaged elsewhere, or that another run is writing, is
+    refused with the reason and left as it was. The games are those of the install that plays
+    them: resume with the same one."""
+
+    def __init__(self, path: Path | None, run: _Run) -> None:
+        self.path = path
+        self.run = run
+        self._file: Any = None
+
+    def open(self) -> dict[int, GameResult]:
+        """The games already kept (by number); the file is then ready for more."""
+        assert self.path is not None
+        path = self.path
+        try:
+            self._file = path.open("a+b")
+        except OSError as error:
+            raise ResultsError(N_("cannot write {path}: {reason}"), path=str(path), reason=error.strerror) from None
+        try:
+            return self._read_on(path)
+        except BaseException:
+            self.close()
+            raise
+
+    def _read_on(self, path: Path) -> dict[int, GameResult]:
+        if not _locked(self._file):
+            raise ResultsError(
+                N_("another run is writing {path}: wait for it to end, or name another file"), path=str(path)
+            )
+        self._file.seek(0)
+        data = self._file.read()
+        complete = data[: data.rfind(b"\n") + 1]  # a last line without its end was cut short
+        lines = complete.decode("utf-8", errors="replace").splitlines()
+        done: dict[int, GameResult] = {}
+        if lines:
+            try:
+                run = _Run.model_validate_json(lines[0])
+            except ValidationError:
+                raise ResultsError(
+                    N_("{path} is not a results file of tresfute bench (its first line does not name a run)"),
+                    path=str(path),
+                ) from None
+            if run != self.run:
+                raise ResultsError(
+                    N_("{path} holds the games of another run ({theirs}), not of this one ({ours})"),
+                    path=str(path),
+                    theirs=_describe(run),
+                    ours=_describe(self.run),
+                )
+            for number, line in enumerate(lines[1:], start=2):
+                try:
+                    game = _SavedGame.model_validate_json(line)
+                except ValidationError:
+                    game = None
+                if game is None or game.n in done or not _fits(game, self.run.players):
+                    raise ResultsError(
+                        N_("{path} is damaged at line {line}: not a finished game of this run"),
+                        path=str(path),
+                        line=number,
+                    )
+                done[game.n] = GameResult(
+                    [Score(dict(s.areas), s.foxes, s.fox_value, s.total) for s in game.scores],
+                    list(game.winners),
+                    game.decisions,
+                    game.seconds,
+                    list(game.decision_seconds),
+                )
+        try:
+            if len(complete) < len(data):
+                self._file.truncate(len(complete))
+            if not lines:
+                self._write(self.run.model_dump(mode="json"))
+        except OSError as error:
+            raise ResultsError(N_("cannot write {path}: {reason}"), path=str(path), reason=error.strerror) from None
+        return done
+
+    def add(self, n: int, result: GameResult) -> None:
+        """Keep one finished game."""
+        self._write(
+            {
+                "n": n,
+                "scores": [s.as_dict() for s in result.scores],
+                "winners": result.winners,
+                "decisions": result.decisions,
+                "seconds": result.seconds,
+                "decision_seconds": result.decision_seconds,
+            }
+        )
+
+    def _write(self, line: dict[str, Any]) -> None:
+        self._file.write((json.dumps(line, separators=(",", ":")) + "\n").encode())
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def _locked(file: Any) -> bool:
+    """Whether this process now holds the file alone (an advisory lock, where the system has
+    them: two runs appending to one file would each write the other's games again)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no lock
+        return True
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def _describe(run: _Run) -> str:
+    """A run as the options of ``tresfute bench`` that make it."""
+    text = f"--game {run.game} --bot {run.bot} --seed {run.seed}"
+    if run.players > 1:
+        text += f" --players {run.players}"
+    if run.opponents:
+        text += f" --opponents {run.opponents}"
+    return text
+
+
+def _fits(game: _SavedGame, players: int) -> bool:
+    """A saved game has a score per seat and its winners among the seats."""
+    return len(game.scores) == players and all(0 <= w < players for w in game.winners)
 
 
 def _figures(game_id: str, players: int, bot: str, seed: int, finished: list[GameResult]) -> dict[str, Any]:
@@ -156,16 +357,18 @@ def bench(
     workers: int = 1,
     opponents: str | None = None,
     progress: Progress | None = None,
+    results: Path | None = None,
 ) -> dict[str, Any]:
     """The strength benchmark: every figure of ``tresfute bench`` (see docs/bench.md).
 
     With ``opponents``, ``bot`` plays one seat (:func:`bot_seat`) and that bot the others; the
     score figures are then ``bot``'s own, with its win rate (a tie shared: 1/2 for a 2-way tie)
     and the opponents' mean. ``scores`` lists each game's totals by seat. Speeds are per core:
-    each game is timed in the process that plays it.
+    each game is timed in the process that plays it. ``results``: a file that keeps each
+    finished game, from which a stopped run goes on (:class:`ResultsFile`).
     """
     spec = get_spec(game_id)
-    finished = _play_many(game_id, players, bot, games, seed, workers, opponents, progress)
+    finished = _play_many(game_id, players, bot, games, seed, workers, opponents, progress, results)
     seconds = sum(g.seconds for g in finished)
     measured = finished  # the sheets the figures are about: every sheet, or the bot's own
     data: dict[str, Any] = {}
