@@ -48,6 +48,7 @@ wall time of an idle machine).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import tempfile
@@ -174,7 +175,11 @@ def paired(
         for python in pythons
     ]
     try:
-        compiled = [w.stdout.readline().strip() == "True" for w in workers]  # type: ignore[union-attr]
+        started = [w.stdout.readline().strip() for w in workers]  # type: ignore[union-attr]
+        for side, line in enumerate(started):
+            if not line:
+                raise RuntimeError(f"the {('old', 'new')[side]} install did not start (see its error above)")
+        compiled = [line == "True" for line in started]
         count = rounds * max(1, round((4 if what == "strong" else 2) * scale))
         times: list[list[float]] = [[], []]
         ratios: list[float] = []
@@ -193,7 +198,8 @@ def paired(
                 ratios.append(sum(got[0]) / max(sum(got[1]), 1e-9))
     finally:
         for w in workers:
-            w.stdin.close()  # type: ignore[union-attr]
+            with contextlib.suppress(OSError):  # a worker that stopped: said above
+                w.stdin.close()  # type: ignore[union-attr]
             w.wait()
     if what == "strong":
         old, new = sum(times[0]) / count, sum(times[1]) / count
@@ -236,9 +242,12 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as where:
             for what in kinds:
                 for game in games:
-                    old, new, speed_up, median, compiled_ = paired(
-                        (args.old, args.new), what, game, args.rounds, args.scale, where
-                    )
+                    try:
+                        old, new, speed_up, median, compiled_ = paired(
+                            (args.old, args.new), what, game, args.rounds, args.scale, where
+                        )
+                    except RuntimeError as error:
+                        parser.exit(1, f"{error}\n")
                     kind = " / ".join("compiled" if c else "plain Python" for c in compiled_)
                     print(
                         f"{what:9} {UNITS[what][0]:14} {game:18}  old {old:10,.3f}  new {new:10,.3f}  "

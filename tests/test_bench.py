@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -204,6 +205,7 @@ def test_a_last_line_cut_short_is_dropped_and_its_game_played_again(tmp_path: Pa
     ("content", "message"),
     [
         ("hello\n", "is not a results file of tresfute bench (its first line does not name a run)"),
+        ("my notes", "is not a results file of tresfute bench (its first line does not name a run)"),
         (None, "holds the games of another run (--game tres-fute --bot random --seed 1000), not of this one "),
         ("damaged", "is damaged at line 3: not a finished game of this run"),
     ],
@@ -242,3 +244,29 @@ def test_a_results_file_another_run_is_writing_is_refused(tmp_path: Path) -> Non
         assert code == 1 and "another run is writing" in err and kept.read_bytes() == b""
     code, _, err = invoke(*BENCH, "--bot", "random", "--results", str(kept), "--lang", "en")
     assert code == 0, err
+
+
+def test_a_run_on_several_workers_goes_on_from_its_file_too(tmp_path: Path) -> None:
+    """With several workers the games finish out of order: each is kept as it finishes, by its
+    number, and the resumed run's figures are those of one run."""
+    kept = tmp_path / "run.jsonl"
+    bench("tres-fute", 1, "random", 3, 1000, workers=2, results=kept)
+    resumed = bench("tres-fute", 1, "random", 6, 1000, workers=2, results=kept)
+    assert _figures_of_the_games(resumed) == _figures_of_the_games(bench("tres-fute", 1, "random", 6, 1000))
+    numbers = sorted(json.loads(line)["n"] for line in kept.read_text().splitlines()[1:])
+    assert numbers == list(range(6))
+
+
+def test_a_header_cut_short_is_written_again_and_a_pipe_is_refused(tmp_path: Path) -> None:
+    """Stopped while it wrote its first line, a run starts again; a path that is not a regular
+    file (a pipe that would never end) is refused."""
+    kept = tmp_path / "run.jsonl"
+    bench("tres-fute", 1, "random", 1, 1000, results=kept)
+    kept.write_bytes(kept.read_bytes()[:30])
+    assert bench("tres-fute", 1, "random", 2, 1000, results=kept)["games"] == 2
+    assert len(kept.read_text().splitlines()) == 3
+    if hasattr(os, "mkfifo"):
+        pipe = tmp_path / "pipe"
+        os.mkfifo(pipe)
+        code, _, err = invoke(*BENCH, "--bot", "random", "--results", str(pipe), "--lang", "en")
+        assert code == 1 and "is not a regular file" in err

@@ -63,7 +63,8 @@ def test_the_side_by_side_benchmark_runs_two_installs_in_turn_and_gives_their_ra
 
 def test_the_paired_side_by_side_takes_turns_game_by_game_and_gives_the_ratio() -> None:
     """``--paired``: both installs stay up and take turns game by game (the strong player's
-    solo games), so that a shared machine's slow minutes fall on both; one line per game."""
+    solo games), so that a shared machine's slow minutes fall on both; one line per measure and
+    game, with the speed-up and the median per-game ratio."""
     script = str(ROOT / "benchmarks" / "side_by_side.py")
     command = [sys.executable, script, sys.executable, sys.executable, "--rounds", "1", "--scale", "0.25"]
     result = subprocess.run(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import multiprocessing
@@ -108,34 +110,37 @@ def _play_many(
         raise ValueError("use at least one worker")
     if opponents is not None and players < 2:
         raise ValueError("opponents need a game of 2 to 4 players")
-    kept = ResultsFile(results, _Run(game=game_id, players=players, bot=bot, seed=seed, opponents=opponents))
-    done = kept.open() if results is not None else {}
-    done = {n: result for n, result in done.items() if n < games}
-    if progress is not None and done:
-        progress(len(done))
-    numbers = [n for n in range(games) if n not in done]
-    jobs = [(game_id, players, bot, seed, n, opponents) for n in numbers]
+    # The workers first: forked before the results file is opened and locked, none of them
+    # holds the lock if this process is stopped.
+    pool = multiprocessing.Pool(min(workers, games)) if workers > 1 and games > 1 else None
+    kept: ResultsFile | None = None
+    done: dict[int, GameResult] = {}
     try:
-        if workers == 1 or len(jobs) <= 1:
-            played: Any = map(_play_one, jobs)
-            pool = None
-        else:
-            pool = multiprocessing.Pool(min(workers, len(jobs)))
-            played = pool.imap(_play_one, jobs, chunksize=1)
-        try:
-            for n, result in zip(numbers, played, strict=True):
-                done[n] = result
-                if results is not None:
-                    kept.add(n, result)
-                if progress is not None:
-                    progress(1)
-        finally:
-            if pool is not None:
-                pool.terminate()
-                pool.join()
+        if results is not None:
+            kept = ResultsFile(results, _Run(game=game_id, players=players, bot=bot, seed=seed, opponents=opponents))
+            done = {n: result for n, result in kept.open().items() if n < games}
+        if progress is not None and done:
+            progress(len(done))
+        jobs = [(game_id, players, bot, seed, n, opponents) for n in range(games) if n not in done]
+        # as each game finishes (not in order), so that a stop loses only the games being played
+        played: Any = map(_play_numbered, jobs) if pool is None else pool.imap_unordered(_play_numbered, jobs)
+        for n, result in played:
+            done[n] = result
+            if kept is not None:
+                kept.add(n, result)
+            if progress is not None:
+                progress(1)
     finally:
-        kept.close()
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        if kept is not None:
+            kept.close()
     return [done[n] for n in range(games)]
+
+
+def _play_numbered(job: tuple[str, int, str, int, int, str | None]) -> tuple[int, GameResult]:
+    return job[4], _play_one(job)
 
 
 RESULTS_FORMAT: Final = "tresfute-bench/1"
@@ -204,6 +209,8 @@ class ResultsFile:
         """The games already kept (by number); the file is then ready for more."""
         assert self.path is not None
         path = self.path
+        if path.exists() and not path.is_file():  # a folder, a pipe, a device
+            raise ResultsError(N_("{path} is not a regular file"), path=str(path))
         try:
             self._file = path.open("a+b")
         except OSError as error:
@@ -222,6 +229,11 @@ class ResultsFile:
         self._file.seek(0)
         data = self._file.read()
         complete = data[: data.rfind(b"\n") + 1]  # a last line without its end was cut short
+        if data and not complete and not self._line(self.run.model_dump(mode="json")).startswith(data):
+            raise ResultsError(
+                N_("{path} is not a results file of tresfute bench (its first line does not name a run)"),
+                path=str(path),
+            )
         lines = complete.decode("utf-8", errors="replace").splitlines()
         done: dict[int, GameResult] = {}
         if lines:
@@ -244,7 +256,7 @@ class ResultsFile:
                     game = _SavedGame.model_validate_json(line)
                 except ValidationError:
                     game = None
-                if game is None or game.n in done or not _fits(game, self.run.players):
+                if game is None or not _fits(game, self.run.players) or not _same(done.get(game.n), game):
                     raise ResultsError(
                         N_("{path} is damaged at line {line}: not a finished game of this run"),
                         path=str(path),
@@ -279,14 +291,24 @@ class ResultsFile:
             }
         )
 
-    def _write(self, line: dict[str, Any]) -> None:
-        self._file.write((json.dumps(line, separators=(",", ":")) + "\n").encode())
-        self._file.flush()
+    @staticmethod
+    def _line(data: dict[str, Any]) -> bytes:
+        return (json.dumps(data, separators=(",", ":")) + "\n").encode()
+
+    def _write(self, data: dict[str, Any]) -> None:
+        try:
+            self._file.write(self._line(data))
+            self._file.flush()
+        except OSError as error:  # a full disk, a file grown past its limit
+            raise ResultsError(
+                N_("cannot write {path}: {reason}"), path=str(self.path), reason=error.strerror
+            ) from None
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
-            self._file = None
+            file, self._file = self._file, None
+            with contextlib.suppress(OSError):  # what could not be written was said when written
+                file.close()
 
 
 def _locked(file: Any) -> bool:
@@ -298,8 +320,9 @@ def _locked(file: Any) -> bool:
         return True
     try:
         fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
+    except OSError as error:
+        # held by another process; any other failure (a file system without locks): no lock
+        return error.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES)
     return True
 
 
@@ -311,6 +334,14 @@ def _describe(run: _Run) -> str:
     if run.opponents:
         text += f" --opponents {run.opponents}"
     return text
+
+
+def _same(first: GameResult | None, again: _SavedGame) -> bool:
+    """A game number met for the first time, or met again with the same result (two runs that
+    wrote one file where it could not be locked played the same games)."""
+    return first is None or (
+        [s.total for s in first.scores] == [s.total for s in again.scores] and first.winners == again.winners
+    )
 
 
 def _fits(game: _SavedGame, players: int) -> bool:
