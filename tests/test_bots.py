@@ -16,11 +16,12 @@ from threadpoolctl import ThreadpoolController, threadpool_info  # type: ignore[
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
 from tresfute.bots import strong as strong_module
 from tresfute.bots.blas import blas_threads
+from tresfute.bots.futures import own_dice
 from tresfute.bots.network import Encoder, ValueNetwork, shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
-from tresfute.rules import CHANCE, SPECS, Game, Sheet
+from tresfute.rules import CHANCE, SPECS, Game, Sheet, parse_move
 from tresfute.settings import SettingError
 from tresfute.simulate import play_game
 
@@ -331,6 +332,37 @@ def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
                 compared += 1
             game.play(rng.choice(game.legal_moves()))
     assert compared > 60
+
+
+def _own_dice_as_text(game: Game, rng: random.Random) -> str:
+    """The futures' dice as they were first drawn, written in the notation (the definition)."""
+    values = {d: int(rng.random() * 6) + 1 for d in game.dice_to_roll()}
+    text = "dice " + " ".join(f"{d}{v}" for d, v in values.items())
+    if game.phase == "solo roll":
+        order = sorted(values, key=lambda d: (values[d], rng.random()))
+        text += " platter=" + "".join(order[:3])
+    return text
+
+
+@pytest.mark.parametrize("game_id", sorted(SPECS))
+def test_the_futures_draw_their_dice_as_the_notation_s_text_did(game_id: str) -> None:
+    """A future's dice are built as a move, not written and read back: the same faces, the same
+    platter, and the generator left in the same state, at every roll of seeded games."""
+    rolls = 0
+    for seed in range(6):
+        game = Game(game_id, players=1 + seed % 2, dice="external")
+        play = random.Random(seed)
+        while not game.is_over:
+            if game.to_move == CHANCE:
+                mine, theirs = random.Random(seed * 1000 + rolls), random.Random(seed * 1000 + rolls)
+                move = own_dice(game, mine)
+                assert move == parse_move(_own_dice_as_text(game, theirs))
+                assert mine.getstate() == theirs.getstate()
+                game.play(move)
+                rolls += 1
+            else:
+                game.play(play.choice(game.legal_moves()))
+    assert rolls > 100
 
 
 def test_a_decision_pauses_the_garbage_collector_and_leaves_it_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
