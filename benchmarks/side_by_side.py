@@ -63,11 +63,31 @@ UNITS = {
     "analyse": ("ms at p95", False),
 }
 
-MEASURE = """
-import sys, time
+# Both ways of measuring time ``analyse`` the same way (the code runs in the install measured).
+ANALYSED = """
+import time
+from tresfute.rules import Game
+
+def analysed(game, game_seed, bot_seed):
+    # CPU seconds of each analysis of a position with more than one move, in a solo game of the strong player
+    from tresfute.bots import analyse
+    from tresfute.bots.strong import StrongBot
+    g, bot, times = Game(game, players=1, seed=game_seed), StrongBot(bot_seed), []
+    while not g.is_over:
+        if len(g.legal_moves(0)) > 1:
+            start = time.process_time()
+            analyse(g)
+            times.append(time.process_time() - start)
+        g.play(bot.choose(g, 0), 0)
+    return times
+"""
+
+MEASURE = (
+    ANALYSED
+    + """
+import sys
 game, what, scale = sys.argv[1], sys.argv[2], float(sys.argv[3])
 import tresfute.rules
-from tresfute.rules import Game
 from tresfute.simulate import play_game
 from tresfute.bots.strong import ValueBot
 if what == "random":
@@ -93,17 +113,7 @@ elif what == "strong":
         play_game(game, 1, "strong", 1, n)
     rate = (time.process_time() - start) / games
 elif what == "analyse":
-    from tresfute.bots import analyse
-    from tresfute.bots.strong import StrongBot
-    times = []
-    for n in range(max(1, round(2 * scale))):
-        g, bot = Game(game, players=1, seed=n), StrongBot(n)
-        while not g.is_over:
-            if len(g.legal_moves(0)) > 1:
-                start = time.process_time()
-                analyse(g)
-                times.append(time.process_time() - start)
-            g.play(bot.choose(g, 0), 0)
+    times = [t for n in range(max(1, round(2 * scale))) for t in analysed(game, n, n)]
     times.sort()
     rate = 1000 * times[min(len(times) - 1, int(0.95 * len(times)))]
 else:
@@ -124,12 +134,14 @@ else:
     rate = steps / (time.perf_counter() - start)
 print(rate, getattr(tresfute.rules, "COMPILED", False))
 """
+)
 
 
-PAIRED_WORKER = """
-import sys, time
+PAIRED_WORKER = (
+    ANALYSED
+    + """
+import sys
 import tresfute.rules
-from tresfute.rules import Game
 from tresfute.simulate import play_game
 print(getattr(tresfute.rules, "COMPILED", False), flush=True)
 for line in sys.stdin:
@@ -140,17 +152,9 @@ for line in sys.stdin:
         play_game(game, 1, "strong", seed, n)
         print(time.process_time() - start, flush=True)
         continue
-    from tresfute.bots import analyse
-    from tresfute.bots.strong import StrongBot
-    g, bot, times = Game(game, players=1, seed=n + 1000 * (seed - 1)), StrongBot(n), []
-    while not g.is_over:
-        if len(g.legal_moves(0)) > 1:
-            start = time.process_time()
-            analyse(g)
-            times.append(time.process_time() - start)
-        g.play(bot.choose(g, 0), 0)
-    print(" ".join(map(str, times)), flush=True)
+    print(" ".join(map(str, analysed(game, n + 1000 * (seed - 1), n))), flush=True)
 """
+)
 
 
 def _one_thread_env() -> dict[str, str]:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .bots import make_bot
 from .i18n import N_
 from .progress import Progress
+from .records import ScoreModel
 from .rules import Game
 from .rules.game import get_spec
 from .rules.kinds import AREA_NAMES
@@ -168,20 +169,12 @@ class _Run(BaseModel):
     opponents: str | None
 
 
-class _SavedScore(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    areas: dict[str, int]
-    foxes: int
-    fox_value: int
-    total: int
-
-
 class _SavedGame(BaseModel):
     """One finished game of a results file (``n``: its number in the run)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     n: int = Field(ge=0)
-    scores: list[_SavedScore] = Field(min_length=1, max_length=4)
+    scores: list[ScoreModel] = Field(min_length=1, max_length=4)
     winners: list[int] = Field(min_length=1, max_length=4)
     decisions: int = Field(ge=0)
     seconds: float = Field(ge=0)
