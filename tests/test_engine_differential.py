@@ -167,3 +167,32 @@ def test_the_example_record_replays_move_for_move_as_before() -> None:
         old.play(text, player)
     same_position(new, old, full=True)
     assert new.is_over and [str(h.move) for h in new.history] == [str(h.move) for h in old.history]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_copies_share_no_change_played_in_either(game_id: str) -> None:
+    """A copy of a game, or a look-ahead's position, shares the sheets' marks with the game until
+    one of them writes an area: playing on in a copy changes nothing in the game or its other
+    copies, and the game moving on changes no copy."""
+    from helpers import play_randomly
+
+    rng = random.Random(11)
+    for players in (1, 3):
+        game = Game(game_id, players=players, seed=players)
+        while not game.is_over:
+            if len(game.history) % 7 == 0:
+                seen = game.view()
+                kept = game.copy()
+                play_randomly(game.copy(), rng)
+                afters = game.afterstates(history=False)
+                views = [after.view() for _, after in afters]
+                for _, after in afters[::2]:
+                    play_randomly(after, rng)
+                assert [after.view() for _, after in afters[1::2]] == views[1::2]
+                assert game.view() == seen
+                player = rng.choice(game.players_to_move)
+                game.play(rng.choice(game.legal_moves(player)), player)
+                assert kept.view() == seen, "a copy left alone stays as it was"
+                continue
+            player = rng.choice(game.players_to_move)
+            game.play(rng.choice(game.legal_moves(player)), player)

@@ -145,6 +145,37 @@ def test_the_fast_values_are_the_inputs_through_the_layers(game_id: str, monkeyp
             game.play(rng.choice(game.legal_moves()))
 
 
+@pytest.mark.parametrize("game_id", SPECS)
+def test_an_area_s_inputs_kept_by_its_shared_list_are_those_of_its_marks(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Look-ahead positions share the areas they leave unchanged with the position they come
+    from (``Sheet.owned``), and the encoder keeps those areas' inputs by the list: in positions
+    two moves ahead, as the game goes on (and when what is kept is let go of), every area's
+    inputs are those worked out afresh from its marks."""
+    monkeypatch.setattr(network_module, "SHARED_LISTS_KEPT", 30)
+    encoder = network_module.Encoder(SPECS[game_id])
+    rng = random.Random(5)
+    game = Game(game_id, players=2, seed=5)
+    checked = 0
+    while not game.is_over:
+        player = game.to_move
+        assert player is not None
+        positions = [game]  # the game itself too: its own lists, written in place as it goes on
+        if len(game.history) % 2:  # (a look-ahead every other move)
+            for _, after in game.afterstates(player, history=False)[:4]:
+                positions += [after] + [a for _, a in after.afterstates(history=False)[:3]]
+        for seen in positions:
+            for p in range(2):
+                areas, _, _ = encoder.parts(seen, p)
+                states = seen.sheets[p].areas
+                fresh = [encoder._area_inputs(c, tuple(states[c])) for c in SPECS[game_id].areas]
+                assert [a.inputs for a in areas] == [a.inputs for a in fresh]
+                checked += 1
+        game.play(rng.choice(game.legal_moves()))
+    assert checked > 300
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_shipped_network_is_packaged_and_loads(game_id: str) -> None:
     network = shipped_network(game_id)

@@ -38,11 +38,12 @@ from ..float32 import FLOAT32, one_hot, packed
 from ..rules import Game
 from ..rules.game import Pending, Phase, Stage, Where, get_spec
 from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid, Order, TrackScoring
-from ..rules.sheet import Score, sheet_total
+from ..rules.sheet import Score, Sheet, sheet_total
 
 FORMAT = "tresfute-network/1"
 SCALE = 100.0  # the network's output is in hundreds of points
 AREA_STATES_KEPT = 50_000  # area states whose inputs an encoder keeps, per area
+SHARED_LISTS_KEPT = 50_000  # shared area lists whose inputs an encoder keeps by identity
 PARTS_KEPT = 8192  # area states whose first-layer sums a network keeps (``ValueNetwork.values``)
 SUMS_KEPT = 8192  # sheets (their areas' states) whose first-layer sums a network keeps
 PHASES = tuple(Phase)
@@ -97,6 +98,10 @@ class Encoder:
         self.spec = spec
         self.entry_values = {colour: _entry_values(spec, colour) for colour in spec.areas}
         self._areas_seen: dict[str, dict[tuple[int, ...], AreaInputs]] = {c: {} for c in spec.areas}
+        # a sheet's shared area lists never change (``Sheet.owned``): their inputs kept by the
+        # list's identity, the list with them (so that its identity is not given to another)
+        self._lists_seen: dict[int, tuple[list[int], AreaInputs]] = {}
+        self._area_bits = [(1 << k, colour) for k, colour in enumerate(spec.areas)]
         # each die's own area among the sheet's areas (its openness is an input), or -1
         colours = list(spec.areas)
         self._die_areas = [colours.index(die) if die in spec.areas else -1 for die in spec.dice]
@@ -223,8 +228,7 @@ class Encoder:
         spec = self.spec
         pieces = self._pieces
         sheet = game.sheets[player]
-        states = sheet.areas
-        areas = [self.area(colour, tuple(states[colour])) for colour in spec.areas]
+        areas = self._areas_of(sheet)
         foxes = len(sheet.foxes)
         if score is None:
             total, lowest = sheet_total([found.points for found in areas], foxes)
@@ -253,6 +257,30 @@ class Encoder:
         else:
             rest.append(pieces.no_pending)
         return areas, total, b"".join(rest)
+
+    def _areas_of(self, sheet: Sheet) -> list[AreaInputs]:
+        """What each area of a sheet gives (:meth:`area`), an area whose list the sheet shares
+        with the position it was copied from found by the list's identity (most look-ahead
+        positions differ from the last in one area)."""
+        states = sheet.areas
+        owned = sheet.owned
+        seen = self._lists_seen
+        areas: list[AreaInputs] = []
+        for bit, colour in self._area_bits:
+            state = states[colour]
+            if owned & bit:
+                areas.append(self.area(colour, tuple(state)))
+                continue
+            kept = seen.get(id(state))
+            if kept is None:
+                found = self.area(colour, tuple(state))
+                if len(seen) >= SHARED_LISTS_KEPT:
+                    seen.clear()  # start again rather than grow for ever
+                seen[id(state)] = (state, found)
+                areas.append(found)
+            else:
+                areas.append(kept[1])
+        return areas
 
     def _time(self, game: Game, player: int, areas: list[AreaInputs], rest: list[bytes]) -> None:
         """Where the game stands, as it is: rounds left, phase, turn, stage, picks and rolls, dice."""

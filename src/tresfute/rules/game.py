@@ -938,7 +938,7 @@ class Game:
 
     def _enter(self, p: int, a: str, cell: tuple[int, int] | None, value: int | None) -> None:
         area = self.spec.areas[a]
-        state = self.sheets[p].areas[a]
+        state = self.sheets[p].writable(a)
         if cell is not None:  # a grid
             assert isinstance(area, Grid)
             fired = area.mark(state, area.cell_index[cell])
@@ -1169,7 +1169,7 @@ class Game:
         self.picks = other.picks
         self.dice_rolled = other.dice_rolled
         self.swept = list(other.swept)
-        self.sheets = [s.copy() for s in other.sheets]
+        self.sheets = [s.shared_copy() for s in other.sheets]
         self.pending = [list(p) for p in other.pending]
         self.extra_used = [set(u) for u in other.extra_used]
         self.stage = list(other.stage)

@@ -17,22 +17,53 @@ class Sheet:
     ``areas[colour]`` is the area's state (a grid's cell levels or a track's written
     numbers); ``earned``/``used`` count circled and crossed circles per action track;
     ``foxes`` lists where each fox came from.
+
+    Inside a game, a copy (:meth:`shared_copy`) shares the areas' lists with the sheet it was
+    copied from until either writes one (:meth:`writable`): a look-ahead copies positions by the
+    thousand, and a move changes one area. Change a game's sheet with ``Game.set_sheet``.
     """
 
-    __slots__ = ("areas", "earned", "foxes", "spec", "used")
+    __slots__ = ("_bits", "_owned", "areas", "earned", "foxes", "spec", "used")
 
-    def __init__(self, spec: GameSpec, *, _copy_of: Sheet | None = None) -> None:
+    _bits: dict[str, int]  # each area's bit, and every area's under ""
+    _owned: int  # the bits of the areas whose list this sheet alone holds
+
+    def __init__(self, spec: GameSpec, *, _copy_of: Sheet | None = None, _share: bool = False) -> None:
         self.spec = spec
         if _copy_of is not None:  # Sheet.copy (a compiled class cannot be built without __init__)
-            self.areas: dict[str, list[int]] = {a: list(s) for a, s in _copy_of.areas.items()}
+            self._bits = _copy_of._bits
+            if _share:  # neither sheet may now write a list in place
+                self.areas: dict[str, list[int]] = dict(_copy_of.areas)
+                self._owned = _copy_of._owned = 0
+            else:
+                self.areas = {a: list(s) for a, s in _copy_of.areas.items()}
+                self._owned = _copy_of._bits[""]
             self.earned: dict[ActionKind, int] = dict(_copy_of.earned)
             self.used: dict[ActionKind, int] = dict(_copy_of.used)
             self.foxes: list[str] = list(_copy_of.foxes)
             return
+        self._bits = _area_bits(spec)
+        self._owned = self._bits[""]
         self.areas = {a: area.new_state() for a, area in spec.areas.items()}
         self.earned = {t.action: 0 for t in spec.actions}
         self.used = {t.action: 0 for t in spec.actions}
         self.foxes = []
+
+    @property
+    def owned(self) -> int:
+        """The areas whose list only this sheet holds (bit ``1 << k`` for the sheet's ``k``-th
+        area): it may change them in place. Every other area's list is shared, and no longer
+        changes (a reader may keep what it derives from one by the list's identity)."""
+        return self._owned
+
+    def writable(self, area: str) -> list[int]:
+        """An area's state, to change in place: first copied if another sheet may share it."""
+        bit = self._bits[area]
+        state = self.areas[area]
+        if not self._owned & bit:
+            state = self.areas[area] = list(state)
+            self._owned |= bit
+        return state
 
     def available(self, action: ActionKind) -> int:
         """Circled and not yet crossed: the actions the player can still use."""
@@ -52,7 +83,13 @@ class Sheet:
         return []
 
     def copy(self) -> Sheet:
+        """An independent copy (its own lists)."""
         return Sheet(self.spec, _copy_of=self)
+
+    def shared_copy(self) -> Sheet:
+        """A copy that shares the areas' lists with this sheet until either writes one
+        (:meth:`writable`): the engine's copy of a game. Never write a shared list directly."""
+        return Sheet(self.spec, _copy_of=self, _share=True)
 
     def score(self) -> Score:
         return score_sheet(self)
@@ -74,7 +111,7 @@ class Sheet:
             given = marks.get(a)
             if given is None:
                 continue
-            state = sheet.areas[a]
+            state = sheet.writable(a)
             if isinstance(area, Grid):
                 if len(given) != len(area.cells) or any(not 0 <= m <= area.marks for m in given):
                     raise ReasonError(
@@ -159,6 +196,19 @@ class Score:
 
     def as_dict(self) -> dict[str, Any]:
         return {"areas": dict(self.areas), "foxes": self.foxes, "fox_value": self.fox_value, "total": self.total}
+
+
+_AREA_BITS: dict[str, dict[str, int]] = {}
+
+
+def _area_bits(spec: GameSpec) -> dict[str, int]:
+    """One bit per area of the game's sheet, and all of them under ``""``."""
+    bits = _AREA_BITS.get(spec.id)
+    if bits is None:
+        bits = {a: 1 << k for k, a in enumerate(spec.areas)}
+        bits[""] = (1 << len(spec.areas)) - 1
+        _AREA_BITS[spec.id] = bits
+    return bits
 
 
 def fox_value(area_scores: Iterable[N]) -> N:
