@@ -37,10 +37,12 @@ GAMES = ["tres-fute", "vraiment-tres-fute"]
     [pytest.param(b, marks=pytest.mark.slow) if b == "strong" else b for b in sorted(BOTS) if b != "strong-win"],
 )
 def test_bots_only_return_legal_moves_in_random_positions(game_id: str, bot_name: str) -> None:
-    """Random play reaches positions of every kind; the bot is asked at each of them."""
+    """Random play reaches positions of every kind; the bot is asked at each of them (the strong
+    player, which searches, in fewer games: it took most of the suite's longest test)."""
     rng = random.Random(7)
     asked = 0
-    for seed in range(16):
+    games = 6 if bot_name == "strong" else 16
+    for seed in range(games):
         game = Game(game_id, players=rng.randint(1, 4), seed=seed)
         bot = make_bot(bot_name, seed)
         while not game.is_over:
@@ -51,7 +53,7 @@ def test_bots_only_return_legal_moves_in_random_positions(game_id: str, bot_name
                 assert json.dumps(game.view(), sort_keys=True) == before, "a bot never changes the game"
                 asked += 1
             game.play(rng.choice(game.legal_moves()))
-    assert asked > 1000
+    assert asked > 60 * games
 
 
 @pytest.mark.parametrize("game_id", GAMES)
