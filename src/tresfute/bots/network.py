@@ -38,7 +38,7 @@ from ..float32 import FLOAT32, one_hot, packed
 from ..rules import Game
 from ..rules.game import Pending, Phase, Stage, Where, get_spec
 from ..rules.kinds import ChoiceBonus, EntryBonus, GameSpec, Grid, Order, TrackScoring
-from ..rules.sheet import Score, Sheet, sheet_total
+from ..rules.sheet import Score, Sheet, area_bits, sheet_total
 
 FORMAT = "tresfute-network/1"
 SCALE = 100.0  # the network's output is in hundreds of points
@@ -101,7 +101,8 @@ class Encoder:
         # a sheet's shared area lists never change (``Sheet.owned``): their inputs kept by the
         # list's identity, the list with them (so that its identity is not given to another)
         self._lists_seen: dict[int, tuple[list[int], AreaInputs]] = {}
-        self._area_bits = [(1 << k, colour) for k, colour in enumerate(spec.areas)]
+        bits = area_bits(spec)
+        self._area_bits = [(bits[colour], colour) for colour in spec.areas]
         # each die's own area among the sheet's areas (its openness is an input), or -1
         colours = list(spec.areas)
         self._die_areas = [colours.index(die) if die in spec.areas else -1 for die in spec.dice]

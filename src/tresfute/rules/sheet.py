@@ -42,7 +42,7 @@ class Sheet:
             self.used: dict[ActionKind, int] = dict(_copy_of.used)
             self.foxes: list[str] = list(_copy_of.foxes)
             return
-        self._bits = _area_bits(spec)
+        self._bits = area_bits(spec)
         self._owned = self._bits[""]
         self.areas = {a: area.new_state() for a, area in spec.areas.items()}
         self.earned = {t.action: 0 for t in spec.actions}
@@ -201,8 +201,9 @@ class Score:
 _AREA_BITS: dict[str, dict[str, int]] = {}
 
 
-def _area_bits(spec: GameSpec) -> dict[str, int]:
-    """One bit per area of the game's sheet, and all of them under ``""``."""
+def area_bits(spec: GameSpec) -> dict[str, int]:
+    """One bit per area of the game's sheet (``1 << k`` for its ``k``-th area: :attr:`Sheet.owned`),
+    and all of them under ``""``."""
     bits = _AREA_BITS.get(spec.id)
     if bits is None:
         bits = {a: 1 << k for k, a in enumerate(spec.areas)}
