@@ -497,8 +497,9 @@ class ValueNetwork:
         self._part_rows: dict[AreaInputs, int] = {}  # by the object: one per area state (Encoder.area)
         self._parts_used = 0
         self._parts = np.empty((0, self.layers[0][0].shape[1]), dtype=np.float32)
-        # the sums of the area rows of whole sheets (most sheets come back, with other dice)
-        self._sum_rows: dict[tuple[int, ...], int] = {}
+        # the sums of the area rows of whole sheets (most sheets come back, with other dice), by
+        # the sheet's areas' states (``Encoder.area``'s objects, kept alive by the keys)
+        self._sum_rows: dict[tuple[AreaInputs, ...], int] = {}
         self._sums = np.empty((0, self.layers[0][0].shape[1]), dtype=np.float32)
         self._blocks: list[list[tuple[slice, np.ndarray]] | None] = [None]
         for w, _ in self.layers[1:]:
@@ -561,11 +562,11 @@ class ValueNetwork:
             where.append(k)
             now.append(total)
             rests.append(rest)
-            rows = tuple([self._part_row(area) for area in areas])
-            found = sum_rows.get(rows)
+            sheet = tuple(areas)  # its areas' states: the same objects, the same rows and sum
+            found = sum_rows.get(sheet)
             if found is None:
-                found = sum_rows[rows] = len(sum_rows)
-                new_rows += rows
+                found = sum_rows[sheet] = len(sum_rows)
+                new_rows += [self._part_row(area) for area in areas]
             sums.append(found)
         if where:
             inputs = np.frombuffer(b"".join(rests), dtype=np.float32).reshape(len(where), -1)

@@ -128,6 +128,17 @@ _REROLL_ACTION: Final = ActionKind.REROLL
 _PLUS_ONE_ACTION: Final = ActionKind.PLUS_ONE
 _REPRISE_ACTION: Final = ActionKind.REPRISE
 _ALL_DICE: Final = list(range(6))  # read only
+# The lists a game's copy shares with the game it was copied from until either side writes one
+# (``Game._own``): a look-ahead makes positions by the thousand, and a move writes few of them.
+_VALUES: Final = 1
+_WHERE: Final = 2
+_FIELD_DICE: Final = 4
+_SWEPT: Final = 8
+_STAGE: Final = 16
+_PENDING: Final = 32
+_EXTRA_USED: Final = 64
+_LOST: Final = 128
+_ALL_SHARED: Final = 255
 
 
 @dataclass(slots=True)
@@ -316,6 +327,7 @@ class Game:
         self.lost_bonuses: list[tuple[int, Pending]] = []
         self._cache: list[list[Move] | None] = [None] * players  # each player's legal moves, once listed
         self._movers: tuple[int, ...] = ()
+        self._shared = 0  # the lists shared with a copy (``_own``)
         self._pick_table = tables.pick
         self._extra_table = tables.extra
         self._bonus_table = tables.bonus
@@ -514,7 +526,6 @@ class Game:
 
     def _advance(self) -> None:
         """Run what needs no decision: passing phases, seeded rolls and forced moves."""
-        pending = self.pending
         cache = self._cache
         history = self.history
         while True:
@@ -525,9 +536,9 @@ class Game:
                 self._movers = ()
                 return
             settled = True
-            if _any_pending(pending):
+            if _any_pending(self.pending):
                 self._drop_lost_bonuses()
-                settled = not _any_pending(pending)
+                settled = not _any_pending(self.pending)
             if settled:
                 if phase is _TURN_START:
                     self._start_turn()
@@ -592,8 +603,9 @@ class Game:
         self.field = []
         self.rolls = self.picks = 0
         self.swept = []
-        for used in self.extra_used:
-            if used:
+        if any(self.extra_used):
+            self._own(_EXTRA_USED)
+            for used in self.extra_used:
                 used.clear()
         self.stage = [_DONE_STAGE] * self.n_players
         self.phase = _SOLO_ROLL if self.solo_passive else _NEXT_ROLL
@@ -620,6 +632,7 @@ class Game:
 
     def _begin_passive(self) -> None:
         self.phase = _PASSIVE
+        self._own(_STAGE)
         for p in self.passive_order():
             self.stage[p] = _PICK_STAGE
 
@@ -638,6 +651,7 @@ class Game:
         rng = self._rng
         assert rng is not None
         self.dice_rolled += 1
+        self._own(_VALUES)
         values = self.values
         random = rng.random
         if self.phase is _SOLO_ROLL:
@@ -656,6 +670,7 @@ class Game:
             self.phase = _CHOOSE
 
     def _solo_platter(self, platter: list[int]) -> None:
+        self._own(_WHERE)
         for i in platter:
             self.where[i] = _PLATTER
         self._begin_passive()
@@ -696,6 +711,7 @@ class Game:
 
     def _apply_dice(self, move: Move) -> None:
         self.dice_rolled += 1
+        self._own(_VALUES)
         for d, v in move.dice:
             self.values[self._die_index[d]] = v
         if self.phase is _ROLL:
@@ -859,10 +875,12 @@ class Game:
 
     def _drop_lost_bonuses(self) -> None:
         """A bonus with no legal target is lost (targets never come back)."""
-        for p, pending in enumerate(self.pending):
+        for p, pending in enumerate(list(self.pending)):
             for item in list(pending):
                 if not self._bonus_targets(p, item.bonus):
-                    pending.remove(item)
+                    self._own(_PENDING)
+                    self._own(_LOST)
+                    self.pending[p].remove(item)
                     self.lost_bonuses.append((p, item))
 
     # --- applying (the move is known to be legal) -------------------------------------
@@ -875,6 +893,8 @@ class Game:
         if kind is _PICK:
             d = self._die_index[die]
             if phase is _CHOOSE:
+                self._own(_WHERE)
+                self._own(_FIELD_DICE)
                 values, where = self.values, self.where
                 value = values[d]
                 where[d] = _FIELD
@@ -893,22 +913,26 @@ class Game:
                     self._next_roll()
             else:
                 self._enter(p, area, move.cell, self._entry_value(d, area))
+                self._own(_STAGE)
                 self.stage[p] = _EXTRA_STAGE
         elif kind is _BONUS:
             self._take_pending(p, move)
             self._enter(p, area, move.cell, move.value)
         elif kind is _EXTRA:
             d = self._die_index[die]
-            sheet.used[_PLUS_ONE_ACTION] += 1
+            sheet.use(_PLUS_ONE_ACTION)
+            self._own(_EXTRA_USED)
             self.extra_used[p].add(d)
             self._enter(p, area, move.cell, self._entry_value(d, area))
         elif kind is _PASS_KIND:
             if phase is _CHOOSE:
                 self.phase = _NEXT_ROLL  # the roll is lost, and counts
             else:
+                self._own(_STAGE)
                 self.stage[p] = _EXTRA_STAGE
         elif kind is _DONE_KIND:
             if phase is _PASSIVE:
+                self._own(_STAGE)
                 self.stage[p] = _DONE_STAGE
             elif phase is _ACTIVE_EXTRA:
                 if self.n_players == 1:
@@ -921,16 +945,18 @@ class Game:
             else:  # BEFORE_ROLL with nothing left to roll
                 self._end_active_part()
         elif kind is _REROLL_KIND:
-            sheet.used[_REROLL_ACTION] += 1
+            sheet.use(_REROLL_ACTION)
             self.phase = _ROLL
         elif kind is _ROLL_KIND:
             self.rolls += 1
             self.phase = _ROLL
         elif kind is _REPRISE_KIND:
-            sheet.used[_REPRISE_ACTION] += 1
+            sheet.use(_REPRISE_ACTION)
+            self._own(_WHERE)
             self.where[self._die_index[die]] = _HAND
         elif kind is _SWEEP_KIND:
             d = self._die_index[die]
+            self._own(_SWEPT)
             self.swept.remove(d)
             self._enter(p, "s", move.cell, self.values[d])
             if not self.swept:
@@ -956,10 +982,12 @@ class Game:
                 if more:
                     self._fire(p, more)
             else:
+                self._own(_PENDING)
                 self.pending[p].append(Pending(bonus, source))
 
     def _take_pending(self, p: int, move: Move) -> Pending:
         """The pending bonus a bonus move resolves: a plain one before a choice."""
+        self._own(_PENDING)
         pending = self.pending[p]
         for want_choice in (False, True):
             for item in pending:
@@ -1162,19 +1190,21 @@ class Game:
         self.active = other.active
         self.solo_passive = other.solo_passive
         self.phase = other.phase
-        self.values = list(other.values)
-        self.where = list(other.where)
-        self.field = list(other.field)
+        # the lists are shared until either game writes one (``_own``), the sheets' likewise
+        self.values = other.values
+        self.where = other.where
+        self.field = other.field
         self.rolls = other.rolls
         self.picks = other.picks
         self.dice_rolled = other.dice_rolled
-        self.swept = list(other.swept)
+        self.swept = other.swept
         self.sheets = [s.shared_copy() for s in other.sheets]
-        self.pending = [list(p) for p in other.pending]
-        self.extra_used = [set(u) for u in other.extra_used]
-        self.stage = list(other.stage)
+        self.pending = other.pending
+        self.extra_used = other.extra_used
+        self.stage = other.stage
         self.history = list(other.history) if history else []
-        self.lost_bonuses = list(other.lost_bonuses)
+        self.lost_bonuses = other.lost_bonuses
+        self._shared = other._shared = _ALL_SHARED
         self._cache = [None] * other.n_players
         self._movers = other._movers
         self._pick_table = other._pick_table
@@ -1182,6 +1212,29 @@ class Game:
         self._bonus_table = other._bonus_table
         self._reprise_moves = other._reprise_moves
         self._sweep_table = other._sweep_table
+
+    def _own(self, shared: int) -> None:
+        """Make a list (``_VALUES``, ``_WHERE``, ...) this game's own before writing it, copying it
+        if a copy of the game may share it (:meth:`copy`)."""
+        if not self._shared & shared:
+            return
+        self._shared &= ~shared
+        if shared == _VALUES:
+            self.values = list(self.values)
+        elif shared == _WHERE:
+            self.where = list(self.where)
+        elif shared == _FIELD_DICE:
+            self.field = list(self.field)
+        elif shared == _SWEPT:
+            self.swept = list(self.swept)
+        elif shared == _STAGE:
+            self.stage = list(self.stage)
+        elif shared == _PENDING:
+            self.pending = [list(p) for p in self.pending]
+        elif shared == _EXTRA_USED:
+            self.extra_used = [set(u) for u in self.extra_used]
+        else:
+            self.lost_bonuses = list(self.lost_bonuses)
 
     def afterstates(self, player: int | None = None, history: bool = True) -> list[tuple[Move, Game]]:
         """Each legal move of ``player`` (default: :attr:`to_move`) with the position it leads

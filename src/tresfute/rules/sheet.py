@@ -9,6 +9,7 @@ from .kinds import ActionBonus, ActionKind, Fired, FoxBonus, GameSpec, Grid, Tra
 from .reasons import Reason, ReasonError
 
 N = TypeVar("N", int, float)
+_COUNTS: Final = 1 << 30  # among ``Sheet._owned``, after the areas' bits: the action counts and foxes
 
 
 class Sheet:
@@ -18,32 +19,36 @@ class Sheet:
     numbers); ``earned``/``used`` count circled and crossed circles per action track;
     ``foxes`` lists where each fox came from.
 
-    Inside a game, a copy (:meth:`shared_copy`) shares the areas' lists with the sheet it was
-    copied from until either writes one (:meth:`writable`): a look-ahead copies positions by the
-    thousand, and a move changes one area. Change a game's sheet with ``Game.set_sheet``.
+    Inside a game, a copy (:meth:`shared_copy`) shares the areas' lists, the action counts and
+    the foxes with the sheet it was copied from until either writes them (:meth:`writable`,
+    :meth:`use`, :meth:`gain`): a look-ahead copies positions by the thousand, and a move changes
+    one area. Change a game's sheet with ``Game.set_sheet``.
     """
 
     __slots__ = ("_bits", "_owned", "areas", "earned", "foxes", "spec", "used")
 
     _bits: dict[str, int]  # each area's bit, and every area's under ""
-    _owned: int  # the bits of the areas whose list this sheet alone holds
+    _owned: int  # the bits of the areas whose list this sheet alone holds, and _COUNTS
 
     def __init__(self, spec: GameSpec, *, _copy_of: Sheet | None = None, _share: bool = False) -> None:
         self.spec = spec
         if _copy_of is not None:  # Sheet.copy (a compiled class cannot be built without __init__)
             self._bits = _copy_of._bits
-            if _share:  # neither sheet may now write a list in place
+            if _share:  # neither sheet may now write a list or count in place
                 self.areas: dict[str, list[int]] = dict(_copy_of.areas)
+                self.earned: dict[ActionKind, int] = _copy_of.earned
+                self.used: dict[ActionKind, int] = _copy_of.used
+                self.foxes: list[str] = _copy_of.foxes
                 self._owned = _copy_of._owned = 0
             else:
                 self.areas = {a: list(s) for a, s in _copy_of.areas.items()}
-                self._owned = _copy_of._bits[""]
-            self.earned: dict[ActionKind, int] = dict(_copy_of.earned)
-            self.used: dict[ActionKind, int] = dict(_copy_of.used)
-            self.foxes: list[str] = list(_copy_of.foxes)
+                self.earned = dict(_copy_of.earned)
+                self.used = dict(_copy_of.used)
+                self.foxes = list(_copy_of.foxes)
+                self._owned = _copy_of._bits[""] | _COUNTS
             return
         self._bits = area_bits(spec)
-        self._owned = self._bits[""]
+        self._owned = self._bits[""] | _COUNTS
         self.areas = {a: area.new_state() for a, area in spec.areas.items()}
         self.earned = {t.action: 0 for t in spec.actions}
         self.used = {t.action: 0 for t in spec.actions}
@@ -54,7 +59,7 @@ class Sheet:
         """The areas whose list only this sheet holds (bit ``1 << k`` for the sheet's ``k``-th
         area): it may change them in place. Every other area's list is shared, and no longer
         changes (a reader may keep what it derives from one by the list's identity)."""
-        return self._owned
+        return self._owned & self._bits[""]
 
     def writable(self, area: str) -> list[int]:
         """An area's state, to change in place: first copied if another sheet may share it."""
@@ -65,6 +70,19 @@ class Sheet:
             self._owned |= bit
         return state
 
+    def _own_counts(self) -> None:
+        """Copy the action counts and the foxes first if another sheet may share them."""
+        if not self._owned & _COUNTS:
+            self.earned = dict(self.earned)
+            self.used = dict(self.used)
+            self.foxes = list(self.foxes)
+            self._owned |= _COUNTS
+
+    def use(self, action: ActionKind) -> None:
+        """Cross one circled action (the engine's move that uses it, known to be legal)."""
+        self._own_counts()
+        self.used[action] += 1
+
     def available(self, action: ActionKind) -> int:
         """Circled and not yet crossed: the actions the player can still use."""
         return self.earned.get(action, 0) - self.used.get(action, 0)
@@ -72,11 +90,13 @@ class Sheet:
     def gain(self, bonus: ActionBonus | FoxBonus, source: str) -> list[Fired]:
         """Take a fox, or circle an action; returns what completing an action track fires."""
         if isinstance(bonus, FoxBonus):
+            self._own_counts()
             self.foxes.append(source)
             return []
         track = next(t for t in self.spec.actions if t.action is bonus.action)
         if self.earned[bonus.action] >= track.circles:
             return []
+        self._own_counts()
         self.earned[bonus.action] += 1
         if self.earned[bonus.action] == track.circles and track.end_bonus is not None:
             return [(track.end_bonus, f"{bonus} track complete")]
