@@ -101,6 +101,11 @@ class Encoder:
         # a sheet's shared area lists never change (``Sheet.owned``): their inputs kept by the
         # list's identity, the list with them (so that its identity is not given to another)
         self._lists_seen: dict[int, tuple[list[int], AreaInputs]] = {}
+        # the shared lists of the last sheet read, area by area, and their inputs: the positions
+        # after each move of one position share all their lists but one, so most are found by
+        # identity alone (the list kept, so that its identity is not given to another)
+        self._last_lists: list[list[int] | None] = [None] * len(spec.areas)
+        self._last_found: list[AreaInputs | None] = [None] * len(spec.areas)
         bits = area_bits(spec)
         self._area_bits = [(bits[colour], colour) for colour in spec.areas]
         # each die's own area among the sheet's areas (its openness is an input), or -1
@@ -266,11 +271,16 @@ class Encoder:
         states = sheet.areas
         owned = sheet.owned
         seen = self._lists_seen
+        last_lists, last_found = self._last_lists, self._last_found
         areas: list[AreaInputs] = []
-        for bit, colour in self._area_bits:
+        for k, (bit, colour) in enumerate(self._area_bits):
             state = states[colour]
             if owned & bit:
                 areas.append(self.area(colour, tuple(state)))
+                continue
+            last = last_found[k]
+            if state is last_lists[k] and last is not None:
+                areas.append(last)
                 continue
             kept = seen.get(id(state))
             if kept is None:
@@ -278,9 +288,10 @@ class Encoder:
                 if len(seen) >= SHARED_LISTS_KEPT:
                     seen.clear()  # start again rather than grow for ever
                 seen[id(state)] = (state, found)
-                areas.append(found)
             else:
-                areas.append(kept[1])
+                found = kept[1]
+            areas.append(found)
+            last_lists[k], last_found[k] = state, found
         return areas
 
     def _time(self, game: Game, player: int, areas: list[AreaInputs], rest: list[bytes]) -> None:
