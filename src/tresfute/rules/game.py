@@ -1163,7 +1163,9 @@ class Game:
         return [h for h in self.history if not h.forced]
 
     def copy(self, dice: str = "same", history: bool = True) -> Game:
-        """An independent copy. ``dice="external"``: the copy never rolls by itself but waits
+        """An independent copy (cheap: it shares the game's lists and sheets' marks until either
+        side's engine writes one, which copies it first; change a game only by playing it, or
+        with :meth:`set_sheet`). ``dice="external"``: the copy never rolls by itself but waits
         for dice from outside, so a bot can look ahead without seeing the seeded dice.
         ``history=False``: the copy's :attr:`history` starts empty (the rules never read it; a
         look-ahead that makes thousands of positions need not copy it into each)."""
