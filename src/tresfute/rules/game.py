@@ -564,9 +564,8 @@ class Game:
             for p in movers:
                 if p == CHANCE:
                     return
-                moves = self._moves_for(p)
-                if len(moves) == 1:
-                    move = moves[0]
+                move = self._forced_move(p)
+                if move is not None:
                     history.append(Played(p, move, True, self.round, self.turn))
                     self._apply(p, move)
                     break
@@ -763,13 +762,27 @@ class Game:
         self._cache[p] = moves
         return moves
 
+    def _forced_move(self, p: int) -> Move | None:
+        """Player ``p``'s one legal move, played for it; None when it has a choice.
+
+        After most moves of a turn the list is "any +1 entry, or done" (:meth:`_moves_for`):
+        then whether one +1 entry exists is enough, and the entries are listed only if ``p``
+        is asked for its moves (a look-ahead makes thousands of positions that nobody asks)."""
+        if self._cache[p] is None and not self.pending[p]:
+            phase = self.phase
+            if (phase is _PASSIVE and self.stage[p] is _EXTRA_STAGE) or (phase is _ACTIVE_EXTRA and p == self.active):
+                return None if self._extra_moves(p, first=True) else DONE
+        moves = self._moves_for(p)
+        return moves[0] if len(moves) == 1 else None
+
     def _entry_value(self, d: int, area: str) -> int:
         if area == self.spec.sum_area:
             return self.values[self._white] + self.values[self._blue]
         return self.values[d]
 
-    def _die_moves(self, p: int, dice: list[int], extra: bool = False) -> list[Move]:
-        """Every entry of each of ``dice`` on player ``p``'s sheet.
+    def _die_moves(self, p: int, dice: list[int], extra: bool = False, first: bool = False) -> list[Move]:
+        """Every entry of each of ``dice`` on player ``p``'s sheet (``first``: the first found
+        alone, if any).
 
         The same test as :meth:`Grid.die_targets` and :meth:`Track.accepts`, on the flat
         numbers of :class:`_Tables` (this runs for every decision).
@@ -789,6 +802,8 @@ class Game:
                     for c in grid[1].get(value, ()):
                         if state[c] < marks:
                             moves.append(entries[c])
+                            if first:
+                                return moves
                     continue
                 assert track is not None
                 i = len(state)
@@ -802,6 +817,8 @@ class Game:
                     elif previous != 6 and written <= previous:
                         continue
                 moves.append(entries[0])
+                if first:
+                    return moves
         return moves
 
     def _choose_moves(self, p: int) -> list[Move]:
@@ -823,11 +840,11 @@ class Game:
             moves.append(PASS)
         return moves
 
-    def _extra_moves(self, p: int) -> list[Move]:
+    def _extra_moves(self, p: int, first: bool = False) -> list[Move]:
         if self.sheets[p].available(_PLUS_ONE_ACTION) <= 0:
             return []
         used = self.extra_used[p]
-        return self._die_moves(p, [i for i in range(6) if i not in used] if used else _ALL_DICE, extra=True)
+        return self._die_moves(p, [i for i in range(6) if i not in used] if used else _ALL_DICE, True, first)
 
     def _sweep_moves(self, p: int) -> list[Move]:
         silver = self.spec.areas["s"]
