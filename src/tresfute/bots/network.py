@@ -573,10 +573,10 @@ class ValueNetwork:
             where.append(k)
             now.append(total)
             rests.append(rest)
-            sheet = tuple(areas)  # its areas' states: the same objects, the same rows and sum
-            found = sum_rows.get(sheet)
+            states = tuple(areas)  # the sheet's areas' states: the same objects, the same rows and sum
+            found = sum_rows.get(states)
             if found is None:
-                found = sum_rows[sheet] = len(sum_rows)
+                found = sum_rows[states] = len(sum_rows)
                 new_rows += [self._part_row(area) for area in areas]
             sums.append(found)
         if where:

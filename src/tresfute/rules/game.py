@@ -732,22 +732,15 @@ class Game:
         moves: list[Move]
         if self.pending[p]:
             moves = self._bonus_moves(p) if phase is not _OVER else []
+        elif self._extra_then_done(p):
+            moves = self._extra_moves(p)
+            moves.append(DONE)
         elif phase is _CHOOSE:
             moves = self._choose_moves(p) if p == self.active else []
         elif phase is _PASSIVE:
-            stage = self.stage[p]
-            if stage is _PICK_STAGE:
-                moves = self._passive_moves(p)
-            elif stage is _EXTRA_STAGE:
-                moves = self._extra_moves(p)
-                moves.append(DONE)
-            else:
-                moves = []
+            moves = self._passive_moves(p) if self.stage[p] is _PICK_STAGE else []
         elif p != self.active:
             moves = []
-        elif phase is _ACTIVE_EXTRA:
-            moves = self._extra_moves(p)
-            moves.append(DONE)
         elif phase is _BEFORE_ROLL:
             moves = []
             if self.sheets[p].available(_REPRISE_ACTION) > 0:
@@ -762,16 +755,20 @@ class Game:
         self._cache[p] = moves
         return moves
 
+    def _extra_then_done(self, p: int) -> bool:
+        """Whether player ``p``'s moves (no bonus waiting) are any +1 entry, or done: its own
+        active part over, or its pick of this passive turn made."""
+        phase = self.phase
+        return (phase is _PASSIVE and self.stage[p] is _EXTRA_STAGE) or (phase is _ACTIVE_EXTRA and p == self.active)
+
     def _forced_move(self, p: int) -> Move | None:
         """Player ``p``'s one legal move, played for it; None when it has a choice.
 
-        After most moves of a turn the list is "any +1 entry, or done" (:meth:`_moves_for`):
-        then whether one +1 entry exists is enough, and the entries are listed only if ``p``
-        is asked for its moves (a look-ahead makes thousands of positions that nobody asks)."""
-        if self._cache[p] is None and not self.pending[p]:
-            phase = self.phase
-            if (phase is _PASSIVE and self.stage[p] is _EXTRA_STAGE) or (phase is _ACTIVE_EXTRA and p == self.active):
-                return None if self._extra_moves(p, first=True) else DONE
+        After most moves of a turn the list is "any +1 entry, or done": then whether one +1
+        entry exists is enough, and the entries are listed only if ``p`` is asked for its moves
+        (a look-ahead makes thousands of positions that nobody asks)."""
+        if self._cache[p] is None and not self.pending[p] and self._extra_then_done(p):
+            return None if self._extra_moves(p, first=True) else DONE
         moves = self._moves_for(p)
         return moves[0] if len(moves) == 1 else None
 
