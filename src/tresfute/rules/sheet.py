@@ -59,7 +59,7 @@ class Sheet:
         """The areas whose list only this sheet holds (bit ``1 << k`` for the sheet's ``k``-th
         area): it may change them in place. Every other area's list is shared, and no longer
         changes (a reader may keep what it derives from one by the list's identity)."""
-        return self._owned & self._bits[""]
+        return self._owned & ~_COUNTS
 
     def writable(self, area: str) -> list[int]:
         """An area's state, to change in place: first copied if another sheet may share it."""
