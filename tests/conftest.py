@@ -1,11 +1,55 @@
 import itertools
+import os
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+ROOT = Path(__file__).parent.parent
+
+
+@contextmanager
+def _held(lock: Path) -> Iterator[None]:
+    """The lock file held by this process alone (the workers of one run take turns), where the
+    system has ``fcntl``; elsewhere the tests run on one process anyway."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def plain_wheel(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The py3-none-any wheel, built from this tree as pip builds it: once a run, shared by the
+    run's workers (pip builds in the tree's own ``build`` folder, which two builds at once would
+    share)."""
+    here = tmp_path_factory.getbasetemp()
+    shared = here if worker_id == "master" else here.parent  # the run's own folder, above its workers'
+    out = shared / "plain-wheel"
+    with _held(shared / "plain-wheel.lock"):
+        if not list(out.glob("*.whl")):
+            subprocess.run(
+                [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+                env={**os.environ, "TRESFUTE_PURE": "1"},
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
+            shutil.rmtree(ROOT / "build", ignore_errors=True)
+    (wheel,) = out.glob("*.whl")
+    return wheel
 
 
 @pytest.fixture(autouse=True)

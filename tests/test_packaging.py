@@ -10,7 +10,6 @@ import subprocess
 import sys
 import venv
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,22 +19,6 @@ PACKAGE = ROOT / "src" / "tresfute"
 EXAMPLES = ROOT / "examples"
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def plain_wheel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The py3-none-any wheel, built from this tree as pip builds it."""
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-        env={**os.environ, "TRESFUTE_PURE": "1"},
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    shutil.rmtree(ROOT / "build", ignore_errors=True)
-    (wheel,) = out.glob("*.whl")
-    yield wheel
 
 
 def test_the_plain_wheel_is_for_every_platform_and_holds_what_the_program_reads(plain_wheel: Path) -> None:
