@@ -238,13 +238,13 @@ def test_the_analysis_of_the_last_decision_is_the_exact_score_of_each_move() -> 
 
 def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
     """The strong player searches the network's best moves that are close to its best (up to
-    three within four points in Très futé, three within six in Vraiment très futé: settings
+    three within four points in Très futé, four within six in Vraiment très futé: settings
     chosen on tuning games), and plays the network's best move directly when no other comes
     that close; a bot given other settings keeps them."""
     game = Game("tres-fute", players=1, seed=4)
     bot = StrongBot(0)
     assert bot.search(game) == SEARCH["tres-fute"] == Search(candidates=3, samples=6, margin=4.0)
-    assert SEARCH["vraiment-tres-fute"] == Search(candidates=3, samples=8, margin=6.0)
+    assert SEARCH["vraiment-tres-fute"] == Search(candidates=4, samples=8, margin=6.0)
     assert StrongBot(0, candidates=0).search(game).candidates == 0
     seen = {True: 0, False: 0}
     rng = random.Random(4)

@@ -77,12 +77,10 @@ class Search(NamedTuple):
 # 308.5 (median 42 ms), three within 4 on twelve 308.3 (44 ms). With Très futé's dense network
 # (phase 7), on 500 games of seed 6: three within 4 on six 277.9, two within 4 on six 278.8
 # (276.7 against 278.3 on seed 7's), on three or four futures 274.4-274.9, two within 3 276.1,
-# within 6 276.9: the settings stay. With Vraiment très futé's dense network (phase 11), on 250
-# games of seed 8: four within 6 on eight 314.7 (1.36 s a game), three within 6 on eight 315.8
-# (1.07 s), four within 6 on six 313.1 (1.05 s): three candidates, a game a fifth shorter.
+# within 6 276.9: the settings stay.
 SEARCH: dict[str, Search] = {
     "tres-fute": Search(candidates=3, samples=6, margin=4.0),
-    "vraiment-tres-fute": Search(candidates=3, samples=8, margin=6.0),
+    "vraiment-tres-fute": Search(candidates=4, samples=8, margin=6.0),
 }
 
 
