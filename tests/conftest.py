@@ -15,8 +15,10 @@ ROOT = Path(__file__).parent.parent
 
 @contextmanager
 def _held(lock: Path) -> Iterator[None]:
-    """The lock file held by this process alone (the workers of one run take turns), where the
-    system has ``fcntl``; elsewhere the tests run on one process anyway."""
+    """The lock file held by this process alone: the workers of one run take turns. Where the
+    system has no ``fcntl`` (not POSIX) nothing is locked, and two workers building at once could
+    meet in the tree's build folder; the suite's browser and database tests need Debian's
+    packages anyway."""
     try:
         import fcntl
     except ImportError:
