@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from typing import Any
 
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
@@ -44,19 +45,32 @@ def wanted_threads() -> int:
 
 
 @cache
-def _controller() -> ThreadpoolController:
-    """The thread pools loaded in this process (NumPy's BLAS among them), found once."""
+def _blas_libraries() -> tuple[Any, ...]:
+    """The BLAS libraries loaded in this process (NumPy's among them), found once."""
     import numpy  # noqa: F401  (its BLAS must be loaded to be found)
 
-    return ThreadpoolController()
+    return tuple(ThreadpoolController().select(user_api="blas").lib_controllers)
 
 
 @contextmanager
 def blas_threads() -> Iterator[None]:
-    """BLAS limited to :func:`wanted_threads` threads inside the block."""
+    """BLAS limited to :func:`wanted_threads` threads inside the block.
+
+    Each library's count is read, and set and put back only where it differs (threadpoolctl's
+    own ``limit`` gathers every library's full description on each call: a tenth of a
+    millisecond, paid at every decision)."""
     threads = wanted_threads()
     if threads == 0:
         yield
         return
-    with _controller().limit(limits=threads, user_api="blas"):
+    changed: list[tuple[Any, int]] = []
+    for library in _blas_libraries():
+        before = library.get_num_threads()
+        if before != threads:
+            library.set_num_threads(threads)
+            changed.append((library, before))
+    try:
         yield
+    finally:
+        for library, before in changed:
+            library.set_num_threads(before)
