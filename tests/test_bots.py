@@ -239,12 +239,15 @@ def test_the_analysis_of_the_last_decision_is_the_exact_score_of_each_move() -> 
 def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
     """The strong player searches the network's best moves that are close to its best (up to
     three within four points in Très futé, four within six in Vraiment très futé: settings
-    chosen on tuning games), and plays the network's best move directly when no other comes
-    that close; a bot given other settings keeps them."""
+    chosen on tuning games; alone, on one more future than at a table, whose futures are whole
+    turns), and plays the network's best move directly when no other comes that close; a bot
+    given other settings keeps them."""
     game = Game("tres-fute", players=1, seed=4)
     bot = StrongBot(0)
-    assert bot.search(game) == SEARCH["tres-fute"] == Search(candidates=3, samples=6, margin=4.0)
-    assert SEARCH["vraiment-tres-fute"] == Search(candidates=4, samples=8, margin=6.0)
+    assert bot.search(game) == SEARCH["tres-fute"] == Search(candidates=3, samples=7, margin=4.0)
+    assert SEARCH["vraiment-tres-fute"] == Search(candidates=4, samples=9, margin=6.0)
+    assert bot.search(Game("tres-fute", players=2, seed=4)) == Search(candidates=3, samples=6, margin=4.0)
+    assert bot.search(Game("vraiment-tres-fute", players=3, seed=4)) == Search(candidates=4, samples=8, margin=6.0)
     assert StrongBot(0, candidates=0).search(game).candidates == 0
     seen = {True: 0, False: 0}
     rng = random.Random(4)
@@ -281,7 +284,8 @@ def _exact_network(game_id: str, seed: int = 0) -> ValueNetwork:
 def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> list[tuple[str, float]]:
     """The search as the strong player first did it, as its definition: each candidate, on each
     future, copied, played, its turn played out alone by the network's best moves (the first of
-    the highest values, each position's afterstates valued as one batch of their own), then valued."""
+    the highest values, each position's afterstates valued as one batch of their own), then valued.
+    A solo future that has rolled dice of its own ends once the active player's picks are over."""
     with blas_threads():
         network = bot.network or shipped_network(game.spec.id)
         ranked = evaluate_moves(game, player, network)
@@ -296,10 +300,14 @@ def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> l
                 sim.play(move, player)
                 rng = random.Random(seed)
                 turn = (sim.round, sim.turn, sim.solo_passive)
+                rolled = False
                 while not sim.is_over and (sim.round, sim.turn, sim.solo_passive) == turn:
+                    if rolled and sim.n_players == 1 and sim.phase == "active extra":
+                        break
                     mover = sim.to_move
                     if mover == CHANCE:
                         roll_own_dice(sim, rng)
+                        rolled = True
                     else:
                         assert mover is not None
                         sim.play(evaluate_moves(sim, mover, network)[0][1], mover)

@@ -14,6 +14,14 @@ of the turn in another (a few large matrix products cost less than many small on
 values are those of one future at a time up to float32 rounding (a matrix product's last bits
 depend on its number of rows), and exactly those where the arithmetic is exact (the tests).
 
+Where a future ends: at the end of the turn, or of the game. In a solo game, a future that has
+rolled dice of its own ends as soon as the active player's picks are over: what is left of the
+turn (the +1 entries) comes without dice, and the network values that moment directly (it was
+trained on such positions too). That spares a quarter of the rows a solo search values, for
+one more future per move (``SEARCH`` in ``bots/strong.py``; docs/bench.md). A future that starts
+there plays the rest of its turn, and so does every future at a table, where the rest of the
+turn holds the others' picks from the platter.
+
 What a future's end is worth is the player's own expected final score by default; another
 player (``bots/winning.py``) gives its own measure of an end-of-turn position instead (its
 chance of finishing first, from every player's sheet), on the same futures.
@@ -28,9 +36,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..rules import CHANCE, Game, Move, MoveKind
+from ..rules.game import Phase
 from .network import ValueNetwork
 
 _DICE = MoveKind.DICE
+_ACTIVE_EXTRA = Phase.ACTIVE_EXTRA
 
 
 def own_dice(game: Any, rng: random.Random) -> Move:
@@ -61,13 +71,23 @@ def _turn(game: Game) -> tuple[int, int, bool]:
 class _Position:
     """A position reached by some of the futures of one start (their numbers)."""
 
-    __slots__ = ("futures", "game", "start", "turn")
+    __slots__ = ("futures", "game", "rolled", "start", "turn")
 
-    def __init__(self, game: Game, start: int, futures: list[int], turn: tuple[int, int, bool]) -> None:
+    def __init__(
+        self, game: Game, start: int, futures: list[int], turn: tuple[int, int, bool], rolled: bool = False
+    ) -> None:
         self.game = game
         self.start = start
         self.futures = futures
         self.turn = turn
+        self.rolled = rolled  # whether these futures have rolled dice of their own
+
+    def ended(self) -> bool:
+        """Whether these futures are over (see the module's docstring)."""
+        game = self.game
+        if game.is_over or _turn(game) != self.turn:
+            return True
+        return self.rolled and game.phase is _ACTIVE_EXTRA and game.n_players == 1
 
 
 def future_values(
@@ -78,7 +98,7 @@ def future_values(
     worth: Callable[[list[Game]], list[float]] | None = None,
 ) -> list[list[float]]:
     """For each start (a position right after a move, waiting for outside dice), the value for
-    ``player`` at the end of the turn in each future, the future ``i`` drawing its dice from
+    ``player`` at the end of each future (see above), the future ``i`` drawing its dice from
     ``random.Random(seeds[i])``. The starts are not changed. The rest of the turn is played by
     the network's best moves; ``worth``, if given, values the positions at the end of the turn
     (or of the game) instead of the network's expected final score for ``player``.
@@ -118,7 +138,7 @@ def _future_values(
         rolled: list[_Position] = []
         for position in going:
             game = position.game
-            if game.is_over or _turn(game) != position.turn:
+            if position.ended():
                 ended.append(position)
             elif game.to_move == CHANCE:
                 rolled += _roll(position, generators[position.start])
@@ -151,7 +171,7 @@ def _roll(position: _Position, generators: list[random.Random]) -> list[_Positio
     for k, (move, futures) in enumerate(rolls.values()):
         game = position.game if k == last else position.game.copy(dice="external", history=False)
         game.play(move)
-        out.append(_Position(game, position.start, futures, position.turn))
+        out.append(_Position(game, position.start, futures, position.turn, True))
     return out
 
 

@@ -53,7 +53,7 @@ from ..rules import CHANCE, Game, Move, Played
 from .blas import blas_threads
 from .futures import collector_paused, future_values
 from .network import ValueNetwork, shipped_network
-from .strong import SEARCH, Search, StrongBot, _ranked, evaluate_moves
+from .strong import SEARCH, TABLE_SEARCH, Search, StrongBot, _ranked, evaluate_moves
 
 # The searches at a table, chosen on tuning games (seeds below 1000): see docs/bench.md.
 WIN_SEARCH: dict[str, Search] = {
@@ -238,7 +238,7 @@ class WinningBot:
         None where the game cannot be replayed from its history."""
         observed = self.observed
         if observed is None or not observed.follows(game):
-            observed = self.observed = Observed(game, SEARCH[game.spec.id].margin)
+            observed = self.observed = Observed(game, TABLE_SEARCH[game.spec.id].margin)
         if not observed.catch_up(game, network):
             return None
         played = game.rounds * game.n_players - turns_left(game)
