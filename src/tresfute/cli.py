@@ -527,7 +527,7 @@ def bench(
 def analyse(record_file: Path, move_number: int | None, search_all: bool, as_json: bool) -> None:
     """Rank the legal moves of a recorded position by the strong player's expected final score."""
     from . import records
-    from .bots import analyse as analyse_position
+    from .bots.appraisal import appraise
     from .rules import CHANCE, parse_move
     from .text import describe_move, explain
 
@@ -550,18 +550,19 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         player = game.to_move
     if player is None or player == CHANCE:
         raise CliError(_("No player decides in this position."))
-    estimates = analyse_position(game, player, search_all=search_all)
-    best = estimates[0].value
+    asked = tuple(game.legal_moves(player)) if search_all else (() if played is None else (played,))
+    ranked = appraise(game, player, asked, searched=True).expected()  # as the hint and the review value them
+    best = ranked[0][1]
     rows = [
         {
-            "move": str(e.move),
-            "text": describe_move(game, e.move),
-            "expected": round(e.value, 1),
-            "cost": round(best - e.value, 1),
-            "searched": e.searched,
-            "played": e.move == played,
+            "move": str(move),
+            "text": describe_move(game, move),
+            "expected": round(value, 1),
+            "cost": round(best - value, 1),
+            "searched": valued,
+            "played": move == played,
         }
-        for e in estimates
+        for move, value, valued in ranked
     ]
     if as_json:
         _emit_json({"game": game.spec.id, "player": player + 1, "name": record.players[player], "moves": rows})

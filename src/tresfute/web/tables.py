@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import fair_dice, records
-from ..bots import Bot, analyse, make_bot
+from ..bots import Bot, make_bot
+from ..bots.appraisal import appraise
 from ..i18n import _, language, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
 from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
@@ -494,17 +495,17 @@ class Host:
     def hint(self, table_id: str, token: str) -> list[dict[str, Any]]:
         """The strong player's estimates for the seat's legal moves, best first."""
         seat, game = self.position_to_advise(table_id, token)
-        estimates = analyse(game, seat)
-        best = estimates[0].value
+        ranked = appraise(game, seat, searched=True).expected()  # as the review values them
+        best = ranked[0][1]
         return [
             {
-                "move": str(e.move),
-                "label": describe_move(game, e.move),
-                "value": round(e.value, 1),
-                "cost": round(best - e.value, 1),
-                "searched": e.searched,
+                "move": str(move),
+                "label": describe_move(game, move),
+                "value": round(value, 1),
+                "cost": round(best - value, 1),
+                "searched": valued,
             }
-            for e in estimates
+            for move, value, valued in ranked
         ]
 
     def _check_seq(self, table: Table, seat: int, seq: int) -> None:

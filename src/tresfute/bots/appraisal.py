@@ -1,0 +1,141 @@
+"""What moves are worth, without the winner's curse: the one analysis that the hint, the
+"computer players" panel and the review all show.
+
+The strong player chooses its move by searching its best candidates on a few simulated futures
+(``StrongBot.analyse``). The value its choice gets there is too high on average: it is the best
+of several noisy estimates, measured on the very futures that made it the best (the winner's
+curse), and a few futures leave a wide margin of error. An appraisal keeps the strong player's
+choice (so that it is the move the strong player would play, and the hint's best move) but
+values it, and every other move asked about, again on *valuation futures*: futures drawn anew,
+never those of the choice, the same for every move valued (common random numbers, so that the
+difference between two moves is measured far more precisely than either value). More futures
+are drawn until the standard error of each difference to the choice is under
+:data:`TARGET_SE`, or :data:`MOST_FUTURES` are reached. ``docs/review.md`` gives the figures.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..rules import CHANCE, Game, Move
+from .blas import blas_threads
+from .futures import collector_paused, future_values
+from .network import ValueNetwork, shipped_network
+from .strong import Estimate, StrongBot
+
+# Futures per move valued: first FIRST_FUTURES, then more by FIRST_FUTURES while a difference's
+# standard error is above TARGET_SE, up to MOST_FUTURES (by game: Vraiment très futé's turns
+# are dearer).
+FIRST_FUTURES: dict[str, int] = {"tres-fute": 16, "vraiment-tres-fute": 12}
+MOST_FUTURES: dict[str, int] = {"tres-fute": 64, "vraiment-tres-fute": 48}
+TARGET_SE = 0.5
+# The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
+VALUATION_SEEDS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Value:
+    """A move's expected final score on the valuation futures, and the standard error of the
+    difference between the strong choice's and its (0 for the choice itself)."""
+
+    expected: float
+    difference_se: float
+    futures: int
+
+
+@dataclass(frozen=True)
+class Appraisal:
+    """A position's analysis: every legal move ranked as the strong player ranks them (its
+    choice first), and the moves asked about valued on the valuation futures."""
+
+    player: int
+    ranked: list[Estimate]  # the strong player's analysis, its choice first
+    values: dict[Move, Value]  # the choice and each move asked about
+
+    @property
+    def choice(self) -> Move:
+        return self.ranked[0].move
+
+    @property
+    def best(self) -> Value:
+        return self.values[self.choice]
+
+    def cost(self, move: Move) -> float:
+        """Expected points ``move`` gives away against the strong choice, never below 0."""
+        return max(0.0, self.best.expected - self.values[move].expected)
+
+    def expected(self) -> list[tuple[Move, float, bool]]:
+        """Every legal move with its expected final score, the strong choice first: the others
+        on the valuation futures where valued (never above the choice: as in the review, a move
+        costs nothing against it at best), else by the analysis (capped at the lowest valued
+        one); and whether it was valued there."""
+        top = self.best.expected
+        valued = [(m, min(v.expected, top), True) for m, v in self.values.items() if m != self.choice]
+        low = min([top, *(v for _, v, _ in valued)])
+        rest = [(e.move, min(e.value, low), False) for e in self.ranked if e.move not in self.values]
+        others = sorted(valued, key=lambda x: -x[1]) + sorted(rest, key=lambda x: -x[1])
+        return [(self.choice, top, True), *others]
+
+
+def appraise(
+    game: Game, player: int | None = None, moves: tuple[Move, ...] = (), seed: int = 0, searched: bool = False
+) -> Appraisal:
+    """The strong player's choice (seed ``seed``) and ``moves`` valued on the valuation futures;
+    with ``searched``, the other moves the strong player searched too (the hint's list)."""
+    if player is None:
+        player = game.to_move
+    if player is None or player == CHANCE:
+        raise ValueError("no player decides now")
+    bot = StrongBot(seed)
+    with blas_threads(), collector_paused():
+        ranked = bot._analyse(game, player, None, False)
+        wanted = [ranked[0].move]
+        asked = [*(e.move for e in ranked if e.searched and searched), *moves]
+        wanted += [m for m in asked if m not in wanted]
+        values = _values(game, player, wanted, bot, shipped_network(game.spec.id))
+    return Appraisal(player, ranked, values)
+
+
+def _values(game: Game, player: int, moves: list[Move], bot: StrongBot, network: ValueNetwork) -> dict[Move, Value]:
+    """Each move's mean on the valuation futures, drawn until every difference to the first
+    move is measured within TARGET_SE (or MOST_FUTURES)."""
+    seed = bot.seed
+    starts = [_strong_until_dice(game, player, move, bot) for move in moves]
+    step, most = FIRST_FUTURES[game.spec.id], MOST_FUTURES[game.spec.id]
+    found: list[list[float]] = [[] for _ in moves]
+    while True:
+        n = len(found[0])
+        seeds = [hash((seed, len(game.history), game.dice_rolled, VALUATION_SEEDS + i)) for i in range(n, n + step)]
+        for k, values in enumerate(future_values(starts, seeds, player, network)):
+            found[k] += values
+        errors = [_difference_se(found[0], other) for other in found[1:]]
+        if len(found[0]) >= most or all(e <= TARGET_SE for e in errors):
+            break
+    first = found[0]
+    return {
+        move: Value(sum(values) / len(values), 0.0 if k == 0 else _difference_se(first, values), len(values))
+        for k, (move, values) in enumerate(zip(moves, found, strict=True))
+    }
+
+
+def _strong_until_dice(game: Game, player: int, move: Move, bot: StrongBot) -> Game:
+    """The position after ``move`` and the strong player's own next moves, up to the next dice
+    or the next player: what the strong player would do after it, not the network's first
+    guess (in positions unlike the strong player's own, the network alone can choose much
+    worse: the futures would then charge the move for choices that are not its own)."""
+    after = game.copy(dice="external", history=False)
+    after.play(move, player)
+    while not after.is_over and after.to_move == player:
+        after.play(bot.choose(after, player), player)
+    return after
+
+
+def _difference_se(first: list[float], other: list[float]) -> float:
+    n = len(first)
+    d = [a - b for a, b in zip(first, other, strict=True)]
+    mean = sum(d) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n) if n > 1 else math.inf
+
+
+__all__ = ["FIRST_FUTURES", "MOST_FUTURES", "TARGET_SE", "Appraisal", "Value", "appraise"]
