@@ -389,11 +389,11 @@ def computer_choices(game: Game, player: int | None = None, seed: int = 0) -> li
 
 __all__ = [
     "COSTLIEST",
-    "PRACTICE_MARGIN",
-    "Answer",
     "FORMAT",
     "LABELS",
     "LEVELS",
+    "PRACTICE_MARGIN",
+    "Answer",
     "Choice",
     "Decision",
     "Die",
