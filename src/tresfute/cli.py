@@ -590,11 +590,17 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
     help="The player whose decisions are reviewed (numbered from 1).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON (docs/review.md).")
+@click.option(
+    "--practice",
+    is_flag=True,
+    help="After the review, try again each decision that cost 2 points or more, costliest first.",
+)
 @LANG
-def review(record_file: Path, seat: int, as_json: bool) -> None:
+def review(record_file: Path, seat: int, as_json: bool, practice: bool) -> None:
     """Review a finished game: what each decision cost against the strong player's choice."""
     from . import records
     from .bots.review import ReviewError, review_game
+    from .review_text import practice as practise
     from .review_text import print_review, review_json
     from .text import explain
 
@@ -610,6 +616,8 @@ def review(record_file: Path, seat: int, as_json: bool) -> None:
         return
     try:
         print_review(record, result)
+        if practice:
+            practise(record, result, lambda text: click.prompt(text, default="", show_default=False), click.echo)
     except ImportError as exc:  # the table is drawn with Rich, the tui extra's
         _missing_extra("review", "tui", exc)
 

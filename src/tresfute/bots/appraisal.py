@@ -25,11 +25,13 @@ from .network import ValueNetwork, shipped_network
 from .strong import Estimate, StrongBot
 
 # Futures per move valued: first FIRST_FUTURES, then more by FIRST_FUTURES while a difference's
-# standard error is above TARGET_SE, up to MOST_FUTURES (by game: Vraiment très futé's turns
-# are dearer).
+# standard error is above TARGET_SE (or a tenth of the difference, RELATIVE_SE), up to
+# MOST_FUTURES (by game: Vraiment très futé's turns are dearer). The choice alone (nothing to
+# compare it with) is valued on FIRST_FUTURES.
 FIRST_FUTURES: dict[str, int] = {"tres-fute": 16, "vraiment-tres-fute": 12}
 MOST_FUTURES: dict[str, int] = {"tres-fute": 64, "vraiment-tres-fute": 48}
 TARGET_SE = 0.5
+RELATIVE_SE = 0.1
 # The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
 VALUATION_SEEDS = 1_000_000
 
@@ -104,19 +106,27 @@ def _values(game: Game, player: int, moves: list[Move], bot: StrongBot, network:
     starts = [_strong_until_dice(game, player, move, bot) for move in moves]
     step, most = FIRST_FUTURES[game.spec.id], MOST_FUTURES[game.spec.id]
     found: list[list[float]] = [[] for _ in moves]
-    while True:
-        n = len(found[0])
+    # Each move's futures are drawn until its own difference to the choice is precise, whatever
+    # else is valued beside it: the hint, the panel and the review show the same numbers.
+    active = list(range(len(moves)))
+    while active:
+        n = len(found[active[0]])
         seeds = [hash((seed, len(game.history), game.dice_rolled, VALUATION_SEEDS + i)) for i in range(n, n + step)]
-        for k, values in enumerate(future_values(starts, seeds, player, network)):
+        for k, values in zip(active, future_values([starts[k] for k in active], seeds, player, network), strict=True):
             found[k] += values
-        errors = [_difference_se(found[0], other) for other in found[1:]]
-        if len(found[0]) >= most or all(e <= TARGET_SE for e in errors):
-            break
+        active = [k for k in active if k == 0 or not (len(found[k]) >= most or _precise(found[0], found[k]))]
+        if active == [0]:
+            active = []
+    # The choice's value on its first futures alone; each other move's, that minus the
+    # difference measured on its own futures.
     first = found[0]
-    return {
-        move: Value(sum(values) / len(values), 0.0 if k == 0 else _difference_se(first, values), len(values))
-        for k, (move, values) in enumerate(zip(moves, found, strict=True))
-    }
+    best = sum(first[:step]) / step
+    values = {moves[0]: Value(best, 0.0, step)}
+    for move, other in zip(moves[1:], found[1:], strict=True):
+        paired = first[: len(other)]
+        difference = sum(a - b for a, b in zip(paired, other, strict=True)) / len(other)
+        values[move] = Value(best - difference, _difference_se(paired, other), len(other))
+    return values
 
 
 def _strong_until_dice(game: Game, player: int, move: Move, bot: StrongBot) -> Game:
@@ -129,6 +139,15 @@ def _strong_until_dice(game: Game, player: int, move: Move, bot: StrongBot) -> G
     while not after.is_over and after.to_move == player:
         after.play(bot.choose(after, player), player)
     return after
+
+
+def _precise(first: list[float], other: list[float]) -> bool:
+    """Whether the difference between two moves is measured precisely enough on ``other``'s
+    futures: its standard error is under TARGET_SE, or under a tenth of the difference itself
+    (a large cost needs no finer measure to be labelled)."""
+    paired = first[: len(other)]
+    mean = abs(sum(paired) - sum(other)) / len(other)
+    return _difference_se(paired, other) <= max(TARGET_SE, RELATIVE_SE * mean)
 
 
 def _difference_se(first: list[float], other: list[float]) -> float:

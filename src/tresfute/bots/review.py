@@ -50,6 +50,7 @@ LEVELS: tuple[tuple[str, float], ...] = (
     ("intermediate", 3.5),
     ("beginner", float("inf")),
 )
+ACCURACY_HALVING = 4.0  # points lost per decision that halve the accuracy
 FORMAT = "tresfute-review/2"  # the JSON form of a review (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 
@@ -153,11 +154,10 @@ class Review:
 
     @property
     def accuracy(self) -> float:
-        """The share (in %) of the expected final score at the first decision that the
-        decisions kept: 100 × (1 − total cost / start value), from 0 to 100 (docs/review.md)."""
-        if not self.decisions or self.start_value <= 0:
-            return 100.0
-        return max(0.0, min(100.0, 100.0 * (1.0 - self.total_cost / self.start_value)))
+        """The game's headline figure, from 100 % down: 100 × 2^(−error rate / ACCURACY_HALVING),
+        so that every ACCURACY_HALVING points lost per decision that mattered halve it
+        (docs/review.md says why this rather than a share of the start value)."""
+        return 100.0 * 2.0 ** (-self.error_rate / ACCURACY_HALVING)
 
     def chart(self) -> list[float]:
         """The expected final score through the game: before the first decision, then after

@@ -17,12 +17,16 @@ from ..rules.game import Where
 from ..rules.reasons import Listing, Named, Reason
 
 _DIE_WORDS = {"w": "white", "y": "yellow", "b": "blue", "g": "green", "o": "orange", "p": "purple", "s": "silver"}
-_ACTION_WORDS = {"reroll": "reroll", "plus_one": "+1", "reprise": "reprise"}
+_ACTION_WORDS = {"reroll": "reroll", "plus_one": "extra die (+1)", "reprise": "reprise"}
 _ACTION_MOVES = {MoveKind.REROLL: "reroll", MoveKind.EXTRA: "plus_one", MoveKind.REPRISE: "reprise"}
 
 
 def _die(letter: str) -> Named:
     return Named("die", letter, _DIE_WORDS.get(letter, letter))
+
+
+def _action(name: str) -> Named:
+    return Named("action", name, _ACTION_WORDS[name])
 
 
 def _area(letter: str) -> Named:
@@ -62,13 +66,13 @@ def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reaso
     spent_best, spent_played = _ACTION_MOVES.get(best.kind), _ACTION_MOVES.get(played.kind)
     if spent_played and spent_played != spent_best:
         return Reason(
-            "your move spends a {action} action, which the best move keeps for later",
-            action=_ACTION_WORDS[spent_played],
+            "your move spends an action ({action}), which the best move keeps for later",
+            action=_action(spent_played),
         )
     if spent_best and spent_best != spent_played:
         return Reason(
-            "the best move uses a {action} action now, where it is worth more than kept",
-            action=_ACTION_WORDS[spent_best],
+            "the best move uses an action ({action}) now, where it is worth more than kept",
+            action=_action(spent_best),
         )
     # 2. something earned by one move only
     earned_best, foxes_best, bonuses_best = _gains(game, best_after, player)
@@ -77,7 +81,7 @@ def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reaso
         return Reason("the best move earns a fox, which yours gives up")
     for action, n in earned_best.items():
         if n > earned_played.get(action, 0):
-            return Reason("the best move earns a {action} action at once; yours does not", action=_ACTION_WORDS[action])
+            return Reason("the best move earns an action ({action}) at once; yours does not", action=_action(action))
     if bonuses_best > bonuses_played:
         return Reason("the best move completes a bonus (a free entry) at once; yours does not")
     # 3. dice lost to the platter
@@ -109,8 +113,8 @@ def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reaso
     cost_text = f"{cost:.1f}"
     if best.area is not None and played.area is not None and best.area != played.area:
         return Reason(
-            "the best move uses the {best_area} area rather than the {played_area} area: over the rest of "
-            "the game the strong player's simulated futures find it worth {cost} points more",
+            "the best move plays in {best_area} rather than in {played_area}: over the rest of the game "
+            "the strong player's simulated futures find it worth {cost} points more",
             best_area=_area(best.area),
             played_area=_area(played.area),
             cost=cost_text,
