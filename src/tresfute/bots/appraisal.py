@@ -28,8 +28,9 @@ from .strong import Estimate, StrongBot
 # standard error is above TARGET_SE (or a tenth of the difference, RELATIVE_SE), up to
 # MOST_FUTURES (by game: Vraiment très futé's turns are dearer). The choice alone (nothing to
 # compare it with) is valued on FIRST_FUTURES.
-FIRST_FUTURES: dict[str, int] = {"tres-fute": 16, "vraiment-tres-fute": 12}
-MOST_FUTURES: dict[str, int] = {"tres-fute": 64, "vraiment-tres-fute": 48}
+FIRST_FUTURES: dict[str, int] = {"tres-fute": 8, "vraiment-tres-fute": 8}
+MOST_FUTURES: dict[str, int] = {"tres-fute": 64, "vraiment-tres-fute": 32}
+STRONG_CONTINUATION = True  # see _strong_until_dice
 TARGET_SE = 0.5
 RELATIVE_SE = 0.1
 # The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
@@ -136,7 +137,7 @@ def _strong_until_dice(game: Game, player: int, move: Move, bot: StrongBot) -> G
     worse: the futures would then charge the move for choices that are not its own)."""
     after = game.copy(dice="external", history=False)
     after.play(move, player)
-    while not after.is_over and after.to_move == player:
+    while STRONG_CONTINUATION and not after.is_over and after.to_move == player:
         after.play(bot.choose(after, player), player)
     return after
 
