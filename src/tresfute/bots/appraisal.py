@@ -30,7 +30,6 @@ from .strong import Estimate, StrongBot
 # compare it with) is valued on FIRST_FUTURES.
 FIRST_FUTURES: dict[str, int] = {"tres-fute": 8, "vraiment-tres-fute": 8}
 MOST_FUTURES: dict[str, int] = {"tres-fute": 64, "vraiment-tres-fute": 32}
-STRONG_CONTINUATION = True  # see _strong_until_dice
 TARGET_SE = 0.5
 RELATIVE_SE = 0.1
 # The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
@@ -96,15 +95,18 @@ def appraise(
         wanted = [ranked[0].move]
         asked = [*(e.move for e in ranked if e.searched and searched), *moves]
         wanted += [m for m in asked if m not in wanted]
-        values = _values(game, player, wanted, bot, shipped_network(game.spec.id))
+        values = _values(game, player, wanted, seed, shipped_network(game.spec.id))
     return Appraisal(player, ranked, values)
 
 
-def _values(game: Game, player: int, moves: list[Move], bot: StrongBot, network: ValueNetwork) -> dict[Move, Value]:
+def _values(game: Game, player: int, moves: list[Move], seed: int, network: ValueNetwork) -> dict[Move, Value]:
     """Each move's mean on the valuation futures, drawn until every difference to the first
     move is measured within TARGET_SE (or MOST_FUTURES)."""
-    seed = bot.seed
-    starts = [_strong_until_dice(game, player, move, bot) for move in moves]
+    starts = []
+    for move in moves:
+        after = game.copy(dice="external", history=False)
+        after.play(move, player)
+        starts.append(after)
     step, most = FIRST_FUTURES[game.spec.id], MOST_FUTURES[game.spec.id]
     found: list[list[float]] = [[] for _ in moves]
     # Each move's futures are drawn until its own difference to the choice is precise, whatever
@@ -128,18 +130,6 @@ def _values(game: Game, player: int, moves: list[Move], bot: StrongBot, network:
         difference = sum(a - b for a, b in zip(paired, other, strict=True)) / len(other)
         values[move] = Value(best - difference, _difference_se(paired, other), len(other))
     return values
-
-
-def _strong_until_dice(game: Game, player: int, move: Move, bot: StrongBot) -> Game:
-    """The position after ``move`` and the strong player's own next moves, up to the next dice
-    or the next player: what the strong player would do after it, not the network's first
-    guess (in positions unlike the strong player's own, the network alone can choose much
-    worse: the futures would then charge the move for choices that are not its own)."""
-    after = game.copy(dice="external", history=False)
-    after.play(move, player)
-    while STRONG_CONTINUATION and not after.is_over and after.to_move == player:
-        after.play(bot.choose(after, player), player)
-    return after
 
 
 def _precise(first: list[float], other: list[float]) -> bool:
