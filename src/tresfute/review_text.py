@@ -49,12 +49,13 @@ def number(value: float, digits: int = 1) -> str:
 
 
 def cost_text(decision: Decision) -> str:
-    """A decision's cost and its uncertainty, e.g. '−5.2 ± 0.5' (empty when it cost nothing)."""
-    if not decision.cost:
+    """A decision's cost and its uncertainty, e.g. '−5.2 ± 0.5', or '+0.3 ± 0.4' where the move
+    played did better than the strong choice (empty when it cost nothing)."""
+    if round(decision.cost, 1) == 0:
         return ""
-    if decision.cost_se:
-        return f"−{number(decision.cost)} ± {number(decision.cost_se)}"
-    return f"−{number(decision.cost)}"
+    sign = "−" if decision.cost > 0 else "+"
+    text = f"{sign}{number(abs(decision.cost))}"
+    return f"{text} ± {number(decision.cost_se)}" if decision.cost_se else text
 
 
 def positions(record: Record, review: Review) -> dict[int, Game]:

@@ -64,8 +64,9 @@ class Appraisal:
         return self.values[self.choice]
 
     def cost(self, move: Move) -> float:
-        """Expected points ``move`` gives away against the strong choice, never below 0."""
-        return max(0.0, self.best.expected - self.values[move].expected)
+        """Expected points ``move`` gives away against the strong choice (below 0 where the
+        valuation futures found it better)."""
+        return self.best.expected - self.values[move].expected
 
     def expected(self) -> list[tuple[Move, float, bool]]:
         """Every legal move with its expected final score, the strong choice first: the others

@@ -109,12 +109,14 @@ class Decision:
 
     @property
     def cost(self) -> float:
-        """Expected points lost against the strong choice; never negative."""
-        return max(0.0, self.best_value - self.played_value)
+        """Expected points lost against the strong choice, estimated without bias: below 0 where
+        the valuation futures found the move played better than the choice (the cost is not cut
+        at 0, which would bias every close call upwards and the game's total with them)."""
+        return self.best_value - self.played_value
 
     @property
     def label(self) -> str:
-        return label(self.cost, self.cost_se)
+        return label(max(0.0, self.cost), self.cost_se)
 
     @property
     def mattered(self) -> bool:
@@ -144,9 +146,9 @@ class Review:
 
     @property
     def error_rate(self) -> float:
-        """Expected points lost per decision that mattered (``Decision.mattered``)."""
+        """Expected points lost per decision that mattered (``Decision.mattered``), never below 0."""
         counted = [d.cost for d in self.decisions if d.mattered]
-        return sum(counted) / len(counted) if counted else 0.0
+        return max(0.0, sum(counted) / len(counted)) if counted else 0.0
 
     @property
     def level(self) -> str:
@@ -275,7 +277,7 @@ def decision_of(game: Game, player: int, move: Move, number: int, seed: int = 0)
 def _decision(game: Game, appraisal: Appraisal, move: Move, number: int) -> Decision:
     best = appraisal.choice
     played = appraisal.values[move]
-    cost = max(0.0, appraisal.best.expected - played.expected)
+    cost = appraisal.best.expected - played.expected
     ranked = appraisal.ranked
     trivial = len(ranked) > 1 and all(not e.searched for e in ranked) and ranked[0].value - ranked[-1].value < TRIVIAL
     return Decision(

@@ -352,7 +352,9 @@ class GameScreen(Screen[None]):
             move=describe_move(self.game, appraisal.choice), value=appraisal.best.expected
         )
         if chosen is not None and chosen != appraisal.choice:
-            text += "\n" + _("The highlighted move costs {cost} points.").format(cost=decimal(appraisal.cost(chosen)))
+            text += "\n" + _("The highlighted move costs {cost} points.").format(
+                cost=decimal(max(0.0, appraisal.cost(chosen)))
+            )
         self.query_one("#message", Static).update(text)
 
     def action_next_sheet(self) -> None:
