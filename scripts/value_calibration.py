@@ -7,8 +7,9 @@ with a quarter of its moves random, strong). In each round one decision of the g
 random; from there the strong player plays the game to its end on dice drawn anew (the game's
 own dice are never used past that point), and the final score is kept. Each row holds the
 position's round, the kind of play that led there, the network's value of the strong player's
-first move's afterstate, the network's inputs there (for fitting the values), and the final
-score reached. ``--seed`` picks the games and the rollouts: the review's and the benchmark's
+first move's afterstate and the network's inputs there (for fitting the values), the expected
+final score the hint and the review show there (``bots/appraisal.py``), and the final score
+reached. ``--seed`` picks the games and the rollouts: the review's and the benchmark's
 seeds (0 and 1000 on) must not be used for fitting; ``scripts/value_calibration.py --report``
 measures the calibration error by round and kind on a file.
 """
@@ -23,9 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from tresfute.bots import GreedyBot, RandomBot, StrongBot
+from tresfute.bots.appraisal import appraise
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.network import shipped_network
-from tresfute.bots.strong import evaluate_moves, roll_own_dice
+from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, Game, Move
 
 KINDS = ("random", "greedy", "noisy", "strong")
@@ -78,7 +80,6 @@ def rollout(start: Game, seed: int) -> tuple[list[float], float, int]:
 def one_game(job: tuple[str, str, int]) -> list[tuple[str, int, list[float], float, float, int, float]]:
     game_id, kind, seed = job
     rng = random.Random(seed)
-    network = shipped_network(game_id)
     game = Game(game_id, players=1, seed=seed)
     bot = player_of(kind, seed + 1)
     # the decisions of each round, then one drawn per round
@@ -98,7 +99,7 @@ def one_game(job: tuple[str, str, int]) -> list[tuple[str, int, list[float], flo
     rows = []
     for rnd, indices in sorted(by_round.items()):
         position = positions[rng.choice(indices)]
-        shown = evaluate_moves(position, 0, network)[0][0]
+        shown = appraise(position, 0).best.expected  # what the hint and the review show
         inputs, first_value, final = rollout(position, rng.getrandbits(48))
         rows.append((kind, rnd, inputs, shown, first_value, final, float(position.score(0).total)))
     return rows
@@ -123,7 +124,7 @@ def generate(game_id: str, games: int, seed: int, workers: int) -> dict[str, np.
     }
 
 
-def report(data: dict[str, np.ndarray], field: str = "first_value") -> None:
+def report(data: dict[str, np.ndarray], field: str = "shown") -> None:
     """Mean value minus final score by round and kind (± its standard error)."""
     rounds = sorted(set(data["round"].tolist()))
     print(f"{'kind':8}" + "".join(f"{'round ' + str(r):>16}" for r in rounds))
