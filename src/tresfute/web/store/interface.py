@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -113,7 +114,7 @@ class MoveConflictError(RuntimeError):
 
 class EntryRefusedError(RuntimeError):
     """A daily challenge entry that cannot be made (``reason``: "name" taken by someone else,
-    or "played" already by this name); nothing was written."""
+    or "played" already by this player, under any name); nothing was written."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -219,8 +220,9 @@ class Store(Protocol):
     def enter(self, game: StoredGame, name: str, player_hash: str) -> None:
         """Create ``game`` as ``name``'s entry of the day's challenge, in one transaction:
         the name is taken for the day by ``player_hash`` (or already was), who becomes a player
-        (:meth:`add_player`) if they were not; raises
-        :class:`EntryRefusedError` if another player holds it or it has an entry already."""
+        (:meth:`add_player`) if they were not; raises :class:`EntryRefusedError` if another
+        player holds it, or if this player has an entry of that day's game already (under any
+        name: names are compared by :func:`name_key`)."""
         ...
 
     def ranking(self, day: str, game: str) -> list[Entry]:
@@ -264,6 +266,23 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+# Characters that show nothing and are not of category Cf (format), removed from a name's key
+# as format characters are: the combining grapheme joiner, the Hangul fillers, the Khmer inherent
+# vowels, the Mongolian and the other variation selectors.
+_INVISIBLE = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0"
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
+
+
 def name_key(name: str) -> str:
-    """Names that differ only in case or spaces are the same name."""
-    return " ".join(name.split()).casefold()
+    """The form in which names are compared where they must be unique (a name of the day's
+    challenge): Unicode NFKC (full-width letters, ligatures, superscripts… as their plain
+    letters), invisible characters removed (format characters such as the zero-width space
+    U+200B, joiners and direction marks; control characters; :data:`_INVISIBLE`), each run of
+    white space one space, case folded. Letters of other scripts that look alike (Cyrillic «а»
+    for Latin «a») are left as they are: they are other letters (docs/web.md says why)."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(c for c in text if c not in _INVISIBLE and unicodedata.category(c) not in ("Cf", "Cc"))
+    return unicodedata.normalize("NFKC", " ".join(text.split()).casefold())

@@ -104,6 +104,19 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN score INTEGER;
     CREATE INDEX seats_player ON seats (player_hash);
     """,
+    # 8: one entry per player, day and game, whatever the name (a player who took two names could
+    # enter twice, the second time knowing the dice); the entries made so far count, one each
+    """
+    CREATE TABLE challenge_players (
+        day TEXT NOT NULL,
+        game TEXT NOT NULL,
+        player_hash TEXT NOT NULL,
+        PRIMARY KEY (day, game, player_hash)
+    );
+    INSERT INTO challenge_players (day, game, player_hash)
+        SELECT DISTINCT e.day, e.game, n.player_hash FROM challenge_entries e
+        JOIN challenge_names n ON n.day = e.day AND n.name_key = e.name_key;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -91,12 +91,16 @@ class PostgresStore(_SQLStore):
         # the pool warns at each failed try to reconnect: the store says it once (_Health)
         logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
         self._pool.open(wait=True, timeout=30)
-        with self._transaction() as cursor:
-            # several servers may start together: one migrates, the others wait for it
-            cursor.execute("SELECT pg_advisory_xact_lock(7307)")
-            cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = cursor.execute("SELECT version FROM schema_version").fetchone()
-            self._migrate(cursor, row[0] if row else 0)
+        try:
+            with self._transaction() as cursor:
+                # several servers may start together: one migrates, the others wait for it
+                cursor.execute("SELECT pg_advisory_xact_lock(7307)")
+                cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                row = cursor.execute("SELECT version FROM schema_version").fetchone()
+                self._migrate(cursor, row[0] if row else 0)
+        except BaseException:  # a newer schema (left untouched), the database away: no connection kept
+            self._pool.close()
+            raise
 
     @contextmanager
     def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:

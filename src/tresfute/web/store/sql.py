@@ -286,6 +286,12 @@ class _SQLStore:
             ).fetchone()
             if holder != player_hash:
                 raise EntryRefusedError("name")
+            played = cursor.execute(
+                "INSERT INTO challenge_players (day, game, player_hash) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (day, game.game, player_hash),
+            )
+            if played.rowcount != 1:  # under another name: one entry per player, whatever the name
+                raise EntryRefusedError("played")
             self._insert(cursor, game)
             inserted = cursor.execute(
                 "INSERT INTO challenge_entries (day, game, name_key, game_id) VALUES (?, ?, ?, ?)"
