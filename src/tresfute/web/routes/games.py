@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -331,11 +330,11 @@ async def receive_text(socket: WebSocket) -> str:
 
 
 def language_asked(hello: str) -> str:
-    """The language a hello asks for, even when the rest of it is refused (French by default)."""
-    with contextlib.suppress(ValueError):
-        asked = json.loads(hello)
-        if isinstance(asked, dict):
-            return language_of(asked.get("lang"))
+    """The language a hello asks for, even when the rest of it is refused (French by default).
+    Read by pydantic's parser, which refuses what nests too deeply (``json.loads`` raised
+    RecursionError on a thousand ``[``)."""
+    with contextlib.suppress(ValidationError):
+        return language_of(JSON_OBJECT.validate_json(hello).get("lang"))
     return language_of(None)
 
 
