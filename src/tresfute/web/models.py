@@ -90,7 +90,7 @@ class ChallengeIn(Strict):
 class Hello(Strict):
     type: Literal["hello"]
     token: Token | None = None
-    lang: Language = "fr"
+    lang: Language | None = None  # None: the socket request's language (deps.request_language)
 
 
 class PlayerIn(Strict):
