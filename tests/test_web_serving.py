@@ -7,6 +7,7 @@ Each test states the promise of docs/web.md it checks.
 from __future__ import annotations
 
 import json
+import logging
 import select
 import socket
 import threading
@@ -68,10 +69,12 @@ def status_and_body(answer: bytes) -> tuple[int, dict[str, Any]]:
     return int(head.split(b" ")[1]), json.loads(body)
 
 
-def test_a_header_of_32_mb_is_refused_431_without_being_read_whole(served: tuple[str, int]) -> None:
+def test_a_header_of_32_mb_is_refused_431_without_being_read_whole(
+    served: tuple[str, int], caplog: pytest.LogCaptureFixture
+) -> None:
     """docs/web.md: a head (request line and headers) over 32 KB is refused 431, said in the
     request's language; the server stops reading it at the bound (it answered 200, having read
-    all 32 MB)."""
+    all 32 MB), and its log says it in one line."""
     head = b"GET /api/open?lang=en HTTP/1.1\r\nHost: here\r\nX-Big: "
     chunks = (b"a" * 65536 for _ in range(512))  # 32 MB, sent while no answer has come
     answer, sent = answer_to(served, head, chunks)
@@ -79,6 +82,8 @@ def test_a_header_of_32_mb_is_refused_431_without_being_read_whole(served: tuple
     assert status == 431
     assert body == {"error": "the request's headers are too large: at most 32 KB together"}
     assert sent < 8 * 1024 * 1024, "answered long before the 32 MB were sent"
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert said == ["a request's head over its bound refused (431) from 127.0.0.1"]
 
 
 def test_headers_over_the_bound_together_are_refused_and_a_request_within_it_served(served: tuple[str, int]) -> None:
@@ -173,3 +178,23 @@ def test_serve_lang_en_answers_the_api_s_errors_in_english_unless_a_request_asks
         "cette partie n'existe pas",
         "malformed request",
     ]
+
+
+def test_a_hello_nested_a_thousand_deep_is_told_so_and_logs_nothing(
+    served: tuple[str, int], capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A hello of 1,000 ``[`` raised RecursionError in the handler: the page got no message
+    (close 1006) and the log forty lines of traceback. Now a sentence, close 1008, no log."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    created = post(served, "/api/games", {"game": "tres-fute", "seats": [{"name": "Ana"}]})
+    with connect(f"ws://{served[0]}:{served[1]}/api/games/{created['id']}/ws?lang=en") as page:
+        page.send("[" * 1000)
+        told = json.loads(page.recv(timeout=10))
+        assert told == {"type": "error", "error": "malformed message: the message is nested too deeply"}
+        with pytest.raises(ConnectionClosed) as closed:
+            page.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    output = capfd.readouterr()
+    assert "Traceback" not in output.err + output.out and "RecursionError" not in output.err + output.out
