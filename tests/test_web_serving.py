@@ -198,3 +198,26 @@ def test_a_hello_nested_a_thousand_deep_is_told_so_and_logs_nothing(
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     output = capfd.readouterr()
     assert "Traceback" not in output.err + output.out and "RecursionError" not in output.err + output.out
+
+
+@pytest.mark.parametrize(
+    ("header", "chosen"),
+    [
+        ("en-GB,fr;q=0.8", "en"),
+        ("de-DE, fr;q=0.2, en;q=0.9", "en"),
+        ("fr;q=0, en;q=0.1", "en"),  # q=0: not acceptable
+        ("EN-us", "en"),
+        ("en;q=bad, fr", "fr"),  # a weight that is not a number: not acceptable
+        ("en;q=nan, fr;q=0.5", "fr"),
+        ("fr-CH;q=0.5, en;q=0.5", "fr"),  # a tie: the first named
+        ("de, *", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_accept_language_gives_the_language_it_prefers_among_those_the_server_speaks(
+    header: str | None, chosen: str | None
+) -> None:
+    from tresfute.web.deps import accepted_language
+
+    assert accepted_language(header) == chosen

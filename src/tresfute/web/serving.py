@@ -40,6 +40,7 @@ class BoundedHead(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._head_bytes = 0  # bytes received since the head began (between requests: 0)
         self._in_head = True
+        self._head_size = 0  # the head's bytes as parsed: the request's address, its headers
         self._refused: int | None = None
 
     def data_received(self, data: bytes) -> None:
@@ -53,16 +54,22 @@ class BoundedHead(HttpToolsProtocol):
         if self._refused is not None and not self.transport.is_closing():
             self._refuse(self._refused)
 
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._head_size = 0
+
     def on_url(self, url: bytes) -> None:
         if self._refused is None:
             super().on_url(url)
+            self._head_size += len(url)
             if len(self.url) > REQUEST_LINE_LIMIT:
                 self._refused = 414
 
     def on_header(self, name: bytes, value: bytes) -> None:
         if self._refused is None:
             super().on_header(name, value)
-            if len(self.url) + sum(len(n) + len(v) + 4 for n, v in self.headers) > HEAD_LIMIT:
+            self._head_size += len(name) + len(value) + 4  # ": " and the line's end
+            if self._head_size > HEAD_LIMIT:
                 self._refused = 431
 
     def on_headers_complete(self) -> None:
