@@ -687,6 +687,7 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
         import uvicorn
 
         from .web.app import create_app, served
+        from .web.serving import uvicorn_options
         from .web.store import DatabaseOpenError, PostgresStore, UnknownDatabaseError, open_store
     except ImportError as exc:
         _missing_extra("serve", "web", exc)
@@ -717,9 +718,13 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
             host="127.0.0.1" if host in ("0.0.0.0", "::") else host, port=port
         )
     )
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": 64 * 1024}
+    options = uvicorn_options(host, port)
+    # the API's answers speak --lang when a request asks for no language (French without it)
+    asked = click.get_current_context().get_parameter_source("lang") is click.core.ParameterSource.COMMANDLINE
+    if asked:
+        os.environ["TRESFUTE_SERVE_LANG"] = language()  # for the worker processes and the heads refused
     if workers == 1:
-        uvicorn.run(served(create_app(store=store)), **options)
+        uvicorn.run(served(create_app(store=store, language=language() if asked else None)), **options)
         return
     store.close()  # each worker process opens its own
     os.environ["TRESFUTE_DB"] = where
