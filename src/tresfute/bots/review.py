@@ -270,7 +270,7 @@ def review_game(
     entries = [records.split_entry(entry) for entry in record.moves]
     total = sum(1 for seat, _ in entries if seat == player)
     valuer = Valuer(seed)
-    game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice)
+    game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice, rules=final.rules)
     review = Review(record.game, player, record.players[player], final.score(player).total, 0.0)
 
     for number, (seat, text) in enumerate(entries, start=1):
