@@ -64,6 +64,7 @@ class StoredGame:
     revision: int = 0  # grows at every change (a move, an undo): the newest state wins
     challenge: str | None = None  # the day ("2026-11-23") of a daily challenge's entry
     listed: bool = False  # an open table: listed on the home page while it has free seats
+    rules: dict[str, bool] | None = None  # the game's rules options (``Game.rules``); None: the defaults
 
 
 @dataclass(frozen=True)
@@ -399,6 +400,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN score INTEGER;
     CREATE INDEX seats_player ON seats (player_hash);
     """,
+    # 8: the rules options a game was created with (JSON, as ``Game.rules``; NULL: the defaults)
+    """
+    ALTER TABLE games ADD COLUMN rules TEXT;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -471,8 +476,8 @@ class _SQLStore:
 
     def _insert(self, cursor: Any, game: StoredGame) -> None:
         cursor.execute(
-            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed, move_count)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed, move_count, rules)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.id,
                 game.game,
@@ -483,6 +488,7 @@ class _SQLStore:
                 game.challenge,
                 int(game.listed),
                 len(game.moves),
+                None if game.rules is None else json.dumps(game.rules),
             ),
         )
         cursor.executemany(
@@ -498,7 +504,7 @@ class _SQLStore:
     def load(self, game_id: str) -> StoredGame | None:
         with self._transaction(write=False, snapshot=True) as cursor:
             row = cursor.execute(
-                "SELECT game, real_dice, secret, language, created, revision, challenge, listed"
+                "SELECT game, real_dice, secret, language, created, revision, challenge, listed, rules"
                 " FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
@@ -509,7 +515,7 @@ class _SQLStore:
                 (game_id,),
             ).fetchall()
             moves = cursor.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
-        game, real_dice, secret, language, created, revision, challenge, listed = row
+        game, real_dice, secret, language, created, revision, challenge, listed, rules = row
         return StoredGame(
             id=game_id,
             game=game,
@@ -522,6 +528,7 @@ class _SQLStore:
             moves=[m for (m,) in moves],
             challenge=challenge,
             listed=bool(listed),
+            rules=None if rules is None else json.loads(rules),
         )
 
     def revision(self, game_id: str) -> int | None:
@@ -619,12 +626,12 @@ class _SQLStore:
     def open_games(self, limit: int) -> list[StoredGame]:
         with self._transaction(write=False) as cursor:
             games = cursor.execute(
-                "SELECT id, game, real_dice, language, created, revision FROM games WHERE listed = 1"
+                "SELECT id, game, real_dice, language, created, revision, rules FROM games WHERE listed = 1"
                 " AND id IN (SELECT game_id FROM seats WHERE free = 1) ORDER BY created DESC LIMIT ?",
                 (limit,),
             ).fetchall()
             found = []
-            for game_id, game, real_dice, language, created, revision in games:
+            for game_id, game, real_dice, language, created, revision, rules in games:
                 seats = cursor.execute(
                     "SELECT name, bot, free FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
                 ).fetchall()
@@ -639,6 +646,7 @@ class _SQLStore:
                         created,
                         revision=revision,
                         listed=True,
+                        rules=None if rules is None else json.loads(rules),
                     )
                 )
         return found
@@ -1100,7 +1108,8 @@ def reviewed(
         stored = store.load(game_id)
         if stored is None:
             return None
-        record = Record(game=stored.game, players=[s.name for s in stored.seats], dice="external", moves=stored.moves)
+        seats = [s.name for s in stored.seats]
+        record = Record(game=stored.game, players=seats, dice="external", rules=stored.rules, moves=stored.moves)
         store.save_review(game_id, seat, FORMAT, json.dumps(review_game(record, seat, progress=progress).to_json()))
         found = store.load_review(game_id, seat, FORMAT)  # the first one written, if two were made
         assert found is not None
