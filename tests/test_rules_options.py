@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from tresfute import records
 from tresfute.cli import main
-from tresfute.rules import RulesError
+from tresfute.rules import Game, RulesError
 from tresfute.simulate import play_game
 from tresfute.web.app import create_app
 
@@ -143,6 +143,18 @@ def test_a_rule_the_game_lacks_is_refused_on_the_command_line(args: list[str], m
     result = CliRunner().invoke(main, ["simulate", "--games", "1", "--lang", "en", *args])
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_play_refuses_a_rule_it_does_not_know_and_a_record_of_other_rules(tmp_path: Path) -> None:
+    refused = CliRunner().invoke(main, ["play", "--lang", "en", "--rule", "sweep=true"])
+    assert refused.exit_code == 2 and "Twice as Clever! has no rule 'sweep'" in refused.output
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(records.record_of(Game(VTF, seed=3, rules=STRICT), ["Ana"], [None])))
+    resumed = CliRunner().invoke(
+        main, ["play", "--lang", "en", "--resume", str(path), "--rule", "reprise_with_no_die_left=true"]
+    )
+    assert resumed.exit_code == 1
+    assert "Cannot resume: the record was played under the rules reprise_with_no_die_left=false" in resumed.output
 
 
 def test_analyse_reads_the_rules_from_the_record(tmp_path: Path) -> None:
