@@ -176,16 +176,16 @@ def test_a_web_game_is_created_with_its_rules_and_keeps_them(tmp_path: Path) -> 
     assert created.status_code == 201, created.text
     game_id, token = created.json()["id"], created.json()["seats"][0]["token"]
     view = client.get(f"/api/games/{game_id}?lang=en", headers={"X-Seat-Token": token}).json()
-    assert view["state"]["rules"] == STRICT
+    assert view["rules"] == STRICT
     assert view["rules_text"] == ["No die left to roll: the turn ends, reprise or not"]
     record = client.get(f"/api/games/{game_id}/record", headers={"X-Seat-Token": token})
     assert record.status_code == 200, record.text
     assert record.json()["rules"] == STRICT
     # read again from the store by a new server: the same rules
     again = TestClient(create_app(database=tmp_path / "games.sqlite3"))
-    assert again.get(f"/api/games/{game_id}").json()["state"]["rules"] == STRICT
+    assert again.get(f"/api/games/{game_id}").json()["rules"] == STRICT
     default = client.post("/api/games", json={"game": VTF, "seats": [{"name": "Ana"}]}).json()
-    assert client.get(f"/api/games/{default['id']}").json()["state"]["rules"] == DEFAULT
+    assert client.get(f"/api/games/{default['id']}").json()["rules"] == DEFAULT
 
 
 @pytest.mark.parametrize(

@@ -1348,7 +1348,6 @@ class Game:
         """Everything a player sees, as plain data (JSON-ready)."""
         return {
             "game": self.spec.id,
-            "rules": dict(self._rules),
             "players": self.n_players,
             "round": self.round,
             "rounds": self.rounds,

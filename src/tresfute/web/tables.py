@@ -717,6 +717,7 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
         "commitment": fair_dice.commitment(stored.secret) if stored.secret else None,
         "secret": stored.secret if game.is_over and secret_shown else None,
         "challenge": stored.challenge,
+        "rules": game.rules,
         "rules_text": rules_lines(game.rules),
         "pending": [
             [{"bonus": bonus_name(p.bonus), "source": source_name(p.source)} for p in pending]
