@@ -91,7 +91,7 @@ class SetupScreen(Screen[None]):
                     yield Select(kinds, value="person" if i == 0 else "strong-win", allow_blank=False, id=f"kind{i}")
             rules: dict[str, bool] = self.app.rules  # type: ignore[attr-defined]
             yield Checkbox(
-                _("{game}: with no die left to roll, a reprise may take one back and roll it").format(
+                _("{game}: a reprise rolls even with no die left").format(
                     game=game_name(SPECS["vraiment-tres-fute"])
                 ),
                 value=rules.get(REPRISE_WITH_NO_DIE_LEFT, True),
@@ -121,7 +121,7 @@ class SetupScreen(Screen[None]):
         """Below 40 lines, fields without borders: four seats, Start and Quit fit in 80×24."""
         small = self.app.size.height < 40
         self.set_class(small, "compact")
-        for widget in self.query("Input, Select, Button, RadioSet"):
+        for widget in self.query("Input, Select, Button, RadioSet, Checkbox"):
             widget.compact = small  # type: ignore[attr-defined]
 
     @on(Select.Changed, "#players")
