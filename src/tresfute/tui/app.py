@@ -91,9 +91,7 @@ class SetupScreen(Screen[None]):
                     yield Select(kinds, value="person" if i == 0 else "strong-win", allow_blank=False, id=f"kind{i}")
             rules: dict[str, bool] = self.app.rules  # type: ignore[attr-defined]
             yield Checkbox(
-                _("{game}: a reprise rolls even with no die left").format(
-                    game=game_name(SPECS["vraiment-tres-fute"])
-                ),
+                _("{game}: a reprise rolls even with no die left").format(game=game_name(SPECS["vraiment-tres-fute"])),
                 value=rules.get(REPRISE_WITH_NO_DIE_LEFT, True),
                 id="reprise-no-die",
             )
