@@ -560,3 +560,21 @@ def test_the_help_explains_each_step_of_a_first_game(lang: str) -> None:
         assert ("Touches" if lang == "fr" else "Keys") in text  # the keys still follow
 
     run(scenario)
+
+
+def test_a_computer_seat_plays_to_win_and_vraiment_tres_fute_starts_under_the_rule_chosen() -> None:
+    """A computer seat at a table is ``strong-win`` unless chosen otherwise; the setup's option
+    (and ``tresfute play --rule``) gives the reading of the reprise with no die left to roll,
+    which the status line then says."""
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        app.screen.query_one("#players").value = 2
+        await pilot.pause()
+        assert app.screen.query_one("#kind1").value == "strong-win"
+        assert app.screen.query_one("#reprise-no-die").value is False  # from the command line
+        await start(app, pilot, game="vraiment-tres-fute", players=2, kinds=("person", "random"))
+        game = app.screen.session.game
+        assert game.rules == {"reprise_with_no_die_left": False}
+        assert "le tour s’arrête, reprise ou non" in str(app.screen.query_one("#status").render())
+
+    run(scenario, TresFuteApp(bot_delay=0, rules={"reprise_with_no_die_left": False}))

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from tresfute.rules import CHANCE, Game, IllegalMoveError, Phase, Sheet, Where, fox_value
+from tresfute.rules import CHANCE, Game, IllegalMoveError, Phase, RulesError, Sheet, Where, fox_value, game_rules
 from tresfute.rules.kinds import ActionKind
 
-from helpers import VTF, ZERO_AND_NEGATIVE, legal, new_game, position
+from helpers import VTF, ZERO_AND_NEGATIVE, legal, position
 
 
-def vtf(players: int = 1) -> Game:
-    return new_game(players, game="vraiment-tres-fute")
+def vtf(players: int = 1, reprise_with_no_die_left: bool = True) -> Game:
+    game = Game(
+        "vraiment-tres-fute", players, dice="external", rules={"reprise_with_no_die_left": reprise_with_no_die_left}
+    )
+    assert game.to_move == CHANCE
+    return game
+
+
+# The rulebook, turn end: « Ce n'est qu'une fois que le joueur actif a posé 3 dés sur sa feuille de
+# jeu ou qu'il ne peut plus lancer de dés parce que tous les dés restants se trouvent sur le plateau
+# d'argent que les autres joueurs commencent à jouer ». The reprise: « un dé qui se trouve déjà sur
+# le plateau d'argent peut être repris et relancé avec les autres dés lors du lancer suivant ».
+# True (the default): a reprise still lets the player roll; False: the turn ends there.
+READINGS = pytest.mark.parametrize("reprise_with_no_die_left", [True, False], ids=["reprise-rolls", "turn-ends"])
 
 
 def platter(game: Game) -> set[str]:
@@ -108,8 +122,10 @@ def test_a_passive_or_extra_silver_pick_sweeps_nothing() -> None:
 # --- reprise, decline, refuse ------------------------------------------------------
 
 
-def test_reprise_before_a_roll_but_never_the_first_nor_after_rolling() -> None:
-    game = position(vtf(), earned={ActionKind.REPRISE: 2})
+@READINGS
+def test_reprise_before_a_roll_but_never_the_first_nor_after_rolling(reprise_with_no_die_left: bool) -> None:
+    # Dice are left to roll: both readings allow the reprise.
+    game = position(vtf(reprise_with_no_die_left=reprise_with_no_die_left), earned={ActionKind.REPRISE: 2})
     assert game.to_move == CHANCE  # no reprise before the first roll
     game.play("dice w5 s6 y4 b1 g5 k2")
     with pytest.raises(IllegalMoveError):
@@ -127,13 +143,82 @@ def test_reprise_before_a_roll_but_never_the_first_nor_after_rolling() -> None:
         game.play("reprise y")
 
 
-def test_reprise_can_give_a_roll_when_no_die_is_left() -> None:
-    game = position(vtf(), earned={ActionKind.REPRISE: 1})
+@READINGS
+def test_after_the_first_pick_with_no_die_left_a_reprise_rolls_or_the_turn_ends(
+    reprise_with_no_die_left: bool,
+) -> None:
+    game = position(vtf(reprise_with_no_die_left=reprise_with_no_die_left), earned={ActionKind.REPRISE: 1})
     game.play("dice w1 s1 y1 b1 g6 k1")
     game.play("g")  # everything else is lower: nothing left to roll
-    assert legal(game) == {"reprise w", "reprise s", "reprise y", "reprise b", "reprise k", "done"}
-    game.play("reprise y")
-    assert game.dice_to_roll() == ["y"]
+    if reprise_with_no_die_left:  # the player can still roll, with a die taken back
+        assert game.phase is Phase.BEFORE_ROLL
+        assert legal(game) == {"reprise w", "reprise s", "reprise y", "reprise b", "reprise k", "done"}
+        game.play("reprise y")
+        assert game.dice_to_roll() == ["y"]
+    else:  # « il ne peut plus lancer de dés »: the active part is over, the reprise kept
+        assert game.phase is Phase.SOLO_ROLL and game.solo_passive  # the solo game's passive turn
+        assert game.dice_to_roll() == list(game.dice)
+        assert game.sheets[0].available(ActionKind.REPRISE) == 1
+
+
+@READINGS
+def test_after_the_second_pick_with_no_die_left_a_reprise_rolls_or_the_others_play(
+    reprise_with_no_die_left: bool,
+) -> None:
+    game = position(vtf(2, reprise_with_no_die_left), earned={ActionKind.REPRISE: 2})
+    game.play("dice w1 s5 y2 b2 g3 k1")
+    game.play("g")  # 3: white, yellow, blue, pink go to the platter; silver is left
+    assert game.phase is Phase.BEFORE_ROLL  # a die is left to roll: the reprise is offered, declined
+    game.play("roll")
+    game.play("dice s5")
+    game.play("s@r1c5")  # the last die: nothing left to roll after the second pick
+    if reprise_with_no_die_left:
+        assert game.players_to_move == (0,)
+        assert legal(game, 0) == {"reprise w", "reprise y", "reprise b", "reprise k", "done"}
+        game.play("reprise w")
+        game.play("roll")
+        assert game.dice_to_roll() == ["w"]
+        assert game.rolls == 3
+    else:  # « ... que les autres joueurs commencent à jouer »
+        assert game.phase is Phase.PASSIVE
+        assert game.players_to_move == (1,)
+        assert game.sheets[0].available(ActionKind.REPRISE) == 2
+        assert game.picks == 2
+
+
+def test_rules_are_chosen_when_the_game_is_created() -> None:
+    assert Game("vraiment-tres-fute", seed=1).rules == {"reprise_with_no_die_left": True}  # the default
+    game = Game("vraiment-tres-fute", seed=1, rules={"reprise_with_no_die_left": False})
+    assert game.rules == {"reprise_with_no_die_left": False}
+    assert game.copy().rules == game.rules == game.copy(dice="external").rules
+    game.rules["reprise_with_no_die_left"] = True  # a copy: the game's rules never change
+    assert game.rules == {"reprise_with_no_die_left": False}
+    assert Game("tres-fute", seed=1, rules={}).rules == {}
+    assert game_rules("vraiment-tres-fute") == {"reprise_with_no_die_left": True}
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "message"),
+    [
+        (
+            "vraiment-tres-fute",
+            {"reprise": False},
+            "Twice as Clever! has no rule 'reprise': its rules are reprise_with_no_die_left",
+        ),
+        ("vraiment-tres-fute", {"reprise_with_no_die_left": "false"}, "true or false, not 'false'"),
+        ("vraiment-tres-fute", {"reprise_with_no_die_left": 0}, "true or false, not 0"),
+        (
+            "tres-fute",
+            {"reprise_with_no_die_left": False},
+            "'reprise_with_no_die_left' is a rule of Twice as Clever!, not of That's Pretty Clever",
+        ),
+        ("tres-fute", {"sweep": True}, "has no rules options"),
+        ("vraiment-tres-fute", ["reprise_with_no_die_left"], "names and true or false"),
+    ],
+)
+def test_rules_a_game_does_not_have_are_refused(game: str, rules: object, message: str) -> None:
+    with pytest.raises(RulesError, match=re.escape(message)):
+        Game(game, seed=1, rules=rules)  # type: ignore[arg-type]
 
 
 def test_the_active_player_may_decline_a_roll() -> None:

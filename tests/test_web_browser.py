@@ -396,3 +396,21 @@ def test_the_page_and_the_api_docs_run_under_the_sites_security_policy(server: s
     assert "tresfute" in docs.locator(".swagger-ui .info .title").inner_text()
     docs.wait_for_selector(".opblock-summary-path[data-path='/api/games/{game_id}/act']")
     assert errors == [] and docs_errors == []
+
+
+def test_the_new_game_options_choose_the_reprise_reading_and_the_game_page_says_it(server: str, browser: Any) -> None:
+    """Vraiment très futé's option (docs/rules-decisions.md) is offered for that game only; a
+    computer seat is the one that plays to win unless another is chosen."""
+    page, errors = open_page(browser, server + "/")
+    page.wait_for_selector("#new-game")
+    page.select_option("#players", "2")
+    assert page.locator(".seat-kind[data-seat='1']").input_value() == "strong-win"
+    page.click("#new-game .options summary")
+    assert page.locator("#reprise-no-die").count() == 0, "Très futé has no such option"
+    page.select_option("#game-choice", "vraiment-tres-fute")
+    assert page.locator("#reprise-no-die").is_checked(), "the default reading"
+    page.uncheck("#reprise-no-die")
+    page.click("#start")
+    page.wait_for_selector("#rules-tag")
+    assert "le tour s’arrête, reprise ou non" in page.inner_text("#rules-tag")
+    assert errors == []

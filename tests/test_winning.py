@@ -326,3 +326,25 @@ def test_a_position_set_up_by_hand_keeps_the_forecasts_as_they_are() -> None:
         game.play(game.legal_moves()[0])
     assert winning.loss_rates(game, 0, network) is None
     assert winning.choose(game, 0) in game.legal_moves(0)
+
+
+def test_the_replay_of_the_game_so_far_follows_the_games_rules() -> None:
+    """Under the strict reading of Vraiment très futé's reprise with no die left to roll, a
+    game whose history differs from the default reading's is still followed move by move: the
+    points given away are counted, not dropped as a position set up by hand."""
+    from tresfute import records
+    from tresfute.simulate import play_game
+
+    strict = {"reprise_with_no_die_left": False}
+    for seed in range(40):
+        game = play_game("vraiment-tres-fute", 2, "greedy", seed, 0, rules=strict)
+        data = json.loads(records.dumps(records.record_of(game)))
+        del data["rules"]  # read under the default reading, this game's history breaks
+        try:
+            records.replay(records.from_data(data))
+        except records.RecordError:
+            break
+    else:
+        raise AssertionError("no game where the readings differ")
+    winning = WinningBot(seed=0)
+    assert winning.loss_rates(game, 0, shipped_network("vraiment-tres-fute")) is not None

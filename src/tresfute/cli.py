@@ -107,6 +107,45 @@ def _make_bot(name: str) -> Bot:
 BOT_SPEC = BotSpec()
 
 
+def _read_rules(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> dict[str, bool]:
+    """``--rule NAME=true|false``, given once per rule: the rules options by name (checked
+    against the game where it is known, :func:`_game_rules`)."""
+    rules: dict[str, bool] = {}
+    for text in values:
+        name, equals, value = text.partition("=")
+        if not equals or value.strip().lower() not in ("true", "false"):
+            raise click.BadParameter(
+                _("write a rule as NAME=true or NAME=false, as in reprise_with_no_die_left=false, not {text}").format(
+                    text=repr(text)
+                )
+            )
+        rules[name.strip()] = value.strip().lower() == "true"
+    return rules
+
+
+def _game_rules(game_id: str, rules: dict[str, bool]) -> dict[str, bool]:
+    """The rules options given, once the game is known to have them (one line saying why not)."""
+    from .rules import RulesError, game_rules
+    from .text import explain
+
+    try:
+        game_rules(game_id, rules)
+    except RulesError as exc:
+        raise click.BadParameter(explain(exc), param_hint="'--rule'") from None
+    return rules
+
+
+RULE = click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="NAME=VALUE",
+    callback=_read_rules,
+    help="A rules option of the game, e.g. --rule reprise_with_no_die_left=false (Vraiment très futé: with "
+    "no die left to roll, the turn ends; default true: a reprise may take a die back). See docs/rules-decisions.md.",
+)
+
+
 def _set_lang(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     if value is not None:
         set_language(value)
@@ -153,6 +192,15 @@ def _emit_json(data: Any) -> None:
 def _progress(games: int) -> AbstractContextManager[Progress | None]:
     """The games played, on stderr when it is a terminal (:mod:`tresfute.progress`)."""
     return progress_bar(games, _("Games played"))
+
+
+def _echo_rules(game_id: str, rules: dict[str, bool]) -> None:
+    """The rules options a run played under, when one is not the game's default."""
+    from .rules import game_rules
+    from .text import rules_lines
+
+    if rules != game_rules(game_id):
+        click.echo("  " + _("rules: {rules}").format(rules=" · ".join(rules_lines(rules))))
 
 
 def _histogram(totals: list[int], bars: int = 40) -> list[str]:
@@ -359,16 +407,20 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
 @click.option("--bot", type=BOT_SPEC, default="random", show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
+@RULE
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @LANG
-def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_json: bool) -> None:
+def simulate_(
+    game_id: str, players: int, bot: str, games: int, seed: int, rules: dict[str, bool], as_json: bool
+) -> None:
     """Play GAMES seeded games with a bot in every seat and summarise the scores."""
     from .simulate import simulate
     from .text import game_name
 
+    _game_rules(game_id, rules)
     _warn_if_plain_engine()
     with _progress(games) as progress:
-        data = simulate(game_id, players, bot, games, seed, progress)
+        data = simulate(game_id, players, bot, games, seed, progress, rules)
     if as_json:
         _emit_json(data)
         return
@@ -379,6 +431,7 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
             games,
         ).format(game=game_name(SPECS[game_id]), players=players, bot=bot, seed=seed, n=data["games"])
     )
+    _echo_rules(game_id, data["rules"])
     per_area = "  ".join(f"{_area(a)} {v:.1f}" for a, v in data["mean_per_area"].items())
     click.echo("  " + _("mean {mean:.1f}  sd {sd:.1f}  min {min}  max {max}").format(**data))
     click.echo("  " + _("mean per area: {areas}").format(areas=per_area))
@@ -418,6 +471,7 @@ def simulate_(game_id: str, players: int, bot: str, games: int, seed: int, as_js
     help="Keep each finished game in this file; run again with the same settings, only the games "
     "it lacks are played (a long run can stop and go on).",
 )
+@RULE
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @LANG
 def bench(
@@ -429,6 +483,7 @@ def bench(
     opponents: str | None,
     workers: int,
     results: Path | None,
+    rules: dict[str, bool],
     as_json: bool,
 ) -> None:
     """Measure a computer player's strength over many seeded games."""
@@ -438,10 +493,11 @@ def bench(
 
     if opponents is not None and players < 2:
         raise click.UsageError(_("--opponents needs --players 2 to 4"))
+    _game_rules(game_id, rules)
     _warn_if_plain_engine()
     try:
         with _progress(games) as progress:
-            data = run_bench(game_id, players, bot, games, seed, workers, opponents, progress, results)
+            data = run_bench(game_id, players, bot, games, seed, workers, opponents, progress, results, rules)
     except ResultsError as exc:
         raise CliError(_(exc.template).format(**exc.params)) from None
     if as_json:
@@ -470,6 +526,7 @@ def bench(
             n=data["games"],
         )
     )
+    _echo_rules(game_id, data["rules"])
     if opponents is not None:
         click.echo(
             "  "
@@ -638,9 +695,12 @@ def review(record_file: Path, seat: int, as_json: bool, practice: bool) -> None:
     multiple=True,
     help="Offer this computer player in the seats too, e.g. a trained agent: --bot ppo:agent.zip.",
 )
+@RULE
 @LANG
-def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...]) -> None:
-    """Play in the terminal: alone, with friends at one keyboard, against computer players."""
+def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...], rules: dict[str, bool]) -> None:
+    """Play in the terminal: alone, with friends at one keyboard, against computer players.
+    A new game of Vraiment très futé starts with the --rule options given (a resumed game keeps
+    its record's)."""
     try:
         from .tui.app import TresFuteApp
         from .tui.session import Session
@@ -652,10 +712,11 @@ def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...]) -> None:
         from .text import explain
 
         try:
-            Session.load(resume)
+            Session.load(resume, rules or None)
         except (records.RecordError, BotError) as exc:
             raise CliError(_("Cannot resume: {reason}").format(reason=explain(exc))) from None
-    TresFuteApp(resume=resume, bot_delay=bot_delay, extra_bots=bots).run()
+    _game_rules("vraiment-tres-fute", rules)  # the one game with rules options
+    TresFuteApp(resume=resume, bot_delay=bot_delay, extra_bots=bots, rules=rules).run()
 
 
 @main.command()

@@ -12,7 +12,19 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from . import inputs
-from .rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, Where, parse_move
+from .rules import (
+    CHANCE,
+    Game,
+    IllegalMoveError,
+    Move,
+    MoveKind,
+    MoveSyntaxError,
+    Phase,
+    RulesError,
+    Where,
+    game_rules,
+    parse_move,
+)
 from .rules.game import Stage
 from .rules.kinds import AREA_NAMES
 from .rules.moves import PASS
@@ -58,6 +70,8 @@ class Record(BaseModel):
     bots: list[Name | None] | None = None  # per seat: a computer player's name, or null for a person
     dice: Literal["seeded", "external"] = "seeded"
     seed: int | None = Field(default=None, ge=-(1 << 64), le=1 << 64)
+    # The game's rules options (``Game.rules``); an option left out, or no field, is its default.
+    rules: dict[Annotated[str, StringConstraints(max_length=100)], Any] | None = Field(default=None, max_length=16)
     moves: list[Entry] = Field(default=[], max_length=MAX_MOVES)
     result: ResultModel | None = None
 
@@ -74,7 +88,22 @@ class Record(BaseModel):
             raise RecordError(Reason("a game with dice from outside has no seed"))
         if self.bots is not None and len(self.bots) != len(self.players):
             raise RecordError(Reason("'bots' gives one entry per player"))
+        try:
+            game_rules(self.game, self.rules)
+        except RulesError as exc:
+            raise RecordError(Reason("rules: {reason}", reason=exc.reason)) from None
         return self
+
+
+def rules_of(record: Record) -> dict[str, bool]:
+    """The rules the record's game was played under: every option of its game, those it does not
+    state at their default."""
+    return game_rules(record.game, record.rules)
+
+
+def rules_text(rules: dict[str, bool]) -> str:
+    """Rules options as written on the command line: ``reprise_with_no_die_left=false``."""
+    return ", ".join(f"{name}={str(value).lower()}" for name, value in rules.items())
 
 
 def record_of(game: Game, names: list[str] | None = None, bots: list[str | None] | None = None) -> Record:
@@ -93,6 +122,7 @@ def record_of(game: Game, names: list[str] | None = None, bots: list[str | None]
         bots=bots if bots is not None and any(bots) else None,
         dice="external" if game.external_dice else "seeded",
         seed=game.seed,
+        rules=game.rules or None,
         moves=moves,
         result=result,
     )
@@ -152,14 +182,29 @@ def split_entry(entry: str, players: int = 4, number: int | None = None) -> tupl
         ) from None
 
 
-def replay(record: Record, stop: int | None = None) -> Game:
+def replay(record: Record, stop: int | None = None, rules: dict[str, Any] | None = None) -> Game:
     """Play the record's moves; check its result if it has one.
 
     ``stop``: play only the moves before move ``stop`` (numbered from 1), to see the position
-    in which it was played; the result is then not checked.
+    in which it was played; the result is then not checked. ``rules``: the rules the caller
+    expects; a record played under others is refused (a game replays under its own rules).
     Raises :class:`RecordError` naming the move (numbered from 1) and the reason.
     """
-    game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice)
+    played_under = rules_of(record)
+    if rules is not None:
+        try:
+            expected = game_rules(record.game, rules)
+        except RulesError as exc:
+            raise RecordError(exc.reason) from None
+        if expected != played_under:
+            raise RecordError(
+                Reason(
+                    "the record was played under the rules {recorded}, not {expected}",
+                    recorded=rules_text(played_under),
+                    expected=rules_text(expected),
+                )
+            )
+    game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice, rules=played_under)
     if stop is not None and not 1 <= stop <= len(record.moves) + 1:
         raise RecordError(Reason("the record has {count} moves: no move {stop}", count=len(record.moves), stop=stop))
     for number, entry in enumerate(record.moves, start=1):

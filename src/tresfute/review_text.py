@@ -61,8 +61,9 @@ def cost_text(decision: Decision) -> str:
 def positions(record: Record, review: Review) -> dict[int, Game]:
     """The position before each reviewed decision, by its move number (to describe its moves)."""
     wanted = {d.move_number for d in review.decisions}
-    game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice)
-    from .records import split_entry
+    from .records import rules_of, split_entry
+
+    game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice, rules=rules_of(record))
 
     found: dict[int, Game] = {}
     for number_, entry in enumerate(record.moves, start=1):

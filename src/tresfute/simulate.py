@@ -17,7 +17,7 @@ from .bots import make_bot
 from .i18n import N_
 from .progress import Progress
 from .records import ScoreModel
-from .rules import Game
+from .rules import Game, game_rules
 from .rules.game import get_spec
 from .rules.kinds import AREA_NAMES
 from .rules.sheet import Score
@@ -38,10 +38,12 @@ def play_game(
     game_number: int,
     opponents: str | None = None,
     timings: list[float] | None = None,
+    rules: dict[str, bool] | None = None,
 ) -> Game:
     """One seeded game: ``bot`` in every seat, or in :func:`bot_seat` with ``opponents`` in the
-    others. ``timings``, if given, gets the seconds each of ``bot``'s decisions took."""
-    game = Game(game_id, players=players, seed=derived_seed(seed, game_number, "game"))
+    others. ``timings``, if given, gets the seconds each of ``bot``'s decisions took. ``rules``:
+    the game's rules options (``Game(rules=...)``)."""
+    game = Game(game_id, players=players, seed=derived_seed(seed, game_number, "game"), rules=rules)
     names = [bot] * players
     if opponents is not None:
         names = [bot if p == bot_seat(players, game_number) else opponents for p in range(players)]
@@ -76,10 +78,14 @@ class GameResult(NamedTuple):
     decision_seconds: list[float]  # each decision of the bot under test
 
 
-def _play_one(args: tuple[str, int, str, int, int, str | None]) -> GameResult:
+Job = tuple[str, int, str, int, int, str | None, dict[str, bool] | None]  # play_game's arguments
+
+
+def _play_one(args: Job) -> GameResult:
     start = time.perf_counter()
     timings: list[float] = []
-    game = play_game(*args, timings=timings)
+    game_id, players, bot, seed, number, opponents, rules = args
+    game = play_game(game_id, players, bot, seed, number, opponents, timings=timings, rules=rules)
     decisions = sum(1 for h in game.history if not h.forced)
     return GameResult(game.scores(), game.winners(), decisions, time.perf_counter() - start, timings)
 
@@ -94,11 +100,12 @@ def _play_many(
     opponents: str | None = None,
     progress: Progress | None = None,
     results: Path | None = None,
+    rules: dict[str, bool] | None = None,
 ) -> list[GameResult]:
     """The games of a run, in order; with several workers, on as many processes (one core
     each). ``progress`` is told of each finished game. ``results``: a file that keeps each
     finished game (:class:`ResultsFile`), and whose games are not played again."""
-    get_spec(game_id)
+    chosen = changed_rules(game_id, rules)
     if games < 1:
         raise ValueError("play at least one game")
     if workers < 1:
@@ -112,11 +119,12 @@ def _play_many(
     done: dict[int, GameResult] = {}
     try:
         if results is not None:
-            kept = ResultsFile(results, _Run(game=game_id, players=players, bot=bot, seed=seed, opponents=opponents))
+            run = _Run(game=game_id, players=players, bot=bot, seed=seed, opponents=opponents, rules=chosen)
+            kept = ResultsFile(results, run)
             done = {n: result for n, result in kept.open().items() if n < games}
         if progress is not None and done:
             progress(len(done))
-        jobs = [(game_id, players, bot, seed, n, opponents) for n in range(games) if n not in done]
+        jobs: list[Job] = [(game_id, players, bot, seed, n, opponents, chosen) for n in range(games) if n not in done]
         # as each game finishes (not in order), so that a stop loses only the games being played
         played: Any = map(_play_numbered, jobs) if pool is None else pool.imap_unordered(_play_numbered, jobs)
         for n, result in played:
@@ -134,7 +142,16 @@ def _play_many(
     return [done[n] for n in range(games)]
 
 
-def _play_numbered(job: tuple[str, int, str, int, int, str | None]) -> tuple[int, GameResult]:
+def changed_rules(game_id: str, rules: dict[str, bool] | None) -> dict[str, bool] | None:
+    """The rules options of a run that differ from the game's defaults (None if none), checked
+    (``RulesError``): a run under the defaults is the run it was before the game had options."""
+    defaults = game_rules(game_id)
+    chosen = game_rules(game_id, rules)
+    changed = {name: value for name, value in chosen.items() if value != defaults[name]}
+    return changed or None
+
+
+def _play_numbered(job: Job) -> tuple[int, GameResult]:
     return job[4], _play_one(job)
 
 
@@ -161,6 +178,7 @@ class _Run(BaseModel):
     bot: str
     seed: int
     opponents: str | None
+    rules: dict[str, bool] | None = None  # those that differ from the game's defaults
 
 
 class _SavedGame(BaseModel):
@@ -320,6 +338,8 @@ def _describe(run: _Run) -> str:
         text += f" --players {run.players}"
     if run.opponents:
         text += f" --opponents {run.opponents}"
+    for name, value in (run.rules or {}).items():
+        text += f" --rule {name}={str(value).lower()}"
     return text
 
 
@@ -336,12 +356,15 @@ def _fits(game: _SavedGame, players: int) -> bool:
     return len(game.scores) == players and all(0 <= w < players for w in game.winners)
 
 
-def _figures(game_id: str, players: int, bot: str, seed: int, finished: list[GameResult]) -> dict[str, Any]:
+def _figures(
+    game_id: str, players: int, bot: str, seed: int, finished: list[GameResult], rules: dict[str, bool] | None = None
+) -> dict[str, Any]:
     """What both commands report. Scores are per sheet: a 2-player game adds two scores."""
     scores = [s for g in finished for s in g.scores]
     totals = [s.total for s in scores]
     return {
         "game": game_id,
+        "rules": game_rules(game_id, rules),
         "players": players,
         "bot": bot,
         "seed": seed,
@@ -354,13 +377,19 @@ def _figures(game_id: str, players: int, bot: str, seed: int, finished: list[Gam
 
 
 def simulate(
-    game_id: str, players: int, bot: str, games: int, seed: int, progress: Progress | None = None
+    game_id: str,
+    players: int,
+    bot: str,
+    games: int,
+    seed: int,
+    progress: Progress | None = None,
+    rules: dict[str, bool] | None = None,
 ) -> dict[str, Any]:
-    """The figures of ``tresfute simulate``."""
+    """The figures of ``tresfute simulate``; ``rules``: the games' rules options."""
     start = time.perf_counter()
-    finished = _play_many(game_id, players, bot, games, seed, progress=progress)
+    finished = _play_many(game_id, players, bot, games, seed, progress=progress, rules=rules)
     seconds = time.perf_counter() - start
-    data = _figures(game_id, players, bot, seed, finished)
+    data = _figures(game_id, players, bot, seed, finished, rules)
     totals = [s.total for g in finished for s in g.scores]
     data.update(min=min(totals), max=max(totals), games_per_second=games / seconds if seconds else 0.0)
     return data
@@ -376,6 +405,7 @@ def bench(
     opponents: str | None = None,
     progress: Progress | None = None,
     results: Path | None = None,
+    rules: dict[str, bool] | None = None,
 ) -> dict[str, Any]:
     """The strength benchmark: every figure of ``tresfute bench`` (see docs/bench.md).
 
@@ -383,10 +413,11 @@ def bench(
     score figures are then ``bot``'s own, with its win rate (a tie shared: 1/2 for a 2-way tie)
     and the opponents' mean. ``scores`` lists each game's totals by seat. Speeds are per core:
     each game is timed in the process that plays it. ``results``: a file that keeps each
-    finished game, from which a stopped run goes on (:class:`ResultsFile`).
+    finished game, from which a stopped run goes on (:class:`ResultsFile`). ``rules``: the
+    games' rules options (``Game(rules=...)``), in the figures as ``rules``.
     """
     spec = get_spec(game_id)
-    finished = _play_many(game_id, players, bot, games, seed, workers, opponents, progress, results)
+    finished = _play_many(game_id, players, bot, games, seed, workers, opponents, progress, results, rules)
     seconds = sum(g.seconds for g in finished)
     measured = finished  # the sheets the figures are about: every sheet, or the bot's own
     data: dict[str, Any] = {}
@@ -401,7 +432,7 @@ def bench(
             opponents_mean=statistics.fmean(others),
             bot_seats=[seat + 1 for seat in seats],
         )
-    data = _figures(game_id, players, bot, seed, measured) | data
+    data = _figures(game_id, players, bot, seed, measured, rules) | data
     data["scores"] = [[s.total for s in g.scores] for g in finished]
     totals = sorted(s.total for g in measured for s in g.scores)
     # Deciles read between the scores played ("inclusive"): never below the lowest nor above

@@ -45,6 +45,15 @@ def bot_name(name: str) -> str:
     return names.get(name, name)
 
 
+def rules_lines(rules: dict[str, bool]) -> list[str]:
+    """A game's rules options (``Game.rules``), one line each, for players to read."""
+    said = {
+        ("reprise_with_no_die_left", True): _("No die left to roll: a reprise may take one back and roll it"),
+        ("reprise_with_no_die_left", False): _("No die left to roll: the turn ends, reprise or not"),
+    }
+    return [said.get((name, value), f"{name}={str(value).lower()}") for name, value in rules.items()]
+
+
 def action_name(action: ActionKind | str) -> str:
     return {"reroll": _("reroll"), "plus_one": _("extra die (+1)"), "reprise": _("reprise")}[str(action)]
 

@@ -317,7 +317,7 @@ def review_game(
         raise ReviewError(N_("the game is not finished: only a finished game is reviewed"))
     entries = [records.split_entry(entry) for entry in record.moves]
     total = sum(1 for seat, _ in entries if seat == player)
-    game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice)
+    game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice, rules=final.rules)
     review = Review(record.game, player, record.players[player], final.score(player).total, 0.0)
 
     for number, (seat, text) in enumerate(entries, start=1):

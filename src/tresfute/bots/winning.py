@@ -97,6 +97,7 @@ class Observed:
             players=game.n_players,
             seed=None if external else game.seed,
             dice="external" if external else "seeded",
+            rules=game.rules,
         )
         self.margin = margin
         self.given_up = [0.0] * game.n_players
@@ -108,6 +109,7 @@ class Observed:
         return (
             self.replay.seed == game.seed
             and self.replay.spec.id == game.spec.id
+            and self.replay.rules == game.rules
             and self.replay.n_players == game.n_players
             and len(mine) <= len(game.history)
             and game.history[: len(mine)] == mine

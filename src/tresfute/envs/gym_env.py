@@ -11,7 +11,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import records
-from ..rules import Game, IllegalMoveError
+from ..rules import Game, IllegalMoveError, game_rules
 from ..rules.game import get_spec
 from .actions import action_map
 from .episode import Episode
@@ -75,6 +75,7 @@ class TresFuteEnv(gym.Env):
         seat: int = 0,
         legal_moves: bool = False,
         render_width: int = 600,
+        rules: Mapping[str, bool] | None = None,
     ) -> None:
         from ..bots import make_bot
 
@@ -87,6 +88,7 @@ class TresFuteEnv(gym.Env):
         if isinstance(opponents, str) or len(opponents) > 3:
             raise ValueError("opponents is a list of at most 3 computer players, e.g. ['greedy', 'strong']")
         self.game_id = get_spec(game).id
+        self.rules = game_rules(self.game_id, rules)  # the game's rules options (RulesError if it has none such)
         self.opponents = list(opponents)
         self.n_players = 1 + len(self.opponents)
         if not 0 <= seat < self.n_players:
@@ -106,7 +108,9 @@ class TresFuteEnv(gym.Env):
         size = observation_size(get_spec(self.game_id), self.n_players)
         self.observation_space = spaces.Box(-1.0, 1.0, shape=(size,), dtype=np.float32)
         self.action_space = spaces.Discrete(len(self.actions))
-        self.episode = Episode(Game(self.game_id, players=self.n_players, seed=0), seat, {}, self.actions)
+        self.episode = Episode(
+            Game(self.game_id, players=self.n_players, seed=0, rules=self.rules), seat, {}, self.actions
+        )
         self._total = 0  # the agent's score after the last step
 
     @property
@@ -154,7 +158,7 @@ class TresFuteEnv(gym.Env):
         if record is None:
             if stop is not None:
                 raise ValueError("the option 'move' needs a 'record'")
-            game = Game(self.game_id, players=self.n_players, seed=int(rng.integers(0, 2**63 - 1)))
+            game = Game(self.game_id, players=self.n_players, seed=int(rng.integers(0, 2**63 - 1)), rules=self.rules)
         else:
             game = self._game_from_record(load_record(record), stop)
         bots = {p: make_bot(self.opponents[i], int(rng.integers(0, 2**31 - 1))) for i, p in enumerate(self._others())}
@@ -180,7 +184,7 @@ class TresFuteEnv(gym.Env):
             )
         if record.dice != "seeded":
             raise records.RecordError("the record's dice came from outside: the environment needs a seeded game")
-        return records.replay(record, stop)
+        return records.replay(record, stop, rules=self.rules)  # a record of other rules is refused
 
     def step(self, action: int):
         episode = self.episode

@@ -31,7 +31,7 @@ import numpy as np
 import pyspiel
 
 from .. import records
-from ..rules import CHANCE, Game, Move, Sheet
+from ..rules import CHANCE, Game, Move, Sheet, game_rules
 from ..rules.game import get_spec
 from ..rules.moves import DIE_LETTERS, dice_move
 from .actions import ActionMap, action_map
@@ -64,7 +64,8 @@ def _game_type() -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"game": "tres-fute", "players": 2},
+        # the rules options of Vraiment très futé (``Game(rules=...)``) as parameters of their own
+        parameter_specification={"game": "tres-fute", "players": 2, "reprise_with_no_die_left": True},
     )
 
 
@@ -131,11 +132,21 @@ def _restore(record: str, faces: list[int], turn: tuple[int, int] | None, sheets
 
 
 class TresFuteGame(pyspiel.Game):
-    """The game, for ``players`` (1 to 4) of ``game`` (``tres-fute`` or ``vraiment-tres-fute``)."""
+    """The game, for ``players`` (1 to 4) of ``game`` (``tres-fute`` or ``vraiment-tres-fute``);
+    its rules options (``Game(rules=...)``) as parameters of their own, or as ``rules``."""
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None, rules: dict[str, bool] | None = None) -> None:
         params = params or {}
         game_id = get_spec(str(params.get("game", "tres-fute"))).id
+        # pyspiel gives every parameter its default: an option the game lacks is refused only when
+        # it is set otherwise
+        own, defaults = game_rules(game_id), _game_type().parameter_specification
+        given = {
+            name: value
+            for name, value in params.items()
+            if name not in ("game", "players") and (name in own or value != defaults.get(name))
+        }
+        chosen = game_rules(game_id, {**given, **(rules or {})})  # RulesError: an option the game lacks
         players = int(params.get("players", 2))
         if not 1 <= players <= 4:
             raise ValueError(f"players is 1 to 4, not {players}")
@@ -148,7 +159,7 @@ class TresFuteGame(pyspiel.Game):
             utility_sum=None,
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(_game_type(), info, {"game": game_id, "players": players})
+        super().__init__(_game_type(), info, {"game": game_id, "players": players, **chosen})
 
     def new_initial_state(self) -> TresFuteState:
         return TresFuteState(self)
@@ -165,7 +176,10 @@ class TresFuteState(pyspiel.State):
     def __init__(self, game: TresFuteGame) -> None:
         super().__init__(game)
         params = game.get_parameters()  # pyspiel keeps the parameters, not the Python attributes
-        self.position = Position(Game(str(params["game"]), players=int(params["players"]), dice="external"))
+        rules = {name: bool(value) for name, value in params.items() if name not in ("game", "players")}
+        self.position = Position(
+            Game(str(params["game"]), players=int(params["players"]), dice="external", rules=rules)
+        )
 
     @property
     def game(self) -> Game:

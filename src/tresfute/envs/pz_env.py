@@ -3,6 +3,7 @@ order) and parallel (the passive players decide at once, as the rules have them)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -10,7 +11,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import Game, IllegalMoveError
+from ..rules import Game, IllegalMoveError, game_rules
 from ..rules.game import get_spec
 from .actions import action_map
 from .episode import SheetsShown
@@ -35,13 +36,20 @@ class TresFuteAEC(AECEnv):
         "is_parallelizable": False,  # one decision at a time: parallel_env() is the parallel form
     }
 
-    def __init__(self, game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str = "tres-fute",
+        players: int = 2,
+        render_mode: str | None = None,
+        rules: Mapping[str, bool] | None = None,
+    ) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']} or None, not {render_mode!r}")
         if players not in (2, 3, 4):
             raise ValueError("the multi-player environment is for 2 to 4 players")
         self.game_id = get_spec(game).id
+        self.rules = game_rules(self.game_id, rules)  # the game's rules options (RulesError if it has none such)
         self.n_players = players
         self.actions = action_map(self.game_id)
         self.render_mode = render_mode
@@ -55,7 +63,7 @@ class TresFuteAEC(AECEnv):
             }
         )
         self._action_space = spaces.Discrete(len(self.actions))
-        self.game = Game(self.game_id, players=players, seed=0)
+        self.game = Game(self.game_id, players=players, seed=0, rules=self.rules)
         self._shown = SheetsShown()
         self._rng = np.random.default_rng()
 
@@ -81,7 +89,9 @@ class TresFuteAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.game = Game(self.game_id, players=self.n_players, seed=int(self._rng.integers(0, 2**63 - 1)))
+        self.game = Game(
+            self.game_id, players=self.n_players, seed=int(self._rng.integers(0, 2**63 - 1)), rules=self.rules
+        )
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -150,17 +160,21 @@ def _render(game: Game, mode: str | None, names: list[str], window: Window | Non
     return None
 
 
-def raw_env(game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> TresFuteAEC:
+def raw_env(
+    game: str = "tres-fute", players: int = 2, render_mode: str | None = None, rules: Mapping[str, bool] | None = None
+) -> TresFuteAEC:
     """The AEC environment itself, without wrappers."""
-    return TresFuteAEC(game, players, render_mode)
+    return TresFuteAEC(game, players, render_mode, rules)
 
 
-def env(game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> AECEnv:
+def env(
+    game: str = "tres-fute", players: int = 2, render_mode: str | None = None, rules: Mapping[str, bool] | None = None
+) -> AECEnv:
     """The AEC environment with PettingZoo's usual wrappers: an action outside the action
     space is an error (``AssertOutOfBoundsWrapper``), and so is a call out of order, such as
     ``step`` before ``reset`` (``OrderEnforcingWrapper``). ``env.unwrapped`` is the
     :class:`TresFuteAEC`."""
-    wrapped: AECEnv = wrappers.AssertOutOfBoundsWrapper(raw_env(game, players, render_mode))
+    wrapped: AECEnv = wrappers.AssertOutOfBoundsWrapper(raw_env(game, players, render_mode, rules))
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
@@ -182,9 +196,16 @@ class TresFuteParallel(ParallelEnv):
         "render_fps": 4,
     }
 
-    def __init__(self, game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> None:
-        self._aec = TresFuteAEC(game, players, render_mode)  # the spaces, the observations and the window
+    def __init__(
+        self,
+        game: str = "tres-fute",
+        players: int = 2,
+        render_mode: str | None = None,
+        rules: Mapping[str, bool] | None = None,
+    ) -> None:
+        self._aec = TresFuteAEC(game, players, render_mode, rules)  # the spaces, the observations and the window
         self.game_id = self._aec.game_id
+        self.rules = self._aec.rules
         self.n_players = players
         self.actions = self._aec.actions
         self.render_mode = render_mode
@@ -264,7 +285,9 @@ class TresFuteParallel(ParallelEnv):
         self._aec.close()
 
 
-def parallel_env(game: str = "tres-fute", players: int = 2, render_mode: str | None = None) -> TresFuteParallel:
+def parallel_env(
+    game: str = "tres-fute", players: int = 2, render_mode: str | None = None, rules: Mapping[str, bool] | None = None
+) -> TresFuteParallel:
     """The parallel environment (``pettingzoo.utils.parallel_to_aec`` turns it into an AEC
     one in which every player is asked at each cycle, and ``aec_to_parallel`` back)."""
-    return TresFuteParallel(game, players, render_mode)
+    return TresFuteParallel(game, players, render_mode, rules)

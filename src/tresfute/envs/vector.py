@@ -8,7 +8,7 @@ one preallocated array and checks every action at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -17,7 +17,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..rules import Game
+from ..rules import Game, game_rules
 from ..rules.game import get_spec
 from .actions import action_map
 from .episode import Episode
@@ -60,6 +60,7 @@ class BatchedTresFuteEnv(VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         render_mode: str | None = None,
         render_width: int = 600,
+        rules: Mapping[str, bool] | None = None,
     ) -> None:
         from ..bots import make_bot
 
@@ -80,6 +81,7 @@ class BatchedTresFuteEnv(VectorEnv):
         self.render_mode = render_mode
         self.render_width = render_width
         self.game_id = get_spec(game).id
+        self.rules = game_rules(self.game_id, rules)  # the game's rules options (RulesError if it has none such)
         self.num_envs = num_envs
         self.reward_mode = reward
         self.opponents = list(opponents)
@@ -124,7 +126,7 @@ class BatchedTresFuteEnv(VectorEnv):
         from ..bots import make_bot
 
         rng = self._rngs[i]
-        game = Game(self.game_id, players=self.n_players, seed=int(rng.integers(0, 2**63 - 1)))
+        game = Game(self.game_id, players=self.n_players, seed=int(rng.integers(0, 2**63 - 1)), rules=self.rules)
         others = [p for p in range(self.n_players) if p != self.seat]
         bots = {p: make_bot(self.opponents[k], int(rng.integers(0, 2**31 - 1))) for k, p in enumerate(others)}
         return Episode(game, self.seat, bots, self.actions).start()

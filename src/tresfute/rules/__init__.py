@@ -1,7 +1,7 @@
 """The rules engine: no input or output, only the games' rules."""
 
 from . import game as _game
-from .game import CHANCE, Game, IllegalMoveError, Phase, Played, Where
+from .game import CHANCE, REPRISE_WITH_NO_DIE_LEFT, Game, IllegalMoveError, Phase, Played, RulesError, Where, game_rules
 from .games import SPECS
 from .kinds import GameSpec
 from .moves import Move, MoveKind, MoveSyntaxError, parse_move
@@ -13,6 +13,7 @@ COMPILED = not (_game.__file__ or "").endswith(".py")
 __all__ = [
     "CHANCE",
     "COMPILED",
+    "REPRISE_WITH_NO_DIE_LEFT",
     "SPECS",
     "Game",
     "GameSpec",
@@ -22,10 +23,12 @@ __all__ = [
     "MoveSyntaxError",
     "Phase",
     "Played",
+    "RulesError",
     "Score",
     "Sheet",
     "Where",
     "fox_value",
+    "game_rules",
     "parse_move",
     "score_sheet",
     "winners",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import random
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
@@ -58,6 +59,14 @@ DIE_NAMES = {
 class IllegalMoveError(ReasonError):
     """A move that the rules do not allow now; the game is left exactly as it was. ``str()``
     says why in English; ``reason`` holds the translatable :class:`~.reasons.Reason`."""
+
+
+class RulesError(ReasonError):
+    """Rules options a game does not have, or of the wrong type (a ``ValueError``; ``reason``
+    is translatable)."""
+
+
+REPRISE_WITH_NO_DIE_LEFT: Final = "reprise_with_no_die_left"
 
 
 _WHERE_WORDS = {"hand": "in hand", "platter": "on the platter", "field": "on a die field"}
@@ -267,8 +276,57 @@ def get_spec(game: str | GameSpec) -> GameSpec:
     return spec
 
 
+def game_rules(game: str | GameSpec, rules: Mapping[str, object] | None = None) -> dict[str, bool]:
+    """Every rules option of ``game`` (``GameSpec.rule_options``), ``rules`` given over the
+    defaults. Raises :class:`RulesError` for a name the game does not have (a rule of the other
+    game is named as such) or a value that is not ``True`` or ``False``."""
+    spec = get_spec(game)
+    chosen = {option.name: option.default for option in spec.rule_options}
+    if rules is None:
+        return chosen
+    if not isinstance(rules, Mapping):
+        raise RulesError(Reason("the rules are given as names and true or false"))
+    from . import games
+
+    for name, value in rules.items():
+        if name not in chosen:
+            elsewhere = [other for other in games.SPECS.values() if any(o.name == name for o in other.rule_options)]
+            if elsewhere:
+                raise RulesError(
+                    Reason(
+                        "{rule} is a rule of {other}, not of {game}",
+                        rule=repr(name),
+                        other=Named("game", elsewhere[0].id, elsewhere[0].name_en),
+                        game=Named("game", spec.id, spec.name_en),
+                    )
+                )
+            if not chosen:
+                raise RulesError(
+                    Reason(
+                        "{game} has no rules options, not {rule}",
+                        game=Named("game", spec.id, spec.name_en),
+                        rule=repr(name),
+                    )
+                )
+            raise RulesError(
+                Reason(
+                    "{game} has no rule {rule}: its rules are {known}",
+                    game=Named("game", spec.id, spec.name_en),
+                    rule=repr(name),
+                    known=Listing(tuple(chosen)),
+                )
+            )
+        if type(value) is not bool:
+            raise RulesError(Reason("the rule {rule} is true or false, not {value}", rule=name, value=repr(value)))
+        chosen[name] = value
+    return chosen
+
+
 class Game:
-    """A game of Très futé or Vraiment très futé, from its first roll to its score."""
+    """A game of Très futé or Vraiment très futé, from its first roll to its score.
+
+    ``rules``: the game's rules options by name (:func:`game_rules`; the defaults for those not
+    given), fixed for the whole game."""
 
     def __init__(
         self,
@@ -277,6 +335,7 @@ class Game:
         seed: int | None = None,
         dice: str = "seeded",
         *,
+        rules: Mapping[str, object] | None = None,
         _copy_of: Game | None = None,
         _history: bool = True,
     ) -> None:
@@ -294,6 +353,9 @@ class Game:
             raise ValueError(f"dice must be 'seeded' or 'external', not {dice!r}")
         if dice == "external" and seed is not None:
             raise ValueError("a game with dice given from outside has no seed")
+        self._rules = game_rules(spec, rules)
+        # The one place the engine reads the option (``_next_roll``); True where the game has none.
+        self._reprise_with_no_die_left = self._rules.get(REPRISE_WITH_NO_DIE_LEFT, True)
         self.spec = spec
         self.n_players = players
         self.rounds = spec.rounds_by_players[players]
@@ -341,6 +403,11 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.phase is _OVER
+
+    @property
+    def rules(self) -> dict[str, bool]:
+        """The game's rules options (every option of its game, by name), as chosen at creation."""
+        return dict(self._rules)
 
     @property
     def external_dice(self) -> bool:
@@ -611,6 +678,10 @@ class Game:
 
     def _next_roll(self) -> None:
         if self.picks >= 3 or self.rolls >= 3:
+            self._end_active_part()
+        elif not self._reprise_with_no_die_left and not _holds(self.where, _HAND):
+            # the strict reading: « qu'il ne peut plus lancer de dés parce que tous les dés
+            # restants se trouvent sur le plateau d'argent » ends the active part, reprise or not
             self._end_active_part()
         elif self._can_reprise():
             self.phase = _BEFORE_ROLL
@@ -1188,6 +1259,8 @@ class Game:
     def _copy_state(self, other: Game, dice: str, history: bool = True) -> None:
         """Become an independent copy of ``other`` (see :meth:`copy`)."""
         self.spec = other.spec
+        self._rules = other._rules  # never written
+        self._reprise_with_no_die_left = other._reprise_with_no_die_left
         self.n_players = other.n_players
         self.rounds = other.rounds
         if dice == "external" or other._rng is None:

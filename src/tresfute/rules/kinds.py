@@ -364,6 +364,15 @@ class RatingBand:
     stars: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """A rule a game lets its players choose when the game is created (where the rulebook reads
+    two ways, docs/rules-decisions.md): a boolean with the default reading."""
+
+    name: str
+    default: bool
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything printed on one game's sheet, plus the few rules that are its own."""
@@ -381,6 +390,7 @@ class GameSpec:
     may_decline_roll: bool = False  # the active player may leave a usable roll
     passive_may_refuse: bool = False  # a passive player may refuse the platter
     silver_sweep: bool = False  # an active silver pick sweeps the dice it sends to the platter
+    rule_options: tuple[RuleOption, ...] = ()  # the rules chosen when a game is created
 
     def areas_for_die(self, die: str) -> tuple[str, ...]:
         """Where a die may be entered: white anywhere, blue with white in the sum area, any other

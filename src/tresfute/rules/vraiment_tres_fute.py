@@ -18,6 +18,7 @@ from .kinds import (
     GameSpec,
     Order,
     RatingBand,
+    RuleOption,
     Track,
     TrackScoring,
 )
@@ -115,4 +116,10 @@ SPEC = GameSpec(
     may_decline_roll=True,
     passive_may_refuse=True,
     silver_sweep=True,
+    # « Ce n'est qu'une fois que le joueur actif a posé 3 dés sur sa feuille de jeu ou qu'il ne
+    # peut plus lancer de dés parce que tous les dés restants se trouvent sur le plateau
+    # d'argent que les autres joueurs commencent à jouer »: True, a reprise may bring a die back
+    # to roll when none is left (the player "can" still roll); False, the turn ends there.
+    # docs/rules-decisions.md
+    rule_options=(RuleOption("reprise_with_no_die_left", True),),
 )

@@ -19,7 +19,19 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, RadioButton, RadioSet, Select, Static
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Footer,
+    Input,
+    Label,
+    Markdown,
+    OptionList,
+    RadioButton,
+    RadioSet,
+    Select,
+    Static,
+)
 from textual.widgets.option_list import Option
 
 from .. import records
@@ -27,8 +39,8 @@ from ..bots import BOTS, BotError
 from ..bots.appraisal import appraise
 from ..i18n import N_, _, language
 from ..learn import steps_text
-from ..rules import SPECS, Game, Move, MoveKind, parse_move
-from ..text import area_name, bot_name, describe_move, explain, game_name, situation
+from ..rules import REPRISE_WITH_NO_DIE_LEFT, SPECS, Game, Move, MoveKind, game_rules, parse_move
+from ..text import area_name, bot_name, describe_move, explain, game_name, rules_lines, situation
 from .render import labelled, render_dice, render_sheet, targets_of
 from .session import Seat, Session
 
@@ -76,7 +88,14 @@ class SetupScreen(Screen[None]):
                 with Horizontal(classes="seat", id=f"seat{i}"):
                     yield Input(value=_("Player {n}").format(n=i + 1), id=f"name{i}")
                     kinds = seat_kinds(self.app.extra_bots)  # type: ignore[attr-defined]
-                    yield Select(kinds, value="person" if i == 0 else "greedy", allow_blank=False, id=f"kind{i}")
+                    # a computer seat at a table plays to win (strong, the score-maximiser, by name)
+                    yield Select(kinds, value="person" if i == 0 else "strong-win", allow_blank=False, id=f"kind{i}")
+            rules: dict[str, bool] = self.app.rules  # type: ignore[attr-defined]
+            yield Checkbox(
+                _("{game}: a reprise rolls even with no die left").format(game=game_name(SPECS["vraiment-tres-fute"])),
+                value=rules.get(REPRISE_WITH_NO_DIE_LEFT, True),
+                id="reprise-no-die",
+            )
             yield Label(_("Seed (empty: random)"))
             yield Input(placeholder="", id="seed")
             with Horizontal(classes="buttons"):
@@ -101,7 +120,7 @@ class SetupScreen(Screen[None]):
         """Below 40 lines, fields without borders: four seats, Start and Quit fit in 80×24."""
         small = self.app.size.height < 40
         self.set_class(small, "compact")
-        for widget in self.query("Input, Select, Button, RadioSet"):
+        for widget in self.query("Input, Select, Button, RadioSet, Checkbox"):
             widget.compact = small  # type: ignore[attr-defined]
 
     @on(Select.Changed, "#players")
@@ -127,7 +146,12 @@ class SetupScreen(Screen[None]):
             self.query_one("#setup-error", Static).update(_("The seed is a whole number."))
             return
         try:
-            session = Session.new(game_id, seats, int(seed_text) if seed_text else None)
+            rules = (
+                {REPRISE_WITH_NO_DIE_LEFT: self.query_one("#reprise-no-die", Checkbox).value}
+                if game_id == "vraiment-tres-fute"
+                else {}
+            )
+            session = Session.new(game_id, seats, int(seed_text) if seed_text else None, rules)
         except BotError as exc:
             self.query_one("#setup-error", Static).update(str(exc))
             return
@@ -297,6 +321,8 @@ class GameScreen(Screen[None]):
         else:
             status.append(gap + _("active player: {name}").format(name=active))
         status.append(gap + _("sheet of {name}").format(name=seat.name), style="bold")
+        if game.rules != game_rules(game.spec):  # a reading other than the default is said
+            status.append(gap + " · ".join(rules_lines(game.rules)))
         title = Text(f" {game_name(game.spec)} ", style="bold reverse")
         if not compact or title.cell_len + 2 + status.cell_len <= width:  # long names: the game's goes
             status = Text.assemble(title, "  ", status)
@@ -568,16 +594,23 @@ class TresFuteApp(App[None]):
     TITLE = "tresfute"
     CSS_PATH = "app.tcss"
 
-    def __init__(self, resume: Path | None = None, bot_delay: float = 0.6, extra_bots: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        resume: Path | None = None,
+        bot_delay: float = 0.6,
+        extra_bots: tuple[str, ...] = (),
+        rules: dict[str, bool] | None = None,
+    ) -> None:
         super().__init__()
         self.resume = resume
         self.bot_delay = bot_delay
         self.extra_bots = extra_bots  # offered in the seats, e.g. a trained agent "ppo:agent.zip"
+        self.rules = rules or {}  # the rules options new games start with (tresfute play --rule)
 
     def on_mount(self) -> None:
         if self.resume is not None:
             try:
-                session = Session.load(self.resume)
+                session = Session.load(self.resume, self.rules or None)
             except (records.RecordError, BotError) as exc:
                 self.push_screen(SetupScreen(_("Cannot resume: {reason}").format(reason=explain(exc))))
                 return

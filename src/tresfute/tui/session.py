@@ -43,8 +43,11 @@ class Session:
         self.last_person: int | None = None
 
     @classmethod
-    def new(cls, game_id: str, seats: list[Seat], seed: int | None = None) -> Session:
-        game = Game(game_id, players=len(seats), seed=seed)
+    def new(
+        cls, game_id: str, seats: list[Seat], seed: int | None = None, rules: dict[str, bool] | None = None
+    ) -> Session:
+        """A new game; ``rules``: its rules options (``Game(rules=...)``), the defaults for those left out."""
+        game = Game(game_id, players=len(seats), seed=seed, rules=rules)
         return cls(game, seats, bot_seed=(game.seed or 0) % 1_000_003)
 
     @property
@@ -106,8 +109,9 @@ class Session:
         path.write_text(records.dumps(self.record()) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: Path) -> Session:
-        """Resume a saved game; raises ``records.RecordError`` with the reason."""
+    def load(cls, path: Path, rules: dict[str, bool] | None = None) -> Session:
+        """Resume a saved game; raises ``records.RecordError`` with the reason. ``rules``: those
+        the game must have been played under (a record of other rules is refused)."""
         try:
             text = path.read_bytes()
         except OSError as exc:
@@ -115,7 +119,7 @@ class Session:
         record = records.loads(text)
         if record.dice != "seeded":
             raise records.RecordError("the terminal game resumes games with seeded dice only")
-        game = records.replay(record)
+        game = records.replay(record, rules=rules)
         bots = record.bots or [None] * len(record.players)
         seats = [Seat(name, bot) for name, bot in zip(record.players, bots, strict=True)]
         return cls(game, seats, bot_seed=(game.seed or 0) % 1_000_003 + len(record.moves))

@@ -52,6 +52,9 @@ class NewGame(Strict):
     real_dice: Flag = False
     language: Language = "fr"
     listed: Flag = False  # an open table: the other people's seats are free for anyone to take
+    # The game's rules options (``Game(rules=...)``): names and true or false, the defaults for
+    # those left out; a rule the game does not have is refused (422).
+    rules: Annotated[dict[Annotated[str, Field(max_length=100)], Flag], Field(max_length=16)] = {}
 
 
 class JoinIn(Strict):

@@ -141,7 +141,7 @@ def in_words(host: Host, game_id: str, data: dict[str, Any], language: str) -> d
     if stored is None:
         raise TableError(404, _("no such game"))
     wanted = {d["move_number"]: d for d in data["decisions"]}
-    game = Game(stored.game, players=len(stored.seats), dice="external")
+    game = Game(stored.game, players=len(stored.seats), dice="external", rules=stored.rules)
     with use_language(language):
         for number, entry in enumerate(stored.moves, start=1):
             seat, text = records.split_entry(entry)

@@ -119,7 +119,9 @@ class Table:
 def replay_stored(stored: StoredGame, entries: list[str]) -> Game:
     """The stored game after ``entries``, replayed as any game record is."""
     seats = [s.name for s in stored.seats]
-    return records.replay(records.Record(game=stored.game, players=seats, dice="external", moves=entries))
+    return records.replay(
+        records.Record(game=stored.game, players=seats, dice="external", rules=stored.rules, moves=entries)
+    )
 
 
 def _played(game: Game, entries: list[str]) -> Game:

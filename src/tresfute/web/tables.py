@@ -27,7 +27,18 @@ from typing import Any
 from .. import fair_dice, records
 from ..bots.appraisal import appraise
 from ..i18n import _, use_language
-from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, parse_move
+from ..rules import (
+    CHANCE,
+    SPECS,
+    Game,
+    IllegalMoveError,
+    Move,
+    MoveKind,
+    MoveSyntaxError,
+    RulesError,
+    game_rules,
+    parse_move,
+)
 from ..text import explain
 from .days import closes
 from .store import (
@@ -81,17 +92,23 @@ class Host:
         challenge: tuple[str, str, str] | None = None,
         listed: bool = False,
         player_hash: str | None = None,
+        rules: dict[str, bool] | None = None,
     ) -> tuple[Table, list[str | None]]:
         """A new table; returns it and each seat's secret token (None for computer players).
         ``challenge`` (day, its secret, the player's hash) makes it a daily challenge entry.
         ``listed`` makes it an open table: the people's seats after the first are free, listed
         on the home page for anyone to take (they get no token now). ``player_hash``: the player
-        (the SHA-256 of their secret) who creates the game, and plays its first person's seat."""
+        (the SHA-256 of their secret) who creates the game, and plays its first person's seat.
+        ``rules``: the game's rules options (``Game(rules=...)``), the defaults for those left out."""
         if not seats or not any(s.bot is None for s in seats):
             raise TableError(422, _("a game needs at least one person"))
         free = [listed and i > 0 and s.bot is None for i, s in enumerate(seats)]
         if listed and not any(free):
             raise TableError(422, _("an open table needs a free seat for another person"))
+        try:
+            chosen = game_rules(game_id, rules) if game_id in SPECS else {}
+        except RulesError as exc:
+            raise TableError(422, explain(exc)) from None
         tokens = [
             secrets.token_urlsafe(24) if s.bot is None and not f else None for s, f in zip(seats, free, strict=True)
         ]
@@ -107,6 +124,7 @@ class Host:
             language=language,
             challenge=challenge[0] if challenge else None,
             listed=listed,
+            rules=chosen or None,
         )
         player_hash = challenge[2] if challenge else player_hash
         mine = next((i for i, t in enumerate(tokens) if t is not None), None)

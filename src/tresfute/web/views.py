@@ -8,7 +8,7 @@ from typing import Any
 from .. import fair_dice, records
 from ..i18n import _, language
 from ..rules import CHANCE, Game, Move, Phase, parse_move
-from ..text import bonus_name, bot_name, describe_move, die_name, situation, source_name
+from ..text import bonus_name, bot_name, describe_move, die_name, rules_lines, situation, source_name
 from .store import StoredGame
 from .table import ROLL, Table, replay_stored
 
@@ -55,6 +55,8 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
         "commitment": fair_dice.commitment(stored.secret) if stored.secret else None,
         "secret": stored.secret if game.is_over and secret_shown else None,
         "challenge": stored.challenge,
+        "rules": game.rules,
+        "rules_text": rules_lines(game.rules),
         "pending": [
             [{"bonus": bonus_name(p.bonus), "source": source_name(p.source)} for p in pending]
             for pending in game.pending
@@ -122,6 +124,7 @@ def past_view(table: Table, step: int, secret_shown: bool) -> dict[str, Any]:
         stored.moves[:step],
         stored.revision,
         stored.challenge,
+        rules=stored.rules,
     )
     return _view(Table(past, replay_stored(past, past.moves), {}), None, secret_shown)
 

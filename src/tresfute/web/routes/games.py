@@ -74,7 +74,7 @@ async def new_game(
     def work() -> tuple[Table, list[str | None]]:
         player = Players(server.host).known(x_player_token, needed=False)
         return server.host.create(
-            body.game, seats, body.real_dice, body.language, listed=body.listed, player_hash=player
+            body.game, seats, body.real_dice, body.language, listed=body.listed, player_hash=player, rules=body.rules
         )
 
     table, tokens = await in_game_thread(language, work)

@@ -38,6 +38,7 @@ class StoredGame:
     revision: int = 0  # grows at every change (a move, an undo): the newest state wins
     challenge: str | None = None  # the day ("2026-11-23") of a daily challenge's entry
     listed: bool = False  # an open table: listed on the home page while it has free seats
+    rules: dict[str, bool] | None = None  # the game's rules options (``Game.rules``); None: the defaults
 
 
 @dataclass(frozen=True)

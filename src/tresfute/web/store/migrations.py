@@ -117,6 +117,10 @@ MIGRATIONS: list[str] = [
         SELECT DISTINCT e.day, e.game, n.player_hash FROM challenge_entries e
         JOIN challenge_names n ON n.day = e.day AND n.name_key = e.name_key;
     """,
+    # 9: the rules options a game was created with (JSON, as ``Game.rules``; NULL: the defaults)
+    """
+    ALTER TABLE games ADD COLUMN rules TEXT;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -37,7 +37,8 @@ def reviewed(
         stored = store.load(game_id)
         if stored is None:
             return None
-        record = Record(game=stored.game, players=[s.name for s in stored.seats], dice="external", moves=stored.moves)
+        seats = [s.name for s in stored.seats]
+        record = Record(game=stored.game, players=seats, dice="external", rules=stored.rules, moves=stored.moves)
         store.save_review(game_id, seat, FORMAT, json.dumps(review_game(record, seat, progress=progress).to_json()))
         found = store.load_review(game_id, seat, FORMAT)  # the first one written, if two were made
         assert found is not None

@@ -3,6 +3,7 @@ transactions and how a game's row is locked for a write."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -74,8 +75,8 @@ class _SQLStore:
 
     def _insert(self, cursor: Any, game: StoredGame) -> None:
         cursor.execute(
-            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed, move_count)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed, move_count, rules)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.id,
                 game.game,
@@ -86,6 +87,7 @@ class _SQLStore:
                 game.challenge,
                 int(game.listed),
                 len(game.moves),
+                None if game.rules is None else json.dumps(game.rules),
             ),
         )
         cursor.executemany(
@@ -101,7 +103,7 @@ class _SQLStore:
     def load(self, game_id: str) -> StoredGame | None:
         with self._transaction(write=False, snapshot=True) as cursor:
             row = cursor.execute(
-                "SELECT game, real_dice, secret, language, created, revision, challenge, listed"
+                "SELECT game, real_dice, secret, language, created, revision, challenge, listed, rules"
                 " FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
@@ -112,7 +114,7 @@ class _SQLStore:
                 (game_id,),
             ).fetchall()
             moves = cursor.execute("SELECT entry FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
-        game, real_dice, secret, language, created, revision, challenge, listed = row
+        game, real_dice, secret, language, created, revision, challenge, listed, rules = row
         return StoredGame(
             id=game_id,
             game=game,
@@ -125,6 +127,7 @@ class _SQLStore:
             moves=[m for (m,) in moves],
             challenge=challenge,
             listed=bool(listed),
+            rules=None if rules is None else json.loads(rules),
         )
 
     def revision(self, game_id: str) -> int | None:
@@ -222,12 +225,12 @@ class _SQLStore:
     def open_games(self, limit: int) -> list[StoredGame]:
         with self._transaction(write=False) as cursor:
             games = cursor.execute(
-                "SELECT id, game, real_dice, language, created, revision FROM games WHERE listed = 1"
+                "SELECT id, game, real_dice, language, created, revision, rules FROM games WHERE listed = 1"
                 " AND id IN (SELECT game_id FROM seats WHERE free = 1) ORDER BY created DESC LIMIT ?",
                 (limit,),
             ).fetchall()
             found = []
-            for game_id, game, real_dice, language, created, revision in games:
+            for game_id, game, real_dice, language, created, revision, rules in games:
                 seats = cursor.execute(
                     "SELECT name, bot, free FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
                 ).fetchall()
@@ -242,6 +245,7 @@ class _SQLStore:
                         created,
                         revision=revision,
                         listed=True,
+                        rules=None if rules is None else json.loads(rules),
                     )
                 )
         return found

@@ -37,6 +37,7 @@ function TurnBar({ layout, view }) {
       <strong id="status-text">${view.status}</strong>
       <a class="rules-of-game" href=${`/rules?game=${view.game}`} target="_blank" rel="noopener">${t("Rules")}</a></p>
     ${view.prompt ? html`<p id="prompt">${view.prompt.split("\n").map((line, i) => html`${i ? html`<br />` : null}${sentence(line)}`)}</p>` : null}
+    ${view.rules_text && view.rules_text.length ? html`<p class="rules-tag" id="rules-tag">${view.rules_text.join(" · ")}</p>` : null}
     ${view.challenge ? html`<p class="challenge-tag">${t("Daily challenge of {day}: no hints, the same dice for everyone.", { day: view.challenge })}</p>` : null}
   </div>`;
 }

@@ -8,18 +8,21 @@ import { asPlayer, gameLink, player, playerHeaders, remember, remembered, setGui
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
 const today = () => new Date().toISOString().slice(0, 10); // the challenge's days are UTC days
 const reviewLink = (g) => `/g/${g.id}?review${g.token ? `#seat=${g.token}` : ""}`;
-const BOT_CHOICES = [["", N_("Person")], ["strong", N_("Computer (strong)")],
-  ["strong-win", N_("Computer (strong, plays to win)")], ["greedy", N_("Computer (greedy)")],
+const BOT_CHOICES = [["", N_("Person")], ["strong-win", N_("Computer (strong, plays to win)")],
+  ["strong", N_("Computer (strong, maximises its score)")], ["greedy", N_("Computer (greedy)")],
   ["random", N_("Computer (random)")]];
+const TABLE_BOT = "strong-win"; // a computer seat at a table plays to win
 
 function NewGame() {
   const [count, setCount] = useState(1);
+  const [game, setGame] = useState(GAMES[0]);
   const [firstGame] = useState(() => remembered().length === 0); // a newcomer: the guide by default
   const [error, setError] = useState("");
   const submit = async (event) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const game = form.querySelector("#game-choice").value;
+    // Vraiment très futé's rules option (docs/rules-decisions.md): checked is the default reading.
+    const rules = game === "vraiment-tres-fute" ? { reprise_with_no_die_left: form.querySelector("#reprise-no-die").checked } : {};
     const seats = [...form.querySelectorAll(".seat-row")].map((row) => ({
       name: row.querySelector(".seat-name").value.trim() || "?",
       bot: row.querySelector(".seat-kind").value || null,
@@ -30,7 +33,7 @@ function NewGame() {
         method: "POST",
         headers,
         body: { game, seats, real_dice: form.querySelector("#real-dice").checked, language: document.documentElement.lang,
-          listed: form.querySelector("#listed").checked },
+          listed: form.querySelector("#listed").checked, rules },
       }));
       const mine = created.seats.find((s) => s.token);
       const invitations = created.seats.filter((s) => s.token && s !== mine).map((s) => ({ name: s.name, link: location.origin + s.link }));
@@ -44,14 +47,15 @@ function NewGame() {
   return html`<form id="new-game" class="panel card" onSubmit=${submit}>
     <h2>${t("New game")}</h2>
     <div class="form-line">
-      <label>${t("Game")} <select id="game-choice">${GAMES.map((g) => html`<option value=${g}>${gameName(g)}</option>`)}</select></label>
+      <label>${t("Game")} <select id="game-choice" value=${game} onChange=${(e) => setGame(e.currentTarget.value)}>
+        ${GAMES.map((g) => html`<option value=${g}>${gameName(g)}</option>`)}</select></label>
       <label>${t("Players")} <select id="players" value=${count} onChange=${(e) => setCount(Number(e.currentTarget.value))}>
         ${[1, 2, 3, 4].map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
     </div>
     <div id="seats">${Array.from({ length: count }, (_, i) => html`<div class="seat-row" key=${i}>
       <span class="seat-number">${t("Seat {n}", { n: i + 1 })}</span>
       <select class="seat-kind" data-seat=${i} aria-label=${t("Seat {n}", { n: i + 1 })}>
-        ${BOT_CHOICES.map(([value, label]) => html`<option value=${value} selected=${(i > 0 ? "strong" : "") === value}>${t(label)}</option>`)}
+        ${BOT_CHOICES.map(([value, label]) => html`<option value=${value} selected=${(i > 0 ? TABLE_BOT : "") === value}>${t(label)}</option>`)}
       </select>
       <input class="seat-name" aria-label=${t("Name of seat {n}", { n: i + 1 })} maxlength="40"
         value=${i === 0 ? (player().name || t("Me")) : t("Player {n}", { n: i + 1 })} />
@@ -62,6 +66,8 @@ function NewGame() {
     <details class="options"><summary>${t("Options")}</summary>
       <label class="check"><input type="checkbox" id="real-dice" /> ${t("Real dice: we roll our own dice at the table and type them")}</label>
       <label class="check"><input type="checkbox" id="listed" /> ${t("Open table: list it on the home page, the other people's seats free for anyone to take")}</label>
+      ${game === "vraiment-tres-fute" ? html`<label class="check"><input type="checkbox" id="reprise-no-die" checked />
+        ${t("No die left to roll: a reprise may take one back and roll it (unchecked: the turn ends there)")}</label>` : null}
     </details>
     <button type="submit" id="start" class="primary-button">${t("Start the game")}</button>
     <p class="error" role="alert">${error}</p>
