@@ -29,11 +29,11 @@ def label_word(name: str) -> str:
 
 
 def number(value: float, digits: int = 1) -> str:
-    """A number as the reader writes it: a decimal comma in French."""
-    from .i18n import language
+    """A number as the reader writes it: a decimal comma in French and German."""
+    from .i18n import decimal_comma
 
     text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if language() == "fr" else text
+    return text.replace(".", ",") if decimal_comma() else text
 
 
 def positions(record: Record, review: Review) -> dict[int, Game]:

@@ -30,7 +30,7 @@ from .. import fair_dice, records
 from ..bots import Bot, analyse, make_bot
 from ..i18n import _, language, use_language
 from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
-from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
+from ..text import bonus_name, bot_name, describe_move, die_name, explain, rating_labels, situation, source_name
 from .days import closes
 from .store import (
     Change,
@@ -715,7 +715,7 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
         view["result"] = {
             "scores": [s.as_dict() for s in scores],
             "winners": game.winners(),
-            "rating": None if rating is None else {"fr": rating[0], "en": rating[1], "stars": rating[2]},
+            "rating": None if rating is None else {**rating_labels(rating[0], rating[1]), "stars": rating[2]},
         }
     return view
 
