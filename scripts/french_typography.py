@@ -41,8 +41,8 @@ def mended(text: str) -> str:
     """A plain space before ``: ; ! ?`` or inside « » becomes a no-break space, and an apostrophe
     between letters ’ (placeholders and moves quoted as typed kept)."""
     text = re.sub(r" (?=" + _SIGN + ")", NO_BREAK, text)
-    text = re.sub(r"« ?", "«" + NO_BREAK, text)
-    text = re.sub(r" ?»", NO_BREAK + "»", text)
+    text = re.sub("«[ \u00a0]*", "«" + NO_BREAK, text)
+    text = re.sub("[ \u00a0]*»", NO_BREAK + "»", text)
     return _APOSTROPHE.sub("’", text)
 
 

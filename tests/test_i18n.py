@@ -16,7 +16,9 @@ translations = pytest.importorskip("translations")
 def test_every_message_in_the_code_has_a_translation_in_each_catalogue(language: str) -> None:
     """No catalogue lacks a message of the code, nor leaves one untranslated (each plural form)."""
     missing = translations.missing(language)
-    assert not missing, f"untranslated in {language}: {missing}; run scripts/translations.py extract, translate, compile"
+    assert not missing, (
+        f"untranslated in {language}: {missing}; run scripts/translations.py extract, translate, compile"
+    )
 
 
 def _contents(mo: bytes) -> tuple[list[tuple[str, str]], list[tuple[object, object, object]]]:
@@ -149,9 +151,10 @@ def test_the_typography_checks_catch_what_they_promise() -> None:
     assert french("un endroit sans droit d\u2019écriture ?)") == [" ?"]
     assert french("le plateau d'argent") == ["d'a"] and french("comme 'reprise g'\u00a0!") == []
     assert french("Cases « dé »") and french("Cases «\u00a0dé\u00a0»") == []
-    assert typography.mended("Cases « dé » d'argent ?") == "Cases «\u00a0dé\u00a0» d\u2019argent\u00a0?"
+    mended = "Cases «\u00a0dé\u00a0» d\u2019argent\u00a0?"
+    assert typography.mended("Cases « dé » d'argent ?") == mended == typography.mended(mended)
     assert german('etwa "w>o"') and german("etwa \u201ew>o\u201d") and german("etwa \u201ew>o\u201c") == []
-    assert german('etwa [\"r1c2\"], {{"circled": []}}') == []
+    assert german('etwa ["r1c2"], {{"circled": []}}') == []
 
 
 # Words the same in English and the language (a name, a sign, a unit).
