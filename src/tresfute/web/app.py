@@ -27,6 +27,7 @@ from typing import Any
 
 import anyio
 from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
 
 from .challenge import DailyChallenge
 from .deps import Server
@@ -46,11 +47,13 @@ def create_app(
     clock: Callable[[], float] | None = None,
     challenge_bot: str = "strong",
     limits: Limits | None = None,
+    language: str | None = None,
 ) -> FastAPI:
     """The application; ``store`` defaults to the one ``database`` names (an SQLite file's path
     or a ``postgresql://`` URL). ``clock`` (seconds since 1970) decides the challenge's days;
     ``challenge_bot`` is the computer player measured on each day's dice; ``limits`` default to
-    those the environment sets (:meth:`Limits.from_environment`)."""
+    those the environment sets (:meth:`Limits.from_environment`); ``language`` is the page's
+    where the browser asks for none tresfute speaks (``serve --lang``; French by default)."""
     host = Host(store if store is not None else open_store(database), wall_clock=clock or time.time)
     limits = limits if limits is not None else Limits.from_environment()
     server = Server(host, DailyChallenge(host, bot=challenge_bot), Listeners(), Guard(limits))
@@ -62,10 +65,12 @@ def create_app(
         lifespan=lambda app: running(server),
     )
     app.state.server, app.state.host, app.state.daily = server, host, server.daily
+    app.state.language = language  # deps.request_language's last resort before French
     app.state.reviews = Reviews(host)  # the reviews this process computes (routes/reviews.py)
     app.add_middleware(BodyLimit)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     answer_errors_as_json(app)
     app.mount("/static", pages.static_files(), name="static")
     for module in (pages, games, open_tables, records, reviews, challenge, players, docs):
@@ -99,8 +104,10 @@ async def running(server: Server) -> AsyncIterator[None]:
 
 def app_from_environment() -> FastAPI:
     """The application for ``uvicorn --factory`` and ``tresfute serve --workers N``: the database
-    is named by ``TRESFUTE_DB`` (each worker process opens its own store)."""
-    return served(create_app(database=os.environ.get("TRESFUTE_DB", "tresfute.sqlite3")))
+    is named by ``TRESFUTE_DB`` (each worker process opens its own store), the page's default
+    language by ``TRESFUTE_PAGE_LANG`` (``serve --lang``)."""
+    database = os.environ.get("TRESFUTE_DB", "tresfute.sqlite3")
+    return served(create_app(database=database, language=os.environ.get("TRESFUTE_PAGE_LANG")))
 
 
 # The garbage collector's thresholds in a server process (Python's default: 700, 10, 10). A

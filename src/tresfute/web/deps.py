@@ -10,7 +10,7 @@ from typing import Annotated, TypeVar
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
-from ..i18n import LANGUAGES, _, use_language
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, _, use_language
 from .challenge import DailyChallenge
 from .limits import Guard
 from .listeners import Listeners
@@ -54,8 +54,47 @@ def client_address(connection: HTTPConnection) -> str:
 
 
 def language_of(lang: str | None = None) -> str:
-    """The language asked (``?lang=fr|en``); French by default."""
-    return lang if lang in LANGUAGES else "fr"
+    """The language asked (``?lang=fr|en|de``); French by default."""
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+LANGUAGE_COOKIE = "tresfute_lang"  # the header's choice, which the page sets
+
+
+def request_language(connection: HTTPConnection) -> str:
+    """The language a request (or a WebSocket) is answered in: the one it asks (``?lang=``), else
+    the one chosen in the page's header (its cookie), else the first of the browser's
+    (``Accept-Language``) that tresfute speaks, else the server's (``serve --lang``), else French."""
+    for asked in (connection.query_params.get("lang"), connection.cookies.get(LANGUAGE_COOKIE)):
+        if asked in LANGUAGES:
+            return asked
+    for tag in accepted_languages(connection.headers.get("accept-language", "")):
+        if tag in LANGUAGES:
+            return tag
+    app = connection.scope.get("app")
+    default = getattr(app.state, "language", None) if app is not None else None
+    return default if default in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def accepted_languages(header: str) -> list[str]:
+    """An ``Accept-Language`` header's languages (``de-DE`` as ``de``), most wanted first."""
+    weighted: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")[:20]):
+        tag, _sep, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        if tag and quality > 0:
+            weighted.append((-quality, index, tag.split("-")[0].lower()))
+    return [tag for _q, _i, tag in sorted(weighted)]
+
+
+def language_dep(connection: HTTPConnection, lang: str | None = None) -> str:
+    """The request's language (:func:`request_language`); ``lang`` is named for the API's description."""
+    return request_language(connection)
 
 
 async def in_game_thread(language: str, work: Callable[[], Result]) -> Result:
@@ -79,7 +118,7 @@ def seat_token_needed(token: str | None, language: str) -> str:
 
 
 ServerDep = Annotated[Server, Depends(server_of)]
-LanguageDep = Annotated[str, Depends(language_of)]
+LanguageDep = Annotated[str, Depends(language_dep)]
 AddressDep = Annotated[str, Depends(client_address)]
 SeatToken = Annotated[Token | None, Header(alias="x-seat-token")]
 PlayerToken = Annotated[Token | None, Header(alias="x-player-token")]
