@@ -81,10 +81,10 @@ def main() -> None:
     catalog = read_po(CATALOGUE.open("rb"))
     for message in catalog:
         if message.id and message.string:
-            if isinstance(message.string, tuple):
-                message.string = tuple(mended(s) for s in message.string)
-            else:
+            if isinstance(message.string, str):
                 message.string = mended(message.string)
+            else:
+                message.string = tuple(mended(s) for s in message.string)
     with CATALOGUE.open("wb") as handle:
         write_po(handle, catalog, width=100, omit_header=False, sort_output=False)
     left = []

@@ -63,9 +63,9 @@ def compiled(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
-def translated(text: str | tuple[str, ...] | None) -> bool:
+def translated(text: object) -> bool:
     """A message, or each form of a plural one, has its translation."""
-    return all(text) if isinstance(text, tuple) else bool(text)
+    return all(text) if isinstance(text, (tuple, list)) else bool(text)
 
 
 def missing(language: str) -> list[str | tuple[str, str]]:

@@ -177,3 +177,29 @@ def test_every_page_message_reads_in_each_language(language: str) -> None:
     names = {"fr": ["Très futé", "Vraiment très futé"], "de": ["Ganz schön clever", "Doppelt so clever"]}
     assert [there["That's Pretty Clever!"], there["Twice as Clever!"]] == names[language]
     assert en["Twice as Clever!"] == "Twice as Clever!"
+
+
+def test_the_command_line_speaks_german_and_gives_a_solo_game_no_winner() -> None:
+    """``--lang de``: German words and the German game's name; a solo game's replay gives its
+    rating, not a "Winner(s)" line (in any language)."""
+    from click.testing import CliRunner
+
+    from tresfute.cli import main
+
+    record = str(ROOT / "examples" / "solo-game.json")
+    german = CliRunner().invoke(main, ["replay", record, "--lang", "de"]).output
+    assert "Ganz schön clever — Gültige Partie (25 Züge)" in german and "Solowertung: " in german
+    assert "Füchse" in german and "Gewonnen" not in german
+    english = CliRunner().invoke(main, ["replay", record, "--lang", "en"]).output
+    assert "Solo rating: " in english and "Winner" not in english
+
+
+def test_simulate_help_describes_every_option() -> None:
+    from click.testing import CliRunner
+
+    from tresfute.cli import main
+
+    text = " ".join(CliRunner().invoke(main, ["simulate", "--help"]).output.split())
+    for words in ("The game played", "Players in each game", "The computer player in every seat", "How many games"):
+        assert words in text
+    assert "seeds derived from it" in text

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser import call, open_page, require_chromium
+from browser import call, open_page, require_chromium, serious_accessibility_problems
 
 require_chromium()
 pytestmark = pytest.mark.slow  # a browser plays: left out by pytest -m "not slow"
@@ -38,10 +38,12 @@ def test_the_page_speaks_the_browsers_language(browser: Any, server: str, locale
     page.goto(server + created["seats"][0]["link"])
     page.wait_for_selector(".game")
     assert page.evaluate("document.documentElement.lang") == lang
-    assert platter in page.inner_text("#dice")
+    assert platter in (page.text_content("#dice") or "")
+    assert serious_accessibility_problems(page) == []
     page.goto(server + "/rules?game=tres-fute")
     page.wait_for_selector(".rules-area")
     assert page.inner_text("h1") == rules
+    assert serious_accessibility_problems(page) == []
     assert errors == []
     page.context.close()
 
@@ -72,7 +74,7 @@ def test_a_game_page_loads_its_own_modules_compressed_and_a_repeat_visit_hits_th
     the browser's cache (or a 304), not sent again."""
     created = call(server, "/api/games", {"game": "vraiment-tres-fute", "seats": [{"name": "Ana"}]})
     link = server + created["seats"][0]["link"]
-    page, errors = open_page(browser, server + "/static/icon.svg")
+    page, errors = open_page(browser, "about:blank")
     visits: list[list[tuple[str, int, bool, str | None]]] = []
     for _ in range(2):
         page = page.context.new_page()

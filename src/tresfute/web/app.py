@@ -70,7 +70,7 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
+    app.add_middleware(GZipMiddleware, minimum_size=256, compresslevel=6)
     answer_errors_as_json(app)
     app.mount("/static", pages.static_files(), name="static")
     for module in (pages, games, open_tables, records, reviews, challenge, players, docs):
