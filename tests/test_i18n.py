@@ -203,3 +203,15 @@ def test_simulate_help_describes_every_option() -> None:
     for words in ("The game played", "Players in each game", "The computer player in every seat", "How many games"):
         assert words in text
     assert "seeds derived from it" in text
+
+
+def test_the_environments_text_render_speaks_german() -> None:
+    """The ``ansi`` render, in German: the round, the instruction, the areas and the fox's label."""
+    from tresfute.envs.render import render_text
+    from tresfute.i18n import use_language
+    from tresfute.rules import Game
+
+    with use_language("de"):
+        text = render_text(Game("vraiment-tres-fute", seed=1), 0)
+    assert text.startswith("Runde 1/6 · player_0: wähle einen Würfel aus dem Wurf")
+    assert "Silbertablett" in text and " SILBER " in text and " ROSA " in text and "FCHS" in text
