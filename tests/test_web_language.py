@@ -107,3 +107,23 @@ def test_messages_and_sheets_of_this_version_are_cached(client: TestClient) -> N
     layout = client.get(f"/api/layout/tres-fute?lang=de&v={version()}")
     assert layout.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert layout.json()["name"] == "Ganz schön clever"
+
+
+def test_serve_lang_is_the_pages_language_where_the_browser_asks_for_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tresfute serve --lang de`` hands German to the application it runs (no --lang: none,
+    so French)."""
+    import uvicorn
+    from click.testing import CliRunner
+
+    from tresfute.cli import main
+
+    served: list[object] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append(app))
+    for args, expected in ((["--lang", "de"], "de"), ([], None)):
+        result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "games.sqlite3"), *args])
+        assert result.exit_code == 0, result.output
+        assert served.pop().state.language == expected  # type: ignore[attr-defined]
+        with TestClient(create_app(database=tmp_path / "g.sqlite3", language=expected)) as client:
+            assert _page_language(client, **{"Accept-Language": "ja"}) == (expected or "fr")
