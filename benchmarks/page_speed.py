@@ -10,6 +10,8 @@ a click is timed in the page from the click to the first frame painted after the
 between our turns and is not timed: what a click waits for is our move's answer. The page's
 weight is its JavaScript, CSS and SVG compressed with gzip, as a server with compression sends
 them. Goals (issue 37): median <= 50 ms solo, <= 150 ms with the strong opponent; <= 150 KB.
+On the wire (issue 53, :data:`WIRE`): a game page's first load <= 80 KB, a repeat visit <= 10 KB
+(``--weight-only`` measures only that).
 """
 
 from __future__ import annotations
@@ -54,6 +56,54 @@ def page_weight() -> dict[str, int]:
     raw = sum(f.stat().st_size for f in files)
     packed = sum(len(gzip.compress(f.read_bytes(), 6)) for f in files)
     return {"files": len(files), "raw_bytes": raw, "gzip_bytes": packed}
+
+
+WIRE = """What a page load moves over the network, as Chromium counts it (DevTools' Network
+domain): each response's encoded bytes (headers and compressed body; nothing for one the cache
+answered) and each WebSocket message received."""
+
+
+def wire_weight(browser: Any, server: str) -> dict[str, Any]:
+    """A game page's weight on the wire: its first load in a fresh browser, then a repeat visit
+    (the same browser, its cache kept). The game is a solo game made by the API."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from browser import call
+
+    created = call(server, "/api/games", {"game": "tres-fute", "seats": [{"name": "Ana"}]})
+    url = server + created["seats"][0]["link"]
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True, locale="fr-FR")
+    loads = []
+    for _ in range(2):
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        seen: dict[str, Any] = {"bytes": 0, "requests": 0, "from_cache": 0, "revalidated": 0}
+
+        def finished(event: dict[str, Any], seen: dict[str, Any] = seen) -> None:
+            seen["bytes"] += int(event.get("encodedDataLength", 0))
+            seen["requests"] += 1
+
+        def received(event: dict[str, Any], seen: dict[str, Any] = seen) -> None:
+            response = event["response"]
+            if response.get("fromDiskCache") or response.get("fromMemoryCache"):
+                seen["from_cache"] += 1
+            if response.get("status") == 304:
+                seen["revalidated"] += 1
+
+        def frame(event: dict[str, Any], seen: dict[str, Any] = seen) -> None:
+            seen["bytes"] += len(event["response"].get("payloadData", "").encode())
+
+        cdp.on("Network.loadingFinished", finished)
+        cdp.on("Network.responseReceived", received)
+        cdp.on("Network.webSocketFrameReceived", frame)
+        page.goto(url)
+        page.wait_for_selector(".game")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(300)
+        loads.append(seen)
+        page.close()
+    context.close()
+    return {"first": loads[0], "repeat": loads[1]}
 
 
 def play_timed(browser: Any, url: str, opponent: str | None, games: int) -> list[float]:
@@ -103,6 +153,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="games of each kind (default 3)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--weight-only", action="store_true", help="measure the page's weight on the wire only")
     args = parser.parse_args()
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -116,8 +167,10 @@ def main() -> None:
         live.start()
         browser = playwright.chromium.launch(executable_path=args.chromium, args=["--headless", "--no-sandbox"])
         try:
-            results["solo"] = summary(play_timed(browser, live.url + "/", None, args.games))
-            results["strong opponent"] = summary(play_timed(browser, live.url + "/", "strong", args.games))
+            results["wire"] = wire_weight(browser, live.url)
+            if not args.weight_only:
+                results["solo"] = summary(play_timed(browser, live.url + "/", None, args.games))
+                results["strong opponent"] = summary(play_timed(browser, live.url + "/", "strong", args.games))
         finally:
             browser.close()
             live.stop()
@@ -129,7 +182,15 @@ def main() -> None:
         f"page weight: {weight['gzip_bytes'] / 1024:.1f} KB compressed ({weight['raw_bytes'] / 1024:.1f} KB raw, "
         f"{weight['files']} files)"
     )
+    for visit in ("first", "repeat"):
+        w = results["wire"][visit]
+        print(
+            f"game page, {visit} visit: {w['bytes'] / 1024:.1f} KB on the wire, {w['requests']} requests "
+            f"({w['from_cache']} from the cache, {w['revalidated']} revalidated: 304)"
+        )
     for kind in ("solo", "strong opponent"):
+        if kind not in results:
+            continue
         r = results[kind]
         print(
             f"click to updated sheet, {kind}: median {r['median_ms']} ms, p90 {r['p90_ms']} ms ({r['clicks']} clicks)"

@@ -1,13 +1,15 @@
-"""Keep the French catalogue in step with the code (needs Babel: ``pip install -e .[test]``).
+"""Keep the catalogues (French, German) in step with the code (needs Babel: ``pip install -e .[test]``).
 
-python scripts/translations.py extract   # add new messages to locale/fr/.../tresfute.po
-python scripts/translations.py compile   # write tresfute.mo from tresfute.po
+python scripts/translations.py extract   # add new messages to each locale/<lang>/.../tresfute.po
+python scripts/translations.py compile   # write each tresfute.mo from its tresfute.po
+python scripts/translations.py missing   # list the messages a catalogue lacks (exit 1 if any)
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -17,10 +19,23 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "tresfute"
-PO = PACKAGE / "locale" / "fr" / "LC_MESSAGES" / "tresfute.po"
-MO = PO.with_suffix(".mo")
+# Each translated language (English is the code's own) and its plural rule.
+CATALOGUES = {"fr": "nplurals=2; plural=(n > 1);", "de": "nplurals=2; plural=(n != 1);"}
+LANGUAGES = tuple(CATALOGUES)
 # Reason("…") marks the rules' explanations of a refused move (tresfute.rules.reasons).
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Reason": None}
+
+
+def po_path(language: str = "fr") -> Path:
+    return PACKAGE / "locale" / language / "LC_MESSAGES" / "tresfute.po"
+
+
+def mo_path(language: str = "fr") -> Path:
+    return po_path(language).with_suffix(".mo")
+
+
+PO = po_path("fr")  # the French catalogue, as before there were several
+MO = mo_path("fr")
 
 
 def messages_in_code() -> list[str | tuple[str, str]]:
@@ -37,9 +52,9 @@ def messages_in_code() -> list[str | tuple[str, str]]:
     return found
 
 
-def load_catalog() -> Catalog:
-    with PO.open("rb") as handle:
-        return read_po(handle, locale="fr")
+def load_catalog(language: str = "fr") -> Catalog:
+    with po_path(language).open("rb") as handle:
+        return read_po(handle, locale=language)
 
 
 def compiled(catalog: Catalog) -> bytes:
@@ -48,31 +63,65 @@ def compiled(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
+def translated(text: object) -> bool:
+    """A message, or each form of a plural one, has its translation."""
+    return all(text) if isinstance(text, (tuple, list)) else bool(text)
+
+
+def missing(language: str) -> list[str | tuple[str, str]]:
+    """The code's messages that the language's catalogue lacks or leaves untranslated."""
+    catalog = load_catalog(language)
+    return [m for m in messages_in_code() if m not in catalog or not translated(catalog[m].string)]
+
+
 def extract() -> None:
-    catalog = load_catalog() if PO.exists() else Catalog(locale="fr", project="tresfute")
     wanted = messages_in_code()
-    for message in wanted:
-        if message not in catalog:
-            catalog.add(message, "")
-    for obsolete in [m.id for m in catalog if m.id and m.id not in wanted]:
-        del catalog[obsolete]
-    PO.parent.mkdir(parents=True, exist_ok=True)
-    with PO.open("wb") as handle:
-        write_po(handle, catalog, width=100, omit_header=False, sort_output=False)
+    for language, plurals in CATALOGUES.items():
+        path = po_path(language)
+        catalog = load_catalog(language) if path.exists() else Catalog(locale=language, project="tresfute")
+        for message in wanted:
+            if message not in catalog:
+                catalog.add(message, "" if isinstance(message, str) else ("", ""))
+        for obsolete in [m.id for m in catalog if m.id and m.id not in wanted]:
+            del catalog[obsolete]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as handle:
+            write_po(handle, catalog, width=100, omit_header=False, sort_output=False)
+        _set_plural_forms(path, plurals)
+
+
+def _set_plural_forms(path: Path, plurals: str) -> None:
+    """The header's plural rule, written as gettext reads it (Babel's default may differ)."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text(
+        "".join(f'"Plural-Forms: {plurals}\\n"\n' if line.startswith('"Plural-Forms:') else line for line in lines),
+        encoding="utf-8",
+    )
 
 
 def compile_mo() -> None:
-    MO.write_bytes(compiled(load_catalog()))
+    for language in LANGUAGES:
+        mo_path(language).write_bytes(compiled(load_catalog(language)))
+
+
+def report_missing() -> None:
+    lacking = {language: missing(language) for language in LANGUAGES}
+    for language, messages in lacking.items():
+        for message in messages:
+            print(f"{language}: {message!r}")
+    if any(lacking.values()):
+        sys.exit(1)
 
 
 COMMANDS = {
-    "extract": (extract, "add the code's new messages to tresfute.po and drop the obsolete ones"),
-    "compile": (compile_mo, "write tresfute.mo from tresfute.po"),
+    "extract": (extract, "add the code's new messages to each tresfute.po and drop the obsolete ones"),
+    "compile": (compile_mo, "write each tresfute.mo from its tresfute.po"),
+    "missing": (report_missing, "list the messages a catalogue lacks or leaves untranslated"),
 }
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Keep the French catalogue in step with the code.")
+    parser = argparse.ArgumentParser(description="Keep the catalogues (French, German) in step with the code.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_action, help_text) in COMMANDS.items():
         commands.add_parser(name, help=help_text, description=help_text)

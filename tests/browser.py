@@ -78,12 +78,15 @@ class LiveServer:
 
 
 def open_page(
-    browser: Any, url: str, width: int = 1366, height: int = 900, enforce_csp: bool = False
+    browser: Any, url: str, width: int = 1366, height: int = 900, enforce_csp: bool = False, locale: str = "fr-FR"
 ) -> tuple[Any, list[str]]:
-    """The page at ``url`` and the errors it logs. Playwright's waits evaluate strings in the page,
-    which the site's Content-Security-Policy forbids: the policy is set aside unless
-    ``enforce_csp`` (test_the_page_and_the_api_docs_run_under_the_sites_security_policy)."""
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=not enforce_csp)
+    """The page at ``url`` and the errors it logs, in a browser whose language is ``locale`` (the
+    page follows it). Playwright's waits evaluate strings in the page, which the site's
+    Content-Security-Policy forbids: the policy is set aside unless ``enforce_csp``
+    (test_the_page_and_the_api_docs_run_under_the_sites_security_policy)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, bypass_csp=not enforce_csp, locale=locale
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

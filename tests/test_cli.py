@@ -42,7 +42,7 @@ def test_replay_rejects_a_bad_record_with_the_reason(tmp_path: Path) -> None:
     code, out = run("replay", str(path))
     assert (
         code == 1
-        and "le coup 1 ('1:done') est illégal\u00a0: 'done' n'est pas possible maintenant\u00a0: le joueur actif" in out
+        and "le coup 1 ('1:done') est illégal\u00a0: 'done' n’est pas possible maintenant\u00a0: le joueur actif" in out
     )
     code, out = run("replay", str(path), "--lang", "en")
     assert code == 1 and "move 1 ('1:done') is illegal: 'done' is not possible now: the active player picks" in out
@@ -172,7 +172,7 @@ def test_analyse_says_in_french_that_the_game_is_over_after_the_last_move() -> N
     code, out = run("analyse", str(EXAMPLES / "solo-game.json"), "--move", "26")
     assert code == 1
     assert out == (
-        "Erreur\u00a0: la partie est finie après les 25 coups de l'enregistrement\u00a0: "
+        "Erreur\u00a0: la partie est finie après les 25 coups de l’enregistrement\u00a0: "
         "plus aucune décision à analyser\n"
     )
 

@@ -25,7 +25,8 @@ SHEET = Path(__file__).parent.parent / "examples" / "tres-fute-sheet.json"
         ({"LANG": "fr_FR.UTF-8"}, "fr"),
         ({"LANG": "fr_CA"}, "fr"),
         ({"LANG": "en_US.UTF-8"}, "en"),
-        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "it_IT.UTF-8"}, "en"),
         ({"LANG": "C.UTF-8"}, "en"),
         ({}, "en"),
         ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "fr_FR.UTF-8"}, "fr"),
@@ -179,7 +180,7 @@ def test_serve_refuses_a_database_it_cannot_open_in_one_line_and_leaves_it_as_it
     bookmarks_before = bookmarks.read_bytes()
     for where, said in (
         (tmp_path, f"Erreur : aucune base de données ne peut être ouverte ni créée à {tmp_path} ("),
-        (not_sqlite, f"Erreur : {not_sqlite} n'est pas une base de données SQLite : donnez"),
+        (not_sqlite, f"Erreur : {not_sqlite} n’est pas une base de données SQLite : donnez"),
         (foreign, f"Erreur : {foreign} est une base de données SQLite, mais pas celle des parties de tresfute"),
         (bookmarks, f"Erreur : {bookmarks} est une base de données SQLite, mais pas celle des parties de tresfute"),
     ):

@@ -12,15 +12,13 @@ sys.path.insert(0, str(ROOT / "scripts"))
 translations = pytest.importorskip("translations")
 
 
-def _translated(text: str | tuple[str, ...]) -> bool:
-    """A message, or each form of a plural one, has its French text."""
-    return all(text) if isinstance(text, tuple) else bool(text)
-
-
-def test_every_message_in_the_code_has_a_french_translation() -> None:
-    catalog = translations.load_catalog()
-    missing = [m for m in translations.messages_in_code() if m not in catalog or not _translated(catalog[m].string)]
-    assert not missing, f"untranslated: {missing}; run scripts/translations.py extract, translate, compile"
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_every_message_in_the_code_has_a_translation_in_each_catalogue(language: str) -> None:
+    """No catalogue lacks a message of the code, nor leaves one untranslated (each plural form)."""
+    missing = translations.missing(language)
+    assert not missing, (
+        f"untranslated in {language}: {missing}; run scripts/translations.py extract, translate, compile"
+    )
 
 
 def _contents(mo: bytes) -> tuple[list[tuple[str, str]], list[tuple[object, object, object]]]:
@@ -30,24 +28,54 @@ def _contents(mo: bytes) -> tuple[list[tuple[str, str]], list[tuple[object, obje
     return header, [(m.context, m.id, m.string) for m in catalog if m.id]
 
 
-def test_the_shipped_catalogue_is_compiled_from_the_po_file() -> None:
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_the_shipped_catalogue_is_compiled_from_the_po_file(language: str) -> None:
     """The same header and messages as the .po compiled now, whichever Babel release compiles it
     (a new release writes its own number into the header, nothing else)."""
-    shipped = _contents(translations.MO.read_bytes())
-    assert shipped == _contents(translations.compiled(translations.load_catalog()))
+    shipped = _contents(translations.mo_path(language).read_bytes())
+    assert shipped == _contents(translations.compiled(translations.load_catalog(language)))
     assert len(shipped[1]) > 500
 
 
-def test_french_is_the_default_and_english_is_available() -> None:
-    from tresfute.i18n import _, set_language
+def test_french_is_the_default_and_english_and_german_are_available() -> None:
+    from tresfute.i18n import _, ngettext, set_language
 
     set_language("fr")
-    assert _("Silver platter") == "Plateau d'argent"
+    assert _("Silver platter") == "Plateau d’argent"
     set_language("en")
     assert _("Silver platter") == "Silver platter"
+    set_language("de")
+    assert _("Silver platter") == "Silbertablett"
+    assert [ngettext("{n} point", "{n} points", n) for n in (0, 1, 2)] == ["{n} Punkte", "{n} Punkt", "{n} Punkte"]
     set_language("fr")
     with pytest.raises(ValueError, match="language must be one of"):
-        set_language("de")
+        set_language("it")
+
+
+def test_the_games_keep_their_published_name_in_each_language() -> None:
+    from tresfute.i18n import use_language
+    from tresfute.rules import SPECS
+    from tresfute.text import game_name
+
+    names = {}
+    for language in ("fr", "en", "de"):
+        with use_language(language):
+            names[language] = [game_name(SPECS[g]) for g in ("tres-fute", "vraiment-tres-fute")]
+    assert names == {
+        "fr": ["Très futé", "Vraiment très futé"],
+        "en": ["That's Pretty Clever!", "Twice as Clever!"],
+        "de": ["Ganz schön clever", "Doppelt so clever"],
+    }
+
+
+def test_german_numbers_take_a_decimal_comma() -> None:
+    from tresfute.i18n import use_language
+    from tresfute.review_text import number
+
+    with use_language("de"):
+        assert number(12.25, 1) == "12,2"
+    with use_language("en"):
+        assert number(12.25, 1) == "12.2"
 
 
 @pytest.mark.parametrize(("args", "code"), [((), 2), (("--help",), 0), (("unknown",), 2)])
@@ -84,7 +112,7 @@ def test_an_illegal_moves_reason_is_translated_and_stays_english_for_library_use
         game.play("reprise o")  # a reason inside a reason, with the words of the situation
     with use_language("fr"):
         assert explain(caught.value) == (
-            "'reprise o' n'est pas possible maintenant\u00a0: le joueur actif choisit un dé du lancer"
+            "'reprise o' n’est pas possible maintenant\u00a0: le joueur actif choisit un dé du lancer"
         )
 
 
@@ -98,33 +126,92 @@ def test_the_rules_write_every_refusal_as_a_template_for_the_catalogue() -> None
     assert not found, found
 
 
-def test_the_french_catalogue_follows_french_typography() -> None:
-    """A no-break space before : ; ! ? in every French message (``scripts/french_typography.py``
-    mends a catalogue that does not)."""
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_each_catalogue_follows_its_languages_typography(language: str) -> None:
+    """French: a no-break space before : ; ! ? and inside « », and ’ for an apostrophe
+    (``scripts/french_typography.py`` mends a catalogue that does not); German: „…“ quotes,
+    never "…" (``french_typography.CHECKS``)."""
     typography = pytest.importorskip("french_typography")
-    catalog = translations.load_catalog()
+    check = typography.CHECKS[language]
+    catalog = translations.load_catalog(language)
     wrong = [
         text
         for message in catalog
         if message.id
         for text in (message.string if isinstance(message.string, tuple) else (message.string,))
-        if typography.problems(text)
+        if check(text)
     ]
     assert wrong == [], "run scripts/french_typography.py"
-    assert typography.problems("Total : 3") == [" :"] and typography.problems("Total\u00a0: 3") == []
 
 
-# Words the same in both languages (a name, a sign, a unit).
-_SAME_IN_BOTH = {"Options", "{rank}.", "Total", "Total: {total}", "OK", "{n} point", "Conseil", "Date", "Score"}
+def test_the_typography_checks_catch_what_they_promise() -> None:
+    typography = pytest.importorskip("french_typography")
+    french, german = typography.problems, typography.german_problems
+    assert french("Total : 3") == [" :"] and french("Total\u00a0: 3") == []
+    assert french("un endroit sans droit d\u2019écriture ?)") == [" ?"]
+    assert french("le plateau d'argent") == ["d'a"] and french("comme 'reprise g'\u00a0!") == []
+    assert french("Cases « dé »") and french("Cases «\u00a0dé\u00a0»") == []
+    mended = "Cases «\u00a0dé\u00a0» d\u2019argent\u00a0?"
+    assert typography.mended("Cases « dé » d'argent ?") == mended == typography.mended(mended)
+    assert german('etwa "w>o"') and german("etwa \u201ew>o\u201d") and german("etwa \u201ew>o\u201c") == []
+    assert german('etwa ["r1c2"], {{"circled": []}}') == []
 
 
-def test_every_page_message_reads_in_french_and_english() -> None:
-    """The page shows no untranslated word: each of its messages has its French text, distinct
-    from the English one unless the word is the same in both."""
+# Words the same in English and the language (a name, a sign, a unit).
+_SAME_AS_ENGLISH = {
+    "fr": {"Options", "{rank}.", "Total", "Total: {total}", "OK", "{n} point", "Conseil", "Date", "Score"},
+    "de": {"Name", "OK", "{rank}.", "Export", "Solo", "{title}: {details}"},
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_every_page_message_reads_in_each_language(language: str) -> None:
+    """The page shows no untranslated word: each of its messages has its text in the language,
+    distinct from the English one unless the word is the same in both."""
     from tresfute.web.strings import page_messages, ui_strings
 
-    fr, en = ui_strings("fr"), ui_strings("en")
-    assert set(fr) == set(en) == {m if isinstance(m, str) else m[0] for m in page_messages()}
-    same = [key for key in fr if fr[key] == en[key] and key not in _SAME_IN_BOTH]
-    assert same == [], f"not translated into French: {same}"
-    assert fr["That's Pretty Clever!"] == "Très futé" and en["Twice as Clever!"] == "Twice as Clever!"
+    there, en = ui_strings(language), ui_strings("en")
+    assert set(there) == set(en) == {m if isinstance(m, str) else m[0] for m in page_messages()}
+    same = [key for key in there if there[key] == en[key] and key not in _SAME_AS_ENGLISH[language]]
+    assert same == [], f"not translated into {language}: {same}"
+    names = {"fr": ["Très futé", "Vraiment très futé"], "de": ["Ganz schön clever", "Doppelt so clever"]}
+    assert [there["That's Pretty Clever!"], there["Twice as Clever!"]] == names[language]
+    assert en["Twice as Clever!"] == "Twice as Clever!"
+
+
+def test_the_command_line_speaks_german_and_gives_a_solo_game_no_winner() -> None:
+    """``--lang de``: German words and the German game's name; a solo game's replay gives its
+    rating, not a "Winner(s)" line (in any language)."""
+    from click.testing import CliRunner
+
+    from tresfute.cli import main
+
+    record = str(ROOT / "examples" / "solo-game.json")
+    german = CliRunner().invoke(main, ["replay", record, "--lang", "de"]).output
+    assert "Ganz schön clever — Gültige Partie (25 Züge)" in german and "Solowertung: " in german
+    assert "Füchse" in german and "Gewonnen" not in german
+    english = CliRunner().invoke(main, ["replay", record, "--lang", "en"]).output
+    assert "Solo rating: " in english and "Winner" not in english
+
+
+def test_simulate_help_describes_every_option() -> None:
+    from click.testing import CliRunner
+
+    from tresfute.cli import main
+
+    text = " ".join(CliRunner().invoke(main, ["simulate", "--help"]).output.split())
+    for words in ("The game played", "Players in each game", "The computer player in every seat", "How many games"):
+        assert words in text
+    assert "seeds derived from it" in text
+
+
+def test_the_environments_text_render_speaks_german() -> None:
+    """The ``ansi`` render, in German: the round, the instruction, the areas and the fox's label."""
+    from tresfute.envs.render import render_text
+    from tresfute.i18n import use_language
+    from tresfute.rules import Game
+
+    with use_language("de"):
+        text = render_text(Game("vraiment-tres-fute", seed=1), 0)
+    assert text.startswith("Runde 1/6 · player_0: wähle einen Würfel aus dem Wurf")
+    assert "Silbertablett" in text and " SILBER " in text and " ROSA " in text and "FCHS" in text

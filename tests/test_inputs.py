@@ -111,7 +111,7 @@ def test_the_values_a_field_takes_are_listed_in_the_reader_s_language() -> None:
     with pytest.raises(records.RecordError) as refused:
         records.loads(json.dumps({**SOLO, "dice": "loaded"}))
     with use_language("fr"):
-        assert explain(refused.value).endswith("dice doit être l'un de 'seeded' ou 'external'")
+        assert explain(refused.value).endswith("dice doit être l’un de 'seeded' ou 'external'")
     with use_language("en"):
         assert explain(refused.value).endswith("dice must be one of 'seeded' or 'external'")
 
@@ -145,17 +145,17 @@ def _cut_short() -> str:
     [
         (
             _cut_short(),
-            "le fichier n'est pas du JSON valide\u00a0: il s'arrête trop tôt (ligne 7)",
+            "le fichier n’est pas du JSON valide\u00a0: il s’arrête trop tôt (ligne 7)",
             "the file is not valid JSON: it ends too soon (line 7)",
         ),
         (
             '{\n  "game": "tres-fute",\n  "players" ["a"]\n}',
-            "le fichier n'est pas du JSON valide (ligne 3, colonne 13)",
+            "le fichier n’est pas du JSON valide (ligne 3, colonne 13)",
             "the file is not valid JSON (line 3, column 13)",
         ),
         (
             "\x80\x81junk",
-            "le fichier n'est pas du JSON valide (ligne 1, colonne 1)",
+            "le fichier n’est pas du JSON valide (ligne 1, colonne 1)",
             "the file is not valid JSON (line 1, column 1)",
         ),
         (" \n\t", "le fichier est vide", "the file is empty"),
@@ -201,10 +201,10 @@ def test_a_file_that_cannot_be_read_is_said_in_the_reader_s_language(
         return result.stderr.rstrip("\n")
 
     missing = tmp_path / "missing.json"
-    assert says(missing) == f"Erreur{nbsp}: {resume}impossible de lire {missing}{nbsp}: ce fichier n'existe pas"
+    assert says(missing) == f"Erreur{nbsp}: {resume}impossible de lire {missing}{nbsp}: ce fichier n’existe pas"
     assert says(missing, "--lang", "en").endswith(f"cannot read {missing}: there is no such file")
     assert (
-        says(tmp_path) == f"Erreur{nbsp}: {resume}impossible de lire {tmp_path}{nbsp}: c'est un dossier, pas un fichier"
+        says(tmp_path) == f"Erreur{nbsp}: {resume}impossible de lire {tmp_path}{nbsp}: c’est un dossier, pas un fichier"
     )
     assert says(tmp_path, "--lang", "en").endswith(f"cannot read {tmp_path}: it is a folder, not a file")
     locked = tmp_path / "locked.json"
@@ -378,7 +378,7 @@ def test_score_speaks_french_and_prints_no_raw_newline(tmp_path: Path) -> None:
     content = json.dumps({"game": "tres-fute", "areas": {"yellow": ["r1c2", "r1c2\n"]}})
     line = refused_cleanly(tmp_path, "score", content)
     nbsp = "\u00a0"
-    expected = f"jaune{nbsp}: 'r1c2\\n' n'est pas une case que l'on peut cocher "
+    expected = f"jaune{nbsp}: 'r1c2\\n' n’est pas une case que l’on peut cocher "
     expected += f"(les cases se nomment comme «{nbsp}r2c3{nbsp}»)"
     assert line == "Erreur\u00a0: " + expected
     line = refused_cleanly(tmp_path, "score", json.dumps({"game": "tres-fute", "areas": {"yellow": ["r1c2"] * 2}}))

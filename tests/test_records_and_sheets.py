@@ -81,29 +81,29 @@ def _stated(change: Callable[[dict], object]) -> str:
     [
         (
             lambda s: s.update(total=68),
-            "le score final du joueur 1 est 67, l'enregistrement dit 68",
+            "le score final du joueur 1 est 67, l’enregistrement dit 68",
             "the final score of player 1 is 67, the record says 68",
         ),
         (
             lambda s: s["areas"].update(y=11, b=6),  # the same total
-            "le score en jaune du joueur 1 est 10, l'enregistrement dit 11",
+            "le score en jaune du joueur 1 est 10, l’enregistrement dit 11",
             "the yellow score of player 1 is 10, the record says 11",
         ),
         (
             lambda s: s["areas"].update(zz=s["areas"].pop("p")),
-            "les zones comptées pour le joueur 1 sont jaune, bleu, vert, orange, 'zz' dans l'enregistrement, "
+            "les zones comptées pour le joueur 1 sont jaune, bleu, vert, orange, 'zz' dans l’enregistrement, "
             "jaune, bleu, vert, orange, violet dans la partie",
             "the areas scored for player 1 are yellow, blue, green, orange, 'zz' in the record, "
             "yellow, blue, green, orange, purple in the game",
         ),
         (
             lambda s: s.update(foxes=1),
-            "le nombre de renards du joueur 1 est 0, l'enregistrement dit 1",
+            "le nombre de renards du joueur 1 est 0, l’enregistrement dit 1",
             "the number of foxes of player 1 is 0, the record says 1",
         ),
         (
             lambda s: s.update(fox_value=3),
-            "chaque renard du joueur 1 vaut 7, l'enregistrement dit 3",
+            "chaque renard du joueur 1 vaut 7, l’enregistrement dit 3",
             "each fox of player 1 is worth 7, the record says 3",
         ),
     ],

@@ -257,7 +257,7 @@ def test_review_refuses_bad_input_in_one_line(tmp_path: Path, two_player_record:
     code, out = run("review", str(two_player_record), "--player", "3", "--lang", "en")
     assert code != 0 and out.strip() == "Error: there is no player 3 in this game of 2"
     code, out = run("review", str(two_player_record), "--player", "3")
-    assert code != 0 and "il n'y a pas de joueur 3" in out
+    assert code != 0 and "il n’y a pas de joueur 3" in out
     code, out = run("review", str(tmp_path / "missing.json"), "--lang", "en")
     assert code != 0 and "cannot read" in out
 

@@ -143,8 +143,8 @@ def test_upper_bound_is_624() -> None:
     ("points", "label", "stars"),
     [
         (281, "Super malin\u00a0!", 5),
-        (280, "Tu ne t'appellerais pas Albert Einstein, par hasard\u00a0?", 4),
-        (260, "Tu ne t'appellerais pas Albert Einstein, par hasard\u00a0?", 4),
+        (280, "Tu ne t’appellerais pas Albert Einstein, par hasard\u00a0?", 4),
+        (260, "Tu ne t’appellerais pas Albert Einstein, par hasard\u00a0?", 4),
         (259, "Quel génie\u00a0!", 4),
         (240, "Quel génie\u00a0!", 4),
         (239, "Impressionnant\u00a0!", 3),
@@ -153,12 +153,12 @@ def test_upper_bound_is_624() -> None:
         (200, "Je te tire mon chapeau\u00a0!", 2),
         (199, "Très bon résultat\u00a0!", 1),
         (180, "Très bon résultat\u00a0!", 1),
-        (179, "C'est déjà bien.", 1),
-        (160, "C'est déjà bien.", 1),
+        (179, "C’est déjà bien.", 1),
+        (160, "C’est déjà bien.", 1),
         (159, "Pas mal, mais tu feras mieux la prochaine fois.", 1),
         (140, "Pas mal, mais tu feras mieux la prochaine fois.", 1),
-        (139, "Bon espoir d'amélioration\u00a0!", 0),
-        (0, "Bon espoir d'amélioration\u00a0!", 0),
+        (139, "Bon espoir d’amélioration\u00a0!", 0),
+        (0, "Bon espoir d’amélioration\u00a0!", 0),
     ],
 )
 def test_solo_rating_bands(points: int, label: str, stars: int) -> None:

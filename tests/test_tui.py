@@ -186,7 +186,7 @@ def test_resuming_a_record_with_an_illegal_move_says_why_in_french(tmp_path: Pat
         assert isinstance(app.screen, SetupScreen)
         text = _visible_text(app)
         assert (
-            "Impossible de reprendre\u00a0: le coup 1 ('1:done') est illégal\u00a0: 'done' n'est pas possible" in text
+            "Impossible de reprendre\u00a0: le coup 1 ('1:done') est illégal\u00a0: 'done' n’est pas possible" in text
         )
 
     run(scenario, TresFuteApp(resume=path, bot_delay=0))
@@ -444,7 +444,7 @@ def test_a_failed_save_says_why_and_keeps_the_dialog_open(tmp_path: Path) -> Non
         field = app.screen.query_one("#save-path")
         missing = tmp_path / "nulle-part"
         for value, reason in [
-            (str(missing / "partie.json"), f"le dossier {missing} n'existe pas"),
+            (str(missing / "partie.json"), f"le dossier {missing} n’existe pas"),
             (str(tmp_path), f"{tmp_path} est un dossier"),
             ("  ", "donnez un nom de fichier"),
         ]:

@@ -122,7 +122,7 @@ def test_each_action_can_be_earned_in_exactly_six_places() -> None:
         (279, "Ça ne peut pas être dû au hasard\u00a0!"),
         (259, "Voyez-vous ça\u00a0!"),
         (239, "Très futé\u00a0!"),
-        (219, "Voilà quelqu'un qui s'est entraîné\u00a0!"),
+        (219, "Voilà quelqu’un qui s’est entraîné\u00a0!"),
         (199, "Tu peux être content de toi\u00a0!"),
         (179, "Sur la bonne voie."),
         (159, "Fermons les yeux pour cette fois."),

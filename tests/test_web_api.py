@@ -177,7 +177,7 @@ def test_a_move_for_another_seat_or_out_of_turn_is_refused(client: TestClient) -
     response = act(client, created["id"], bob, "roll", 0)
     assert response.status_code == 409 and "pas à vous" in response.json()["error"]
     response = act(client, created["id"], bob, "y@r1c1", 0)
-    assert response.status_code == 409 and response.json()["error"] == "ce n'est pas votre tour"
+    assert response.status_code == 409 and response.json()["error"] == "ce n’est pas votre tour"
     assert state(client, created["id"]) == before
 
 
@@ -190,7 +190,7 @@ def test_an_illegal_or_malformed_move_gets_a_clear_error_and_changes_nothing(cli
     response = act(client, created["id"], token, illegal, view["seq"])
     assert response.status_code == 409 and response.json()["error"].startswith("coup illégal\u00a0: ")
     response = act(client, created["id"], token, "k", view["seq"])  # no pink die in Très futé
-    assert response.json()["error"] == "coup illégal\u00a0: il n'y a pas de dé rose dans Très futé"
+    assert response.json()["error"] == "coup illégal\u00a0: il n’y a pas de dé rose dans Très futé"
     response = client.post(
         f"/api/games/{created['id']}/act?lang=en",
         json={"move": "k", "seq": view["seq"]},
@@ -200,7 +200,7 @@ def test_an_illegal_or_malformed_move_gets_a_clear_error_and_changes_nothing(cli
     response = act(client, created["id"], token, "fly away", view["seq"])
     assert response.status_code == 422
     assert response.json()["error"].startswith(
-        "ce n'est pas un coup\u00a0: impossible de lire 'fly away' comme un coup"
+        "ce n’est pas un coup\u00a0: impossible de lire 'fly away' comme un coup"
     )
     response = act(client, created["id"], token, "roll", view["seq"])
     assert response.status_code == 409
@@ -256,7 +256,7 @@ def test_a_new_game_is_validated(client: TestClient) -> None:
         {"game": "tres-fute", "seats": [{"name": "A"}] * 5},
         {"game": "tres-fute", "seats": [{"name": ""}]},
         {"game": "tres-fute", "seats": [{"name": "A", "bot": "alphazero"}]},
-        {"game": "tres-fute", "seats": [{"name": "A"}], "language": "de"},
+        {"game": "tres-fute", "seats": [{"name": "A"}], "language": "it"},
     ]
     for body in bad:
         assert client.post("/api/games", json=body).status_code == 422, body
@@ -405,7 +405,7 @@ def test_a_hint_asked_before_the_seat_s_own_roll_says_to_roll_first(client: Test
     ana, bob = (seat["token"] for seat in created["seats"])
     asked = client.post(f"/api/games/{created['id']}/hint", headers={"X-Seat-Token": ana})
     assert asked.status_code == 409
-    assert asked.json() == {"error": "lancez d'abord les dés\u00a0: les conseils viennent avec les dés"}
+    assert asked.json() == {"error": "lancez d’abord les dés\u00a0: les conseils viennent avec les dés"}
     other = client.post(f"/api/games/{created['id']}/hint?lang=en", headers={"X-Seat-Token": bob})
     assert other.status_code == 409 and other.json() == {"error": "it is not your turn"}
 
@@ -690,7 +690,7 @@ def test_a_change_is_viewed_once_for_each_seat_and_language_among_the_pages(clie
 def test_a_websocket_for_an_unknown_game_is_refused(client: TestClient) -> None:
     with client.websocket_connect("/api/games/nope/ws") as socket:
         socket.send_json({"type": "hello"})
-        assert socket.receive_json() == {"type": "error", "error": "cette partie n'existe pas"}
+        assert socket.receive_json() == {"type": "error", "error": "cette partie n’existe pas"}
 
 
 def test_a_server_stopped_while_a_computer_player_was_to_act_goes_on_at_restart(tmp_path: Path) -> None:

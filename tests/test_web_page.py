@@ -47,7 +47,7 @@ def _game(request: Any, server: str, game: str, seats: int, moves: int | None) -
 def pages(server: str, browser: Any) -> dict[str, str]:
     """The pages to look at: home, a game of each kind in its middle, the end of a game, a replay
     and the day's challenge."""
-    context = browser.new_context()
+    context = browser.new_context(locale="fr-FR")
     request = context.request
     finished = _game(request, server, "tres-fute", 1, None)
     game_id = finished.split("/g/")[1].split("#")[0]

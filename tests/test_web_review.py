@@ -139,7 +139,7 @@ def test_refused_reviews_change_nothing(store: SQLiteStore, finished: list[str])
     with served(store, clock=lambda: now[0]) as client:
         unfinished = client.post("/api/games/g1/review?lang=fr", headers={"X-Seat-Token": TOKEN})
         assert unfinished.status_code == 409
-        assert unfinished.json()["error"].startswith("la partie n'est pas finie\u00a0:")
+        assert unfinished.json()["error"].startswith("la partie n’est pas finie\u00a0:")
         english = client.post("/api/games/g1/review?lang=en")
         assert english.status_code == 409 and "not finished" in english.json()["error"]
         no_player = client.post("/api/games/g2/review?player=3&lang=en")

@@ -154,7 +154,8 @@ def test_serve_lang_en_answers_the_api_s_errors_in_english_unless_a_request_asks
 
     from tresfute.cli import main
 
-    monkeypatch.delenv("TRESFUTE_SERVE_LANG", raising=False)
+    monkeypatch.setenv("TRESFUTE_SERVE_LANG", "")  # serve --lang sets it: put back as it was after the test
+    monkeypatch.delenv("TRESFUTE_SERVE_LANG")
     ran: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.append(app))
     for lang in (["--lang", "en"], []):
@@ -162,20 +163,20 @@ def test_serve_lang_en_answers_the_api_s_errors_in_english_unless_a_request_asks
         assert result.exit_code == 0, result.output
         monkeypatch.delenv("TRESFUTE_SERVE_LANG", raising=False)
     english, french = (TestClient(app) for app in ran)
-    for client, said in ((english, "no such game"), (french, "cette partie n'existe pas")):
+    for client, said in ((english, "no such game"), (french, "cette partie n’existe pas")):
         assert client.get("/api/games/nope").json() == {"error": said}
     asked = [
         english.get("/api/games/nope?lang=fr"),
         english.get("/api/games/nope", headers={"Accept-Language": "fr-CA, en;q=0.5"}),
-        french.get("/api/games/nope", headers={"Accept-Language": "de-DE, en;q=0.8, fr;q=0.3"}),
+        french.get("/api/games/nope", headers={"Accept-Language": "it-IT, en;q=0.8, fr;q=0.3"}),
         french.get("/api/games/nope?lang=fr", headers={"Accept-Language": "en"}),
         french.post("/api/games", json={"game": "chess"}, headers={"Accept-Language": "en-GB"}),
     ]
     assert [r.json()["error"].split(":")[0] for r in asked] == [
-        "cette partie n'existe pas",
-        "cette partie n'existe pas",
+        "cette partie n’existe pas",
+        "cette partie n’existe pas",
         "no such game",
-        "cette partie n'existe pas",
+        "cette partie n’existe pas",
         "malformed request",
     ]
 
@@ -204,13 +205,14 @@ def test_a_hello_nested_a_thousand_deep_is_told_so_and_logs_nothing(
     ("header", "chosen"),
     [
         ("en-GB,fr;q=0.8", "en"),
-        ("de-DE, fr;q=0.2, en;q=0.9", "en"),
+        ("it-IT, fr;q=0.2, en;q=0.9", "en"),
+        ("de-DE, fr;q=0.2, en;q=0.9", "de"),
         ("fr;q=0, en;q=0.1", "en"),  # q=0: not acceptable
         ("EN-us", "en"),
         ("en;q=bad, fr", "fr"),  # a weight that is not a number: not acceptable
         ("en;q=nan, fr;q=0.5", "fr"),
         ("fr-CH;q=0.5, en;q=0.5", "fr"),  # a tie: the first named
-        ("de, *", None),
+        ("it, *", None),
         ("", None),
         (None, None),
     ],

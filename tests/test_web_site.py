@@ -146,7 +146,7 @@ def test_the_values_a_field_takes_are_listed_in_the_player_s_language(client: Te
     *names, last = (f"'{name}'" for name in BOTS)
     fr = client.post("/api/games", json=body)
     assert fr.status_code == 422
-    assert fr.json()["error"] == f"requête mal formée\u00a0: seats.1.bot doit être l'un de {', '.join(names)} ou {last}"
+    assert fr.json()["error"] == f"requête mal formée\u00a0: seats.1.bot doit être l’un de {', '.join(names)} ou {last}"
     en = client.post("/api/games?lang=en", json=body).json()["error"]
     assert en == f"malformed request: seats.1.bot must be one of {', '.join(names)} or {last}"
 

@@ -204,7 +204,7 @@ def test_a_first_message_refused_is_told_wholly_in_the_language_it_asks_for(
         ("{}", "message mal formé : le message doit avoir un champ 'type'"),
         (
             '{"type": "bogus", "id": 3}',
-            "message mal formé : le message : 'type' doit être l'un de 'act', 'undo', pas 'bogus'",
+            "message mal formé : le message : 'type' doit être l’un de 'act', 'undo', pas 'bogus'",
         ),
     ],
 )

@@ -146,20 +146,21 @@ RULE = click.option(
 )
 
 
-def _set_lang(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+def _set_lang(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     if value is not None:
         set_language(value)
+        ctx.meta["tresfute.lang"] = value  # asked on the command line (serve: the page's default)
     return value
 
 
 LANG = click.option(
     "--lang",
-    type=click.Choice(["fr", "en"]),
+    type=click.Choice(["fr", "en", "de"]),
     default=None,
     callback=_set_lang,
     expose_value=False,
     is_eager=True,
-    help="Language of the text, French or English (default: the locale's, LC_ALL, LC_MESSAGES or LANG).",
+    help="Language of the text, French, English or German (default: the locale's, LC_ALL, LC_MESSAGES or LANG).",
 )
 
 
@@ -315,7 +316,7 @@ def replay(record_file: Path, as_json: bool) -> None:
     """Check a game record move by move and print its final scores."""
     from . import records
     from .rules.kinds import AREA_NAMES
-    from .text import explain, game_name
+    from .text import explain, game_name, rating_label, rating_labels
 
     try:
         record = records.loads(_read(record_file))
@@ -339,7 +340,7 @@ def replay(record_file: Path, as_json: bool) -> None:
     }
     rating = game.solo_rating() if game.is_over else None
     if rating:
-        data["solo_rating"] = {"fr": rating[0], "en": rating[1], "stars": rating[2]}
+        data["solo_rating"] = {**rating_labels(rating[0], rating[1]), "stars": rating[2]}
     if as_json:
         _emit_json(data)
         return
@@ -350,15 +351,13 @@ def replay(record_file: Path, as_json: bool) -> None:
     for player in data["players"]:
         click.echo(f"\n{player['name']}")
         _print_breakdown(player)
-    if data["winners"]:
-        click.echo("\n" + _("Winner(s): {names}").format(names=", ".join(data["winners"])))
+    if data["winners"] and len(record.players) > 1:  # a solo game has a rating, no winner
+        winners = data["winners"]
+        said = _("Winner: {names}") if len(winners) == 1 else _("Shared victory: {names}")
+        click.echo("\n" + said.format(names=", ".join(winners)))
     if rating:
         stars = "" if rating[2] is None else " " + "★" * rating[2] + "☆" * (5 - rating[2])
-        click.echo(_("Solo rating: {label}").format(label=rating[0] if _is_french() else rating[1]) + stars)
-
-
-def _is_french() -> bool:
-    return language() == "fr"
+        click.echo(_("Solo rating: {label}").format(label=rating_label(rating[0], rating[1])) + stars)
 
 
 def _print_breakdown(data: dict[str, Any]) -> None:
@@ -398,15 +397,40 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     click.echo(game_name(spec))
     _print_breakdown(data)
     rating = data["solo_rating"]
-    click.echo(_("Solo rating: {label}").format(label=rating["fr" if _is_french() else "en"]))
+    click.echo(_("Solo rating: {label}").format(label=rating[language()]))
 
 
 @main.command("simulate")
-@click.option("--game", "game_id", type=GAME_CHOICE, default="tres-fute", show_default=True)
-@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
-@click.option("--bot", type=BOT_SPEC, default="random", show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--game",
+    "game_id",
+    type=GAME_CHOICE,
+    default="tres-fute",
+    show_default=True,
+    help="The game played: tres-fute (Très futé) or vraiment-tres-fute (Vraiment très futé).",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(1, 4),
+    default=1,
+    show_default=True,
+    help="Players in each game, 1 (the solo game) to 4; the same computer player in every seat.",
+)
+@click.option(
+    "--bot",
+    type=BOT_SPEC,
+    default="random",
+    show_default=True,
+    help="The computer player in every seat: random, greedy, strong, strong-win, or ppo:FILE (a trained agent).",
+)
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="The games use seeds derived from it: the same seed plays the same games.",
+)
 @RULE
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @LANG
@@ -489,7 +513,7 @@ def bench(
     """Measure a computer player's strength over many seeded games."""
     from .simulate import ResultsError
     from .simulate import bench as run_bench
-    from .text import game_name
+    from .text import game_name, rating_label
 
     if opponents is not None and players < 2:
         raise click.UsageError(_("--opponents needs --players 2 to 4"))
@@ -551,7 +575,7 @@ def bench(
     spec = SPECS[game_id]
     for band in spec.solo_rating:
         share = data["rating_bands"][band.label_en]
-        label = band.label_fr if _is_french() else band.label_en
+        label = rating_label(band.label_fr, band.label_en)
         click.echo(f"    {share:6.1%}  {label}")
     click.echo(
         "  "

@@ -1,8 +1,9 @@
-"""Player-facing text in French (the default) or English, through standard gettext catalogues.
+"""Player-facing text in French (the default), English or German, through standard gettext
+catalogues.
 
-Messages are written in English in the code (``_("Round")``); ``locale/fr`` holds the French
-catalogue (``tresfute.po``, compiled to ``tresfute.mo``); ``python scripts/translations.py extract``
-then ``compile`` keep it in step with the code.
+Messages are written in English in the code (``_("Round")``); ``locale/fr`` and ``locale/de`` hold
+the French and German catalogues (``tresfute.po``, compiled to ``tresfute.mo``); ``python
+scripts/translations.py extract`` then ``compile`` keep them in step with the code.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "tresfute"
-LANGUAGES = ("fr", "en")
+LANGUAGES = ("fr", "en", "de")
 DEFAULT_LANGUAGE = "fr"
 
 _language = "en"
@@ -38,7 +39,7 @@ def _check(language: str) -> None:
 
 
 def set_language(language: str) -> None:
-    """Use French (``fr``) or English (``en``) for every message from now on."""
+    """Use French (``fr``), English (``en``) or German (``de``) for every message from now on."""
     global _language
     _check(language)
     _catalogue(language)
@@ -58,17 +59,22 @@ def use_language(language: str) -> Iterator[None]:
 
 def environment_language(environ: Mapping[str, str] | None = None) -> str:
     """The language the locale asks for, read as gettext reads it: the first of ``LANGUAGE``,
-    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set; French for ``fr*``, English otherwise
-    (``C``, ``en_US.UTF-8``, any other language, nothing set)."""
+    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set; French for ``fr*``, German for ``de*``,
+    English otherwise (``C``, ``en_US.UTF-8``, any other language, nothing set)."""
     environ = os.environ if environ is None else environ
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         if value := environ.get(name):
-            return "fr" if value.lower().startswith("fr") else "en"
+            return next((code for code in ("fr", "de") if value.lower().startswith(code)), "en")
     return "en"
 
 
 def language() -> str:
     return _local_language.get() or _language
+
+
+def decimal_comma() -> bool:
+    """Whether the current language writes 2,5 (French, German) rather than 2.5 (English)."""
+    return language() != "en"
 
 
 def _translations() -> gettext.NullTranslations:

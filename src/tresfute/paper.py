@@ -16,6 +16,7 @@ from . import inputs
 from .rules import SPECS, Score, Sheet
 from .rules.kinds import AREA_NAMES, GameSpec, Grid, area_word
 from .rules.reasons import Reason, ReasonError
+from .text import rating_labels
 
 AREA_BY_NAME = {name: letter for letter, name in AREA_NAMES.items()}
 MAX_BYTES = 1 << 16  # a full sheet is well under 2 KB
@@ -141,5 +142,5 @@ def breakdown(spec: GameSpec, sheet: Sheet) -> dict[str, Any]:
         "fox_sources": list(sheet.foxes),
         "fox_value": score.fox_value,
         "total": score.total,
-        "solo_rating": {"fr": band.label_fr, "en": band.label_en, "stars": band.stars},
+        "solo_rating": {**rating_labels(band.label_fr, band.label_en), "stars": band.stars},
     }

@@ -42,10 +42,10 @@ def level_word(name: str) -> str:
 
 def number(value: float, digits: int = 1) -> str:
     """A number as the reader writes it: a decimal comma in French and German."""
-    from .i18n import language
+    from .i18n import decimal_comma
 
     text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if language() in ("fr", "de") else text
+    return text.replace(".", ",") if decimal_comma() else text
 
 
 def cost_text(decision: Decision) -> str:

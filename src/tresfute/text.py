@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .i18n import N_, _, language
+from .i18n import LANGUAGES, N_, _, language, use_language
 from .rules import Game, Move, MoveKind, Phase
 from .rules.game import Stage
 from .rules.games import SPECS
@@ -27,8 +27,51 @@ _DIE_NAMES = {
 
 
 def game_name(spec: GameSpec) -> str:
-    """The game's published name in the current language (Très futé / That's Pretty Clever!)."""
-    return spec.name_fr if language() == "fr" else spec.name_en
+    """The game's published name in the current language (Très futé / That's Pretty Clever! /
+    Ganz schön clever)."""
+    return spec.name_fr if language() == "fr" else _(spec.name_en)
+
+
+# The solo rating's sentences, printed in French and English on the rules (RatingBand); the
+# catalogue gives them in the other languages.
+_RATING_LABELS = (
+    N_("Super clever!"),
+    N_("Is your name Albert Einstein, by any chance?"),
+    N_("What a genius!"),
+    N_("Impressive!"),
+    N_("Hats off to you!"),
+    N_("A very good result!"),
+    N_("That's already good."),
+    N_("Not bad, but you'll do better next time."),
+    N_("Plenty of room to improve!"),
+    N_("Twice as clever!"),
+    N_("Your score matches your IQ!"),
+    N_("Respect!"),
+    N_("That can't be down to luck!"),
+    N_("Well, look at that!"),
+    N_("Pretty clever!"),
+    N_("Somebody has been practising!"),
+    N_("You can be pleased with yourself!"),
+    N_("On the right track."),
+    N_("Let's turn a blind eye this time."),
+    N_("Moderately clever."),
+)
+
+
+def rating_label(label_fr: str, label_en: str) -> str:
+    """A solo rating's sentence in the current language (in French the rulebook's own words, as
+    the catalogue prints them)."""
+    said = _(label_en)
+    return label_fr if said == label_en and language() == "fr" else said
+
+
+def rating_labels(label_fr: str, label_en: str) -> dict[str, str]:
+    """A solo rating's sentence in every language, by language code (the page picks its own)."""
+    labels = {}
+    for code in LANGUAGES:
+        with use_language(code):
+            labels[code] = rating_label(label_fr, label_en)
+    return labels
 
 
 def die_name(letter: str) -> str:
@@ -59,8 +102,8 @@ def action_name(action: ActionKind | str) -> str:
 
 
 def short_area(letter: str) -> str:
-    """Two letters, distinct in both languages: ja/ye, bl, ve/gr, or, vi/pu, ar/si, ro/pi."""
-    return area_name(letter)[:2]
+    """Two letters, distinct in each language: ja/ye/ge, bl, ve/gr, or, vi/pu/li, ar/si, ro/pi."""
+    return area_name(letter)[:2].lower()
 
 
 def bonus_label(bonus: Bonus | None) -> str:
@@ -70,7 +113,7 @@ def bonus_label(bonus: Bonus | None) -> str:
     if isinstance(bonus, ActionBonus):
         return {ActionKind.REROLL: "↻", ActionKind.PLUS_ONE: "+1", ActionKind.REPRISE: "↺"}[bonus.action]
     if isinstance(bonus, FoxBonus):
-        return _("fox")[:3].upper()
+        return _("FOX")  # the fox's label on a sheet, at most 4 letters (REN, FCHS)
     if isinstance(bonus, ChoiceBonus):
         return "■X/6" if "6" in bonus.name else "■ ?"
     assert isinstance(bonus, EntryBonus)

@@ -107,7 +107,7 @@ SPEC = GameSpec(
         RatingBand(281, "Super malin\u00a0!", "Super clever!", 5),
         RatingBand(
             260,
-            "Tu ne t'appellerais pas Albert Einstein, par hasard\u00a0?",
+            "Tu ne t’appellerais pas Albert Einstein, par hasard\u00a0?",
             "Is your name Albert Einstein, by any chance?",
             4,
         ),
@@ -115,10 +115,10 @@ SPEC = GameSpec(
         RatingBand(220, "Impressionnant\u00a0!", "Impressive!", 3),
         RatingBand(200, "Je te tire mon chapeau\u00a0!", "Hats off to you!", 2),
         RatingBand(180, "Très bon résultat\u00a0!", "A very good result!", 1),
-        RatingBand(160, "C'est déjà bien.", "That's already good.", 1),
+        RatingBand(160, "C’est déjà bien.", "That's already good.", 1),
         RatingBand(
             140, "Pas mal, mais tu feras mieux la prochaine fois.", "Not bad, but you'll do better next time.", 1
         ),
-        RatingBand(-10_000, "Bon espoir d'amélioration\u00a0!", "Plenty of room to improve!", 0),
+        RatingBand(-10_000, "Bon espoir d’amélioration\u00a0!", "Plenty of room to improve!", 0),
     ),
 )

@@ -107,7 +107,7 @@ SPEC = GameSpec(
         RatingBand(260, "Ça ne peut pas être dû au hasard\u00a0!", "That can't be down to luck!"),
         RatingBand(240, "Voyez-vous ça\u00a0!", "Well, look at that!"),
         RatingBand(220, "Très futé\u00a0!", "Pretty clever!"),
-        RatingBand(200, "Voilà quelqu'un qui s'est entraîné\u00a0!", "Somebody has been practising!"),
+        RatingBand(200, "Voilà quelqu’un qui s’est entraîné\u00a0!", "Somebody has been practising!"),
         RatingBand(180, "Tu peux être content de toi\u00a0!", "You can be pleased with yourself!"),
         RatingBand(160, "Sur la bonne voie.", "On the right track."),
         RatingBand(140, "Fermons les yeux pour cette fois.", "Let's turn a blind eye this time."),

@@ -37,10 +37,10 @@ from textual.widgets.option_list import Option
 from .. import records
 from ..bots import BOTS, BotError
 from ..bots.appraisal import appraise
-from ..i18n import N_, _, language
+from ..i18n import N_, _, decimal_comma, language
 from ..learn import steps_text
 from ..rules import REPRISE_WITH_NO_DIE_LEFT, SPECS, Game, Move, MoveKind, game_rules, parse_move
-from ..text import area_name, bot_name, describe_move, explain, game_name, rules_lines, situation
+from ..text import area_name, bot_name, describe_move, explain, game_name, rating_label, rules_lines, situation
 from .render import labelled, render_dice, render_sheet, targets_of
 from .session import Seat, Session
 
@@ -55,9 +55,9 @@ def bind_keys(screen: Screen, keys: list[tuple[str, str, str]]) -> None:
 
 
 def decimal(x: float) -> str:
-    """One decimal, with a decimal comma in French."""
+    """One decimal, with a decimal comma in French and German."""
     text = f"{x:.1f}"
-    return text.replace(".", ",") if language() == "fr" else text
+    return text.replace(".", ",") if decimal_comma() else text
 
 
 def seat_kinds(extra: tuple[str, ...] = ()) -> list[tuple[str, str]]:
@@ -545,7 +545,7 @@ class EndScreen(ModalScreen[None]):
                 yield Label(_("Winner: {names}").format(names=winners), id="winner")
             rating = game.solo_rating()
             if rating is not None:
-                label = rating[0] if language() == "fr" else rating[1]
+                label = rating_label(rating[0], rating[1])
                 stars = "" if rating[2] is None else "  " + "★" * rating[2] + "☆" * (5 - rating[2])
                 yield Label(_("Solo rating: {label}").format(label=label) + stars, id="rating")
             yield Static("", id="saved")

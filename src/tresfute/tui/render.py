@@ -151,10 +151,11 @@ def _grid(
     if diagonal is not None:
         out.append("      ↘ " + _("diagonal: {bonus}").format(bonus=bonus_label(diagonal.bonus)) + "\n")
     for group in area.count_scores[:1]:
+        points = " ".join(map(str, group.points[1:]))
         if len(area.count_scores) == 1:
-            out.append("      " + _("points by crosses") + ": " + " ".join(map(str, group.points[1:])) + "\n")
+            out.append("      " + _("points by crosses: {points}").format(points=points) + "\n")
         else:
-            out.append("      " + _("points per row by crosses") + ": " + " ".join(map(str, group.points[1:])) + "\n")
+            out.append("      " + _("points per row by crosses: {points}").format(points=points) + "\n")
 
 
 def _track(out: Text, a: str, area: Track, state: list[int], targets: set[Target], focus: Target | None) -> None:
@@ -183,7 +184,8 @@ def _track(out: Text, a: str, area: Track, state: list[int], targets: set[Target
             style="dim",
         )
     if area.points:
-        out.append("      " + _("points by boxes filled") + ": " + " ".join(map(str, area.points[1:])) + "\n")
+        points = " ".join(map(str, area.points[1:]))
+        out.append("      " + _("points by boxes filled: {points}").format(points=points) + "\n")
 
 
 def _actions(game: Game, player: int, compact: bool) -> list[Text]:

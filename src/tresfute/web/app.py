@@ -27,6 +27,7 @@ from typing import Any
 
 import anyio
 from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
 
 from .challenge import DailyChallenge
 from .deps import Server
@@ -70,6 +71,7 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=256, compresslevel=6)
     answer_errors_as_json(app)
     app.mount("/static", pages.static_files(), name="static")
     for module in (pages, games, open_tables, records, reviews, challenge, players, docs):

@@ -10,7 +10,7 @@ from typing import Annotated, TypeVar
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
-from ..i18n import LANGUAGES, _, use_language
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, _, use_language
 from .challenge import DailyChallenge
 from .limits import Guard
 from .listeners import Listeners
@@ -54,15 +54,18 @@ def client_address(connection: HTTPConnection) -> str:
 
 
 def language_of(lang: str | None = None) -> str:
-    """The language asked (``?lang=fr|en``, a hello's ``lang``); French by default."""
-    return lang if lang in LANGUAGES else "fr"
+    """The language asked (``?lang=fr|en|de``, a hello's ``lang``); French by default."""
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
 
-def accepted_language(header: str | None) -> str | None:
-    """The language the server speaks that an ``Accept-Language`` header prefers (by its
-    weights, then its order), or None: ``en-GB,fr;q=0.8`` -> ``en``."""
-    ranked = []
-    for order, part in enumerate((header or "").split(",")[:20]):
+LANGUAGE_COOKIE = "tresfute_lang"  # the header's choice, which the page sets
+
+
+def accepted_languages(header: str) -> list[str]:
+    """An ``Accept-Language`` header's languages (``de-DE`` as ``de``), most wanted first (by
+    their weights, then their order; those weighted 0 or unreadable left out)."""
+    weighted: list[tuple[float, int, str]] = []
+    for order, part in enumerate(header.split(",")[:20]):
         tag, *parameters = part.split(";")
         weight = 1.0
         for parameter in parameters:
@@ -73,24 +76,39 @@ def accepted_language(header: str | None) -> str | None:
                 except ValueError:
                     weight = 0.0
         language = tag.strip().lower().split("-")[0]
-        if language in LANGUAGES and weight > 0:  # NaN is not > 0
-            ranked.append((-weight, order, language))
-    return min(ranked)[2] if ranked else None
+        if language and weight > 0:  # NaN is not > 0
+            weighted.append((-weight, order, language))
+    return [language for _weight, _order, language in sorted(weighted)]
 
 
-def chosen_language(asked: str | None, accept_language: str | None, server: str | None) -> str:
+def accepted_language(header: str | None) -> str | None:
+    """The language the server speaks that an ``Accept-Language`` header prefers, or None:
+    ``en-GB,fr;q=0.8`` -> ``en``."""
+    return next((tag for tag in accepted_languages(header or "") if tag in LANGUAGES), None)
+
+
+def chosen_language(
+    asked: str | None, accept_language: str | None, server: str | None, cookie: str | None = None
+) -> str:
     """The language of a request's answers and errors, chosen here only: ``asked`` (``?lang=``)
-    when it names a language the server speaks; else the one ``Accept-Language`` prefers; else the
-    server's (``tresfute serve --lang``, ``create_app(language=…)``); else French."""
-    if asked in LANGUAGES:
-        return str(asked)
+    when it names a language the server speaks; else the page header's choice (its cookie);
+    else the one ``Accept-Language`` prefers; else the server's (``tresfute serve --lang``,
+    ``create_app(language=…)``); else French."""
+    for named in (asked, cookie):
+        if named in LANGUAGES:
+            return str(named)
     return accepted_language(accept_language) or language_of(server)
 
 
 def request_language(connection: HTTPConnection) -> str:
     """:func:`chosen_language` for a request or a WebSocket."""
     server = getattr(connection.app.state, "language", None)
-    return chosen_language(connection.query_params.get("lang"), connection.headers.get("accept-language"), server)
+    return chosen_language(
+        connection.query_params.get("lang"),
+        connection.headers.get("accept-language"),
+        server,
+        connection.cookies.get(LANGUAGE_COOKIE),
+    )
 
 
 def language_dependency(connection: HTTPConnection, lang: str | None = None) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from ..i18n import _, use_language
 from ..rules.game import get_spec
 from ..rules.kinds import ActionBonus, Bonus, ChoiceBonus, EntryBonus, FoxBonus, Grid, Track
-from ..text import action_name, area_name, bonus_label, bonus_name, die_name
+from ..text import action_name, area_name, bonus_label, bonus_name, die_name, game_name
 
 
 def _picture(bonus: Bonus) -> dict[str, Any]:
@@ -98,7 +98,7 @@ def sheet_layout(game_id: str, language: str) -> dict[str, Any]:
             areas.append(entry)
         return {
             "game": spec.id,
-            "name": spec.name_fr if language == "fr" else spec.name_en,
+            "name": game_name(spec),
             "dice": [{"letter": d, "name": die_name(d)} for d in spec.dice],
             "areas": areas,
             "actions": [

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from ..bots import BOTS
 from ..rules import SPECS
 
-Language = Literal["fr", "en"]
+Language = Literal["fr", "en", "de"]
 Token = Annotated[str, Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 TOKEN: TypeAdapter[str] = TypeAdapter(Token)
 JSON_OBJECT: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])

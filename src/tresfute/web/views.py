@@ -8,7 +8,7 @@ from typing import Any
 from .. import fair_dice, records
 from ..i18n import _, language
 from ..rules import CHANCE, Game, Move, Phase, parse_move
-from ..text import bonus_name, bot_name, describe_move, die_name, rules_lines, situation, source_name
+from ..text import bonus_name, bot_name, describe_move, die_name, rating_labels, rules_lines, situation, source_name
 from .store import StoredGame
 from .table import ROLL, Table, replay_stored
 
@@ -77,7 +77,7 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
         view["result"] = {
             "scores": [s.as_dict() for s in scores],
             "winners": game.winners(),
-            "rating": None if rating is None else {"fr": rating[0], "en": rating[1], "stars": rating[2]},
+            "rating": None if rating is None else {**rating_labels(rating[0], rating[1]), "stars": rating[2]},
         }
     return view
 

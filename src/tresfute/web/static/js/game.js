@@ -7,7 +7,7 @@ import { EndOfGame, Fairness } from "./end.js";
 import { Guide } from "./guide.js";
 import { DieFace } from "./icons.js";
 import { html, useCallback, useEffect, useRef, useState } from "./lib.js";
-import { gameName, lang, num, sentence, t } from "./i18n.js";
+import { date, gameName, lang, num, sentence, t } from "./i18n.js";
 import { remember, remembered } from "./memory.js";
 import { Sheet, cellKey, changedCells } from "./sheet.js";
 
@@ -38,7 +38,7 @@ function TurnBar({ layout, view }) {
       <a class="rules-of-game" href=${`/rules?game=${view.game}`} target="_blank" rel="noopener">${t("Rules")}</a></p>
     ${view.prompt ? html`<p id="prompt">${view.prompt.split("\n").map((line, i) => html`${i ? html`<br />` : null}${sentence(line)}`)}</p>` : null}
     ${view.rules_text && view.rules_text.length ? html`<p class="rules-tag" id="rules-tag">${view.rules_text.join(" · ")}</p>` : null}
-    ${view.challenge ? html`<p class="challenge-tag">${t("Daily challenge of {day}: no hints, the same dice for everyone.", { day: view.challenge })}</p>` : null}
+    ${view.challenge ? html`<p class="challenge-tag">${t("Daily challenge of {day}: no hints, the same dice for everyone.", { day: date(view.challenge) })}</p>` : null}
   </div>`;
 }
 

@@ -2,7 +2,7 @@
 // the open tables and joining by link. Seeds and hashes belong to a game's fairness panel.
 import { api } from "./api.js";
 import { html, useEffect, useState } from "./lib.js";
-import { N_, gameName, num, sentence, t } from "./i18n.js";
+import { N_, date, gameName, num, sentence, t } from "./i18n.js";
 import { asPlayer, gameLink, player, playerHeaders, remember, remembered, setGuide, setPlayer } from "./memory.js";
 
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
@@ -121,7 +121,7 @@ function Challenge() {
     <p class="error" role="alert">${error}</p>
     <div id="challenge-boards">${boards.map((b) => html`<${Board} board=${b} />`)}</div>
     ${history.length ? html`<h3>${t("My challenges")}</h3>` : null}
-    <ul id="challenge-history">${history.map((e) => html`<li>${e.day} — ${gameName(e.game)} — ${e.name} — ${e.score === null ? t("in progress") : num(e.score)}
+    <ul id="challenge-history">${history.map((e) => html`<li>${date(e.day)} — ${gameName(e.game)} — ${e.name} — ${e.score === null ? t("in progress") : num(e.score)}
       ${e.score !== null ? html` <a href=${`/g/${e.id}?replay`}>${t("replay")}</a>` : null}
       ${e.score !== null && e.day < today() ? html` <a class="review-link" href=${`/g/${e.id}?review`}>${t("review")}</a>` : null}</li>`)}</ul>
   </section>`;

@@ -1,10 +1,17 @@
 // The page's words come from the server's gettext catalogue (/api/strings): t(text) marks a
-// message, tn(singular, plural, n) one with a number, N_(text) one translated later. Numbers and plural
-// forms follow the language through Intl.
+// message, tn(singular, plural, n) one with a number, N_(text) one translated later. Numbers, dates
+// and plural forms follow the language through Intl.
+//
+// The language: the one chosen in the header (kept in this browser, and in a cookie the server
+// reads), else the page's own, which the server chose from the browser's languages
+// (Accept-Language), then its default (serve --lang), then French.
 
-const LANGUAGES = ["fr", "en"];
+export const LANGUAGES = ["fr", "en", "de"];
 const saved = localStorage.getItem("tresfute.lang");
-export const lang = LANGUAGES.includes(saved) ? saved : "fr";
+const served = document.documentElement.lang;
+export const lang = LANGUAGES.includes(saved) ? saved : LANGUAGES.includes(served) ? served : "fr";
+/** The server's version of the page's files: what does not change with it is cached for ever. */
+export const version = document.documentElement.dataset.version || "";
 let strings = {};
 
 export function setStrings(loaded) {
@@ -12,7 +19,9 @@ export function setStrings(loaded) {
 }
 
 export function chooseLanguage(value) {
-  localStorage.setItem("tresfute.lang", LANGUAGES.includes(value) ? value : "fr");
+  const chosen = LANGUAGES.includes(value) ? value : "fr";
+  localStorage.setItem("tresfute.lang", chosen);
+  document.cookie = `tresfute_lang=${chosen}; path=/; max-age=31536000; samesite=lax`;
 }
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
@@ -34,6 +43,22 @@ export function num(value, digits = 0) {
     formats.set(digits, new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 }));
   }
   return formats.get(digits).format(value);
+}
+
+const dates = new Map();
+/** A date as the language writes it (27/11/2026, 11/27/2026, 27.11.2026); ``short``: day and month
+ * only (27/11, 11/27, 27.11.). ``value``: a Date, an ISO text (2026-11-27) or milliseconds. */
+export function date(value, { short = false, time = false } = {}) {
+  if (value === null || value === undefined || value === "") return "–";
+  const when = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00`) : new Date(value);
+  if (Number.isNaN(when.getTime())) return String(value);
+  const key = `${short}${time}`;
+  if (!dates.has(key)) {
+    const options = short ? { day: "numeric", month: "numeric" } : { day: "2-digit", month: "2-digit", year: "numeric" };
+    if (time) Object.assign(options, { hour: "2-digit", minute: "2-digit" });
+    dates.set(key, new Intl.DateTimeFormat(lang, options));
+  }
+  return dates.get(key).format(when);
 }
 
 export const gameName = (id) => (id === "tres-fute" ? t("That's Pretty Clever!") : t("Twice as Clever!"));

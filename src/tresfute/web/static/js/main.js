@@ -1,18 +1,13 @@
 // The page's entry: the language, the route (home, a game, a replay, a review, the rules, the
-// player's progress) and the connection banner.
+// player's progress) and the connection banner. Each route's module is loaded only on its own
+// page (a game page never loads the progress page's code), while the messages load.
 import { api, onConnection } from "./api.js";
-import { GamePage } from "./game.js";
-import { HomePage } from "./home.js";
 import { html, render, useEffect, useState } from "./lib.js";
-import { chooseLanguage, lang, setStrings, t } from "./i18n.js";
-import { ProgressPage } from "./progress.js";
-import { ReplayPage } from "./replay.js";
-import { ReviewPage } from "./review.js";
-import { RulesPage } from "./rules.js";
+import { chooseLanguage, lang, setStrings, t, version } from "./i18n.js";
 
 const layouts = new Map();
 const layoutFor = (game) => {
-  if (!layouts.has(game)) layouts.set(game, api(`/api/layout/${game}`, { retry: true }));
+  if (!layouts.has(game)) layouts.set(game, api(`/api/layout/${game}?v=${version}`, { retry: true }));
   return layouts.get(game);
 };
 
@@ -29,30 +24,37 @@ function Header() {
     <a href="/me" class="me-link" id="me-link">${t("My progress")}</a>
     <label class="language"><span>${t("Language")}</span>
       <select id="language" value=${lang} onChange=${(e) => { chooseLanguage(e.currentTarget.value); location.reload(); }}>
-        <option value="fr">Français</option><option value="en">English</option>
+        <option value="fr">Français</option><option value="en">English</option><option value="de">Deutsch</option>
       </select></label>
   </header>`;
 }
 
-function App() {
+/** The page this address shows: its module (loaded when needed) and how to draw it from it. */
+function route() {
   const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
   const token = new URLSearchParams(location.hash.slice(1)).get("seat");
   const query = new URLSearchParams(location.search);
-  let page;
   if (match && query.has("review")) {
-    page = html`<${ReviewPage} id=${match[1]} token=${token} player=${Number(query.get("review")) || null} layoutFor=${layoutFor} />`;
-  } else if (match && query.has("replay")) page = html`<${ReplayPage} id=${match[1]} layoutFor=${layoutFor} />`;
-  else if (match) page = html`<${GamePage} id=${match[1]} token=${token} layoutFor=${layoutFor} />`;
-  else if (location.pathname === "/rules") page = html`<${RulesPage} layoutFor=${layoutFor} />`;
-  else if (location.pathname === "/me") page = html`<${ProgressPage} />`;
-  else page = html`<${HomePage} />`;
+    const player = Number(query.get("review")) || null;
+    return [() => import("./review.js"), (m) => html`<${m.ReviewPage} id=${match[1]} token=${token} player=${player} layoutFor=${layoutFor} />`];
+  }
+  if (match && query.has("replay")) return [() => import("./replay.js"), (m) => html`<${m.ReplayPage} id=${match[1]} layoutFor=${layoutFor} />`];
+  if (match) return [() => import("./game.js"), (m) => html`<${m.GamePage} id=${match[1]} token=${token} layoutFor=${layoutFor} />`];
+  if (location.pathname === "/rules") return [() => import("./rules.js"), (m) => html`<${m.RulesPage} layoutFor=${layoutFor} />`];
+  if (location.pathname === "/me") return [() => import("./progress.js"), (m) => html`<${m.ProgressPage} />`];
+  return [() => import("./home.js"), (m) => html`<${m.HomePage} />`];
+}
+
+function App({ page }) {
   return html`<${Header} /><${Connection} /><main id="app">${page}</main>`;
 }
 
 async function start() {
   document.documentElement.lang = lang;
-  setStrings(await api("/api/strings", { retry: true }));
-  render(html`<${App} />`, document.getElementById("root"));
+  const [load, draw] = route();
+  const [strings, module] = await Promise.all([api(`/api/strings?v=${version}`, { retry: true }), load()]);
+  setStrings(strings);
+  render(html`<${App} page=${draw(module)} />`, document.getElementById("root"));
 }
 
 window.addEventListener("hashchange", () => location.reload());

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { Histogram, LineChart } from "./chart.js";
 import { html, useEffect, useState } from "./lib.js";
-import { gameName, lang, num, t } from "./i18n.js";
+import { date, gameName, lang, num, t } from "./i18n.js";
 import { TOKEN_SHAPE, player, playerLink, setPlayer } from "./memory.js";
 
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
@@ -96,7 +96,7 @@ function GameRow({ g }) {
   const notYet = g.challenge && g.challenge >= today(); // a challenge's review waits for the day's end
   const players = g.players.map((p, i) => (i === g.seat - 1 ? html`<b>${p.name}</b>` : p.name));
   return html`<tr data-game=${g.id}>
-    <td data-label=${t("Date")}>${g.finished.slice(0, 10)}</td>
+    <td data-label=${t("Date")}>${date(g.finished)}</td>
     <td data-label=${t("Game")}>${gameName(g.game)}${g.challenge ? html` <small>(${t("challenge")})</small>` : null}</td>
     <td data-label=${t("Players")} class="names">${players.map((p, i) => html`${i ? ", " : ""}${p}`)}</td>
     <td data-label=${t("Score")} class="score">${num(g.score)}</td>
@@ -125,7 +125,7 @@ function Games({ games }) {
 function Charts({ games, strong }) {
   const played = GAMES.filter((game) => games.some((g) => g.game === game));
   const reviewed = games.filter((g) => g.reviewed);
-  const label = (g, i) => t("game {n}, {date}", { n: i + 1, date: g.finished.slice(0, 10) });
+  const label = (g, i) => t("game {n}, {date}", { n: i + 1, date: date(g.finished) });
   return html`<section class="panel progress-charts" id="progress-charts" aria-labelledby="progress-charts-title">
     <h2 id="progress-charts-title">${t("Over time")}</h2>
     ${played.map((game) => {
@@ -134,7 +134,7 @@ function Charts({ games, strong }) {
       return html`<div class="progress-game" data-game=${game}>
         <h3>${gameName(game)}</h3>
         <${LineChart} id=${`score-chart-${game}`} dots=${true} digits=${0} title=${t("Your scores, game after game")}
-          points=${mine.map((g, i) => ({ value: g.score, label: label(g, i), group: g.finished.slice(5, 10) }))}
+          points=${mine.map((g, i) => ({ value: g.score, label: label(g, i), group: date(g.finished, { short: true }) }))}
           valueName=${t("Score")} groupName=${t("Day")} />
         ${solo.length ? html`<${Histogram} id=${`histogram-${game}`} title=${t("Your solo scores and the strong computer player's")}
             valueName=${t("Score")} series=${[{ name: t("You"), values: solo, kind: "you" },
@@ -146,7 +146,7 @@ function Charts({ games, strong }) {
     })}
     <h3>${t("Am I improving? Mean cost per decision")}</h3>
     ${reviewed.length ? html`<${LineChart} id="cost-chart" dots=${true} digits=${2} title=${t("Expected points lost per decision, game after game (lower is better)")}
-        points=${reviewed.map((g, i) => ({ value: g.mean_cost, label: `${label(g, i)} (${gameName(g.game)})`, group: g.finished.slice(5, 10) }))}
+        points=${reviewed.map((g, i) => ({ value: g.mean_cost, label: `${label(g, i)} (${gameName(g.game)})`, group: date(g.finished, { short: true }) }))}
         valueName=${t("Cost per decision")} groupName=${t("Day")} />`
       : html`<p class="note" id="no-cost">${t("No reviewed game yet: review a finished game to see what your decisions cost.")}</p>`}
   </section>`;
@@ -156,7 +156,7 @@ function Challenges({ entries }) {
   if (!entries.length) return null;
   return html`<section class="panel" id="progress-challenges" aria-labelledby="progress-challenges-title">
     <h2 id="progress-challenges-title">${t("My challenges")}</h2>
-    <ul>${entries.map((e) => html`<li>${e.day} — ${gameName(e.game)} — ${e.name} — ${e.score === null ? t("in progress") : num(e.score)}
+    <ul>${entries.map((e) => html`<li>${date(e.day)} — ${gameName(e.game)} — ${e.name} — ${e.score === null ? t("in progress") : num(e.score)}
       ${e.score !== null ? html` <a href=${`/g/${e.id}?replay`}>${t("replay")}</a>` : null}</li>`)}</ul>
   </section>`;
 }
