@@ -288,6 +288,16 @@ class Store(Protocol):
         """Keep a finished game's final scores with its seats (read by :meth:`played`)."""
         ...
 
+    # --- practice positions solved (web/reviews.py's Practice) ---
+
+    def save_solved(self, player_hash: str, game_id: str, seat: int, move_number: int, solved: float) -> None:
+        """Keep that the player solved a practice position; the first time stays."""
+        ...
+
+    def solved(self, player_hash: str) -> list[tuple[str, int, int]]:
+        """The practice positions the player solved, (game id, seat, move number), oldest first."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -398,6 +408,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN player_hash TEXT;
     ALTER TABLE seats ADD COLUMN score INTEGER;
     CREATE INDEX seats_player ON seats (player_hash);
+    """,
+    # 8: the practice positions a player solved (a reviewed seat's costly decision, by its move
+    # number). No reference to the game: what a player solved stays theirs once the game is forgotten.
+    """
+    CREATE TABLE practice_solved (
+        player_hash TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        move_number INTEGER NOT NULL,
+        solved {real} NOT NULL,
+        PRIMARY KEY (player_hash, game_id, seat, move_number)
+    );
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -778,6 +800,25 @@ class _SQLStore:
                 "UPDATE seats SET score = ? WHERE game_id = ? AND seat = ?",
                 [(score, game_id, seat) for seat, score in enumerate(scores)],
             )
+
+    # --- practice positions solved ---
+
+    def save_solved(self, player_hash: str, game_id: str, seat: int, move_number: int, solved: float) -> None:
+        with self._transaction() as cursor:
+            cursor.execute(
+                "INSERT INTO practice_solved (player_hash, game_id, seat, move_number, solved) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (player_hash, game_id, seat, move_number) DO NOTHING",
+                (player_hash, game_id, seat, move_number, solved),
+            )
+
+    def solved(self, player_hash: str) -> list[tuple[str, int, int]]:
+        with self._transaction(write=False) as cursor:
+            rows = cursor.execute(
+                "SELECT game_id, seat, move_number FROM practice_solved WHERE player_hash = ?"
+                " ORDER BY solved, game_id, seat, move_number",
+                (player_hash,),
+            ).fetchall()
+        return [(str(g), int(s), int(m)) for g, s, m in rows]
 
     def load_review(self, game_id: str, seat: int, version: str) -> str | None:
         with self._transaction(write=False) as cursor:
