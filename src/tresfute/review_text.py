@@ -20,12 +20,23 @@ LABEL_WORDS = {
     "mistake": N_("mistake"),
     "blunder": N_("blunder"),
 }
+LEVEL_WORDS = {  # the error rate's named levels (bots.review.LEVELS)
+    "expert": N_("expert"),
+    "strong": N_("strong"),
+    "advanced": N_("advanced"),
+    "intermediate": N_("intermediate"),
+    "beginner": N_("beginner"),
+}
 LABEL_STYLES = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
 CHART_ROWS = 10
 
 
 def label_word(name: str) -> str:
     return _(LABEL_WORDS[name])
+
+
+def level_word(name: str) -> str:
+    return _(LEVEL_WORDS[name])
 
 
 def number(value: float, digits: int = 1) -> str:
@@ -141,4 +152,4 @@ def print_review(record: Record, review: Review, console: Console | None = None)
         console.print(line, markup=False)
 
 
-__all__ = ["chart_lines", "label_word", "print_review", "review_json"]
+__all__ = ["chart_lines", "label_word", "level_word", "print_review", "review_json"]
