@@ -130,7 +130,7 @@ class Players:
                     "accuracy": review["accuracy"] if review else None,
                     "mean_cost": review["mean_cost"] if review else None,
                     "decisions": decisions,
-                    "error_rate": review["error_rate"] if review else None,
+                    "error_rate": review.get("error_rate") if review else None,
                     "to_practise": costly,
                     "solved": solved[(seat.game_id, seat.seat)],
                 }
