@@ -134,3 +134,15 @@ def test_a_review_is_forgotten_with_its_game(store: Store, finished: list[str]) 
     store.save_review("old", 0, FORMAT, '{"kept": true}')
     assert store.purge_finished(200.0) == 1
     assert store.load("old") is None and store.load_review("old", 0, FORMAT) is None
+
+
+def test_practice_positions_solved_are_kept_once_per_player(store: Store) -> None:
+    """A player's solved practice positions (game, seat, move number), oldest first, each once
+    (the first time stays); another player's are theirs; no game need exist (what a player
+    solved stays theirs once the game is forgotten)."""
+    store.save_solved("p1", "g1", 0, 12, 1.0)
+    store.save_solved("p1", "g1", 0, 12, 5.0)  # solved again: kept once, at its first time
+    store.save_solved("p1", "g2", 1, 6, 3.0)
+    store.save_solved("p2", "g1", 0, 12, 2.0)
+    assert store.solved("p1") == [("g1", 0, 12), ("g2", 1, 6)]
+    assert store.solved("p2") == [("g1", 0, 12)] and store.solved("nobody") == []
