@@ -151,6 +151,7 @@ def test_a_costly_position_is_shown_as_it_stood_without_the_best_move(
     shown = view.json()
     assert by_anyone.status_code == 200 and by_anyone.json() == shown  # anyone who may watch, as for reviews
     assert shown["you"] == 0 and shown["over"] is False and shown["step"] == number - 1
+    assert shown["status"] == "Your move." and shown["prompt"]
     assert {m["move"] for m in shown["legal"]} == {str(m) for m in game.legal_moves(0)}
     assert all(m["label"] and m["label"] != m["move"] for m in shown["legal"])  # in words
     assert [d["value"] for d in shown["state"]["dice"]] == list(game.values)  # the dice as they were

@@ -176,4 +176,10 @@ def test_practise_my_mistakes_walks_through_them_costliest_first(
         arg=f"Coup {costly[1]['move_number']},",
     )
     assert page.locator("#practice-ask").count() == 1
+    # a costly decision's position, shown from the review, is played again from there too
+    page.click("#back-to-review")
+    page.locator("#costliest li.decision .show-position").first.click()
+    page.click("#review-position .try-again")
+    page.wait_for_selector("#practice-ask")
+    assert f"Coup {costly[0]['move_number']}," in page.locator("#practice").inner_text()
     assert errors == []

@@ -214,6 +214,7 @@ class Practice:
                 solo_roll=False,
                 can_undo=False,
                 prompt=situation(game, seat),
+                status=_("Your move."),  # the position is played again: the reader decides
             )
             view["practice"] = {
                 "move_number": move_number,

@@ -80,13 +80,14 @@ function Summary({ review, onShow, onPractise }) {
   </section>`;
 }
 
-function Position({ shown, onBack }) {
+function Position({ shown, onBack, onPractise }) {
   const { view, layout, decision, seat } = shown;
   const nav = html`<nav class="replay review-position" id="review-position" aria-label=${t("Position of the decision")}>
     <button type="button" id="back-to-review" onClick=${onBack}>${t("Back to the review")}</button>
     <span>${t("Move {n}, round {round}", { n: decision.move_number, round: decision.round })} — ${decision.label_text}</span>
     <span class="legend"><span class="badge-played">${t("played")}</span> ${decision.played_text}</span>
     ${decision.played === decision.best ? null : html`<span class="legend"><span class="badge-best">${t("best")}</span> ${decision.best_text}</span>`}
+    ${decision.cost >= PRACTISED_FROM ? html`<button type="button" class="try-again" onClick=${() => onPractise([decision])}>${t("Try again")}</button>` : null}
   </nav>`;
   const marked = { player: seat, played: keyOf(decision.played_move), best: keyOf(decision.best_move) };
   return html`<${GameScreen} layout=${layout} view=${{ ...view, you: seat }} token=${null} play=${null} replayNav=${nav}
@@ -226,7 +227,7 @@ export function ReviewPage({ id, token, player, layoutFor }) {
   };
 
   if (error) return html`<p class="error panel" role="alert">${error}</p>`;
-  if (shown) return html`<${Position} shown=${shown} onBack=${back} />`;
+  if (shown) return html`<${Position} shown=${shown} onBack=${back} onPractise=${(queue) => { setShown(null); setPractice(queue); }} />`;
   if (practice) {
     return html`<${Practice} id=${id} query=${player ? `&player=${player}` : ""} headers=${headers} layoutFor=${layoutFor}
       queue=${practice} seat=${review.player - 1} onBack=${back} />`;
