@@ -79,7 +79,7 @@ def test_a_review_is_computed_once_and_then_read(
     store.create(a_game(finished))
     first = reviewed(store, "g1", 0)
     assert first is not None and first["format"] == FORMAT and len(calls) == 1
-    assert first["decisions"] and all(d["cost"] >= 0 for d in first["decisions"])
+    assert first["decisions"] and all(d["cost"] >= 0 or d["label"] == "best" for d in first["decisions"])
     assert reviewed(store, "g1", 0) == first and len(calls) == 1
     assert store.load_review("g1", 0, FORMAT) is not None
     assert store.load_review("g1", 0, "tresfute-review/0") is None
@@ -134,3 +134,15 @@ def test_a_review_is_forgotten_with_its_game(store: Store, finished: list[str]) 
     store.save_review("old", 0, FORMAT, '{"kept": true}')
     assert store.purge_finished(200.0) == 1
     assert store.load("old") is None and store.load_review("old", 0, FORMAT) is None
+
+
+def test_practice_positions_solved_are_kept_once_per_player(store: Store) -> None:
+    """A player's solved practice positions (game, seat, move number), oldest first, each once
+    (the first time stays); another player's are theirs; no game need exist (what a player
+    solved stays theirs once the game is forgotten)."""
+    store.save_solved("p1", "g1", 0, 12, 1.0)
+    store.save_solved("p1", "g1", 0, 12, 5.0)  # solved again: kept once, at its first time
+    store.save_solved("p1", "g2", 1, 6, 3.0)
+    store.save_solved("p2", "g1", 0, 12, 2.0)
+    assert store.solved("p1") == [("g1", 0, 12), ("g2", 1, 6)]
+    assert store.solved("p2") == [("g1", 0, 12)] and store.solved("nobody") == []

@@ -70,6 +70,13 @@ class Undo(Strict):
     seq: Seq
 
 
+class PracticeIn(Strict):
+    """A move tried in a reviewed decision's position (``move_number``: the record's move, from 1)."""
+
+    move_number: Annotated[int, Field(ge=1, strict=True)]
+    move: Annotated[str, Field(min_length=1, max_length=80)]
+
+
 class SocketAct(Act):
     """A move sent on the game's WebSocket by a seat's page; its ``id`` comes back in the answer."""
 

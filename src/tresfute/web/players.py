@@ -18,6 +18,7 @@ import csv
 import io
 import json
 import secrets
+from collections import Counter
 from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
@@ -27,6 +28,7 @@ from .. import records
 from ..bots.review import FORMAT as REVIEW_FORMAT
 from ..i18n import _
 from .challenge import entry_view
+from .reviews import PRACTISED_FROM
 from .store import PlayedSeat, Store, token_hash
 from .tables import Host, TableError, replay_stored
 
@@ -101,12 +103,15 @@ class Players:
         return scores
 
     def games(self, hashed: str) -> list[dict[str, Any]]:
-        """The player's finished games, oldest first: their score, place and review figures."""
+        """The player's finished games, oldest first: their score, place and review figures, and
+        how many of the review's costly decisions the player solved in practice."""
+        solved = Counter((game_id, seat) for game_id, seat, _number in self.store.solved(hashed))
         found = []
         for seat in self.store.played(hashed, REVIEW_FORMAT):
             scores = self._scores(seat)
             review = json.loads(seat.review) if seat.review is not None else None
             decisions = len(review["decisions"]) if review else 0
+            costly = sum(1 for d in review["decisions"] if d["cost"] >= PRACTISED_FROM) if review else 0
             found.append(
                 {
                     "id": seat.game_id,
@@ -125,6 +130,9 @@ class Players:
                     "accuracy": review["accuracy"] if review else None,
                     "mean_cost": review["mean_cost"] if review else None,
                     "decisions": decisions,
+                    "error_rate": review.get("error_rate") if review else None,
+                    "to_practise": costly,
+                    "solved": solved[(seat.game_id, seat.seat)],
                 }
             )
         return found
@@ -137,6 +145,7 @@ class Players:
         return {
             "name": self.store.player_name(hashed),
             "games": self.games(hashed),
+            "solved": len(self.store.solved(hashed)),  # practice positions solved, every game's
             "challenges": [entry_view(e) for e in self.store.history(hashed)],
             "strong": {
                 "bot": strong["bot"],

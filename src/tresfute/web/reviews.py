@@ -5,7 +5,12 @@ A review (``bots.review``) takes seconds: it is computed in a game thread, at mo
 :data:`REVIEWS_AT_ONCE` at a time (so that the other game threads stay free for moves), and
 stored with the game (``store.reviewed``): every later request reads it. While it runs, this
 process knows how far it has gone; a request to another server process sharing the database
-sees it only once it is stored.
+sees it only once it is stored. A review stored in an older format (``bots.review.FORMAT``) is
+never shown: it is computed anew.
+
+Practice: a costly decision of a stored review (:data:`PRACTISED_FROM` points or more) is shown
+again as it stood, and the move a player tries there is judged as the review judges a decision
+(``bots.review.judge``); a player's solved positions are kept (``store.save_solved``).
 """
 
 from __future__ import annotations
@@ -17,16 +22,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import records
-from ..bots.review import FORMAT, ReviewError, computer_choices
+from ..bots.review import FORMAT, PRACTICE_MARGIN, WHY_FROM, ReviewError, computer_choices, judge, reason_from_json
 from ..i18n import N_, _, use_language
-from ..review_text import label_word
-from ..rules import Game, parse_move
-from ..text import bot_name, describe_move
+from ..review_text import label_word, level_word
+from ..rules import Game, IllegalMoveError, MoveSyntaxError, parse_move
+from ..text import bot_name, describe_move, explain, situation
 from .days import closes
-from .store import reviewed
+from .store import reviewed, token_hash
 from .tables import Host, Table, TableError, move_view
 
 REVIEWS_AT_ONCE = 1  # of the game threads (threads.GAME_THREADS), those a review may take
+PRACTISED_FROM = WHY_FROM  # a decision that cost this many expected points or more is practised
 
 
 @dataclass
@@ -136,7 +142,8 @@ class Reviews:
 def in_words(host: Host, game_id: str, data: dict[str, Any], language: str) -> dict[str, Any]:
     """The stored review with each decision's moves as the page shows them (``played_move``,
     ``best_move``: the move's words, die, area and cell, as in a view's ``legal``) and its words
-    (``played_text``, ``best_text``, ``label_text``) in ``language``, and the seat's name."""
+    (``played_text``, ``best_text``, ``label_text``, and for a costly decision ``why``, the reason
+    in a sentence) in ``language``, the level's word (``level_text``)."""
     stored = host.store.load(game_id)
     if stored is None:
         raise TableError(404, _("no such game"))
@@ -152,10 +159,113 @@ def in_words(host: Host, game_id: str, data: dict[str, Any], language: str) -> d
                     decision[f"{key}_move"] = shown
                     decision[f"{key}_text"] = describe_move(game, parse_move(decision[key]))
                 decision["label_text"] = label_word(decision["label"])
+                if "why_reason" in decision:
+                    decision["why"] = explain(reason_from_json(decision["why_reason"]))
             game.play(parse_move(text), seat)
         data["label_words"] = {name: label_word(name) for name in data["labels"]}
+        data["level_text"] = level_word(data["level"])
     data["status"] = "done"
     return data
+
+
+def practised(data: dict[str, Any], move_number: int) -> dict[str, Any]:
+    """The decision of a stored review played at ``move_number``, if it is one to practise (it
+    cost :data:`PRACTISED_FROM` points or more); else a 422 that says so."""
+    for decision in data["decisions"]:
+        if decision["move_number"] == move_number and decision["cost"] >= PRACTISED_FROM:
+            return dict(decision)
+    sentence = _("move {n} is not a decision of {name}'s that cost {points} points or more: only those are practised")
+    raise TableError(422, sentence.format(n=move_number, name=data["name"], points=int(PRACTISED_FROM)))
+
+
+class Practice:
+    """Practice on a reviewed seat's costly decisions: the position as it stood, and the move a
+    player tries there judged (``bots.review.judge``)."""
+
+    def __init__(self, reviews: Reviews) -> None:
+        self.reviews = reviews
+        self.host = reviews.host
+
+    def _position(self, table: Table, seat: int, move_number: int) -> tuple[dict[str, Any], dict[str, Any], Game]:
+        """The stored review, its decision at ``move_number`` and the position before it."""
+        data = self.reviews.stored(table.id, seat)
+        if data is None:
+            raise TableError(409, _("this game has no review yet: a position is practised from its review"))
+        decision = practised(data, move_number)
+        stored = table.stored
+        record = records.Record(
+            game=stored.game, players=[s.name for s in stored.seats], dice="external", moves=stored.moves
+        )
+        game = records.replay(record, stop=move_number)
+        assert seat in game.players_to_move, "a review's decision is one its seat took"
+        return data, decision, game
+
+    def position(self, table: Table, seat: int, move_number: int, language: str) -> dict[str, Any]:
+        """The decision's position as the page shows a game (the seat's sheet, the dice, its legal
+        moves in words) with what the decision was: not the strong player's choice."""
+        data, decision, game = self._position(table, seat, move_number)
+        view = self.host.view_at(table, move_number - 1, language)
+        with use_language(language):
+            view.update(
+                you=seat,
+                seq=0,
+                legal=[move_view(game, m) for m in game.legal_moves(seat)],
+                dice_to_roll=[],
+                solo_roll=False,
+                can_undo=False,
+                prompt=situation(game, seat),
+                status=_("Your move."),  # the position is played again: the reader decides
+            )
+            view["practice"] = {
+                "move_number": move_number,
+                "round": decision["round"],
+                "player": seat + 1,
+                "name": data["name"],
+                "played": decision["played"],
+                "played_text": describe_move(game, parse_move(decision["played"])),
+                "cost": decision["cost"],
+                "cost_se": decision["cost_se"],
+                "margin": PRACTICE_MARGIN,
+            }
+        return view
+
+    def answer(
+        self, table: Table, seat: int, move_number: int, move_text: str, player: str | None, own_seat: bool
+    ) -> dict[str, Any]:
+        """The move tried judged against the strong choice: right when within
+        ``PRACTICE_MARGIN`` points of it. A right answer counts for the player (``player``: the
+        secret sent, else the seat's own player when ``own_seat``, its token sent), once per
+        position."""
+        _data, _decision, game = self._position(table, seat, move_number)
+        try:
+            move = parse_move(move_text)
+        except MoveSyntaxError as exc:
+            raise TableError(422, _("not a move: {reason}").format(reason=explain(exc))) from None
+        try:
+            game.copy().play(move, seat)  # the engine is the judge of what is legal
+        except IllegalMoveError as exc:
+            raise TableError(409, _("illegal move: {reason}").format(reason=explain(exc))) from None
+        answer = judge(game, seat, move)
+        solver = (
+            token_hash(player) if player is not None else table.stored.seats[seat].player_hash if own_seat else None
+        )
+        counted = False
+        if answer.right and solver is not None and self.host.store.player_name(solver) is not None:
+            self.host.store.save_solved(solver, table.id, seat, move_number, self.host.wall_clock())
+            counted = True
+        return {
+            "move_number": move_number,
+            "right": answer.right,
+            "margin": PRACTICE_MARGIN,
+            "move": move_view(game, move),
+            "best": move_view(game, answer.best),
+            "expected": round(answer.expected, 2),
+            "best_expected": round(answer.best_expected, 2),
+            "cost": round(answer.cost, 2),
+            "cost_se": round(answer.cost_se, 2),
+            "why": None if answer.reason is None else explain(answer.reason),
+            "counted": counted,
+        }
 
 
 def choices(host: Host, game_id: str, token: str, language: str) -> list[dict[str, Any]]:

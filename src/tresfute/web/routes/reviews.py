@@ -1,7 +1,8 @@
-"""A finished game's review (``POST`` starts it, ``GET`` follows it), and during a game what
-each computer player would play. Who may ask (docs/web.md): a seat of the game for its own
-decisions; anyone who may watch the game for any seat (``?player=N``, from 1); a daily
-challenge's entry only once its day is over, by anyone, its seat included."""
+"""A finished game's review (``POST`` starts it, ``GET`` follows it), practice on its costly
+decisions, and during a game what each computer player would play. Who may ask (docs/web.md): a
+seat of the game for its own decisions; anyone who may watch the game for any seat
+(``?player=N``, from 1); a daily challenge's entry only once its day is over, by anyone, its seat
+included."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from ..deps import LanguageDep, PlayerToken, RequiredSeatToken, SeatToken, Server, ServerDep, in_game_thread
-from ..reviews import Reviews, choices
+from ..models import PracticeIn
+from ..reviews import Practice, Reviews, choices
 from ..threads import run_in_game_thread
 
 router = APIRouter()
 
 PlayerAsked = Annotated[int | None, Query(ge=1, le=4)]
+MoveNumber = Annotated[int, Query(ge=1)]
 
 
 def reviews_of(request: Request) -> Reviews:
@@ -80,6 +83,55 @@ async def review(
     reviews = reviews_of(request)
     seat = await asked(server, reviews, game_id, language, x_seat_token, x_player_token, player)
     return await in_game_thread(language, lambda: reviews.answer(game_id, seat, language))
+
+
+@router.get("/api/games/{game_id}/practice")
+async def practice_position(
+    game_id: str,
+    request: Request,
+    server: ServerDep,
+    language: LanguageDep,
+    move_number: MoveNumber,
+    player: PlayerAsked = None,
+    x_seat_token: SeatToken = None,
+    x_player_token: PlayerToken = None,
+) -> dict[str, Any]:
+    """A reviewed seat's costly decision (``move_number``: the record's move, from 1) as it stood:
+    the game's view before it, seen from that seat, with its legal moves in words and
+    ``practice`` (what the decision was; not the strong player's choice)."""
+    reviews = reviews_of(request)
+    seat = await asked(server, reviews, game_id, language, x_seat_token, x_player_token, player)
+
+    def work() -> dict[str, Any]:
+        return Practice(reviews).position(server.host.table(game_id), seat, move_number, language)
+
+    return await in_game_thread(language, work)
+
+
+@router.post("/api/games/{game_id}/practice")
+async def practise(
+    game_id: str,
+    body: PracticeIn,
+    request: Request,
+    server: ServerDep,
+    language: LanguageDep,
+    player: PlayerAsked = None,
+    x_seat_token: SeatToken = None,
+    x_player_token: PlayerToken = None,
+) -> dict[str, Any]:
+    """Judge a move tried in a reviewed seat's costly decision: ``right`` when within half a point
+    of the strong player's choice (``best``, in words), with the reason; a right answer counts
+    on the player's progress page (the player's secret, else the seat's own player when its
+    token is sent)."""
+    reviews = reviews_of(request)
+    seat = await asked(server, reviews, game_id, language, x_seat_token, x_player_token, player)
+
+    def work() -> dict[str, Any]:
+        table = server.host.table(game_id)
+        own = x_seat_token is not None and player is None  # the seat's own token, for its own decisions
+        return Practice(reviews).answer(table, seat, body.move_number, body.move, x_player_token, own)
+
+    return await in_game_thread(language, work)
 
 
 @router.post("/api/games/{game_id}/choices")

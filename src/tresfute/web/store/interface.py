@@ -264,6 +264,16 @@ class Store(Protocol):
         """Keep a finished game's final scores with its seats (read by :meth:`played`)."""
         ...
 
+    # --- practice positions solved (web/reviews.py's Practice) ---
+
+    def save_solved(self, player_hash: str, game_id: str, seat: int, move_number: int, solved: float) -> None:
+        """Keep that the player solved a practice position; the first time stays."""
+        ...
+
+    def solved(self, player_hash: str) -> list[tuple[str, int, int]]:
+        """The practice positions the player solved, (game id, seat, move number), oldest first."""
+        ...
+
     def close(self) -> None: ...
 
 

@@ -121,6 +121,18 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN rules TEXT;
     """,
+    # 10: the practice positions a player solved (a reviewed seat's costly decision, by its move
+    # number). No reference to the game: what a player solved stays theirs once the game is forgotten.
+    """
+    CREATE TABLE practice_solved (
+        player_hash TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        move_number INTEGER NOT NULL,
+        solved {real} NOT NULL,
+        PRIMARY KEY (player_hash, game_id, seat, move_number)
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -392,6 +392,25 @@ class _SQLStore:
                 [(score, game_id, seat) for seat, score in enumerate(scores)],
             )
 
+    # --- practice positions solved ---
+
+    def save_solved(self, player_hash: str, game_id: str, seat: int, move_number: int, solved: float) -> None:
+        with self._transaction() as cursor:
+            cursor.execute(
+                "INSERT INTO practice_solved (player_hash, game_id, seat, move_number, solved) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (player_hash, game_id, seat, move_number) DO NOTHING",
+                (player_hash, game_id, seat, move_number, solved),
+            )
+
+    def solved(self, player_hash: str) -> list[tuple[str, int, int]]:
+        with self._transaction(write=False) as cursor:
+            rows = cursor.execute(
+                "SELECT game_id, seat, move_number FROM practice_solved WHERE player_hash = ?"
+                " ORDER BY solved, game_id, seat, move_number",
+                (player_hash,),
+            ).fetchall()
+        return [(str(g), int(s), int(m)) for g, s, m in rows]
+
     def load_review(self, game_id: str, seat: int, version: str) -> str | None:
         with self._transaction(write=False) as cursor:
             row = cursor.execute(

@@ -14,7 +14,7 @@ import { Sheet, cellKey, changedCells } from "./sheet.js";
 const ON_SHEET = new Set(["pick", "extra", "bonus", "sweep"]);
 
 /** The sheet's cells that take a move now, each with its moves (those of the chosen die). */
-function targetsOf(legal, die) {
+export function targetsOf(legal, die) {
   const targets = new Map();
   for (const move of legal) {
     if (!move.area || !ON_SHEET.has(move.kind)) continue;
@@ -25,6 +25,13 @@ function targetsOf(legal, die) {
   }
   return targets;
 }
+
+/** The moves of a cell that takes several (a die's value, or which die), to choose from. */
+export const chooser = (picker, names, onMove, onClose) => html`<div class="chooser" role="dialog" aria-label=${t("Choose")}>
+  ${picker.moves.map((m, i) => html`<button type="button" data-move=${m.move} ref=${i === 0 ? (node) => node && node.focus() : null}
+    onClick=${() => onMove(m.move)}>${m.value !== null && m.value !== undefined && !m.die ? html`<b>${num(m.value)}</b>` : moveChoice(m, names)}</button>`)}
+  <button type="button" class="close" onClick=${onClose} aria-label=${t("Close")}>${t("Close")}</button>
+</div>`;
 
 /** A new turn waits for its first roll: the dice on the table are the last turn's. */
 const staleDice = (view) => view.state.phase === "roll" && view.state.picks === 0 && !view.over
@@ -48,7 +55,7 @@ function Pending({ view }) {
   return html`<ul class="pending" id="pending">${mine.map((p) => html`<li>${t("Bonus: {bonus} — {source}", p)}</li>`)}</ul>`;
 }
 
-function moveChoice(move, names) {
+export function moveChoice(move, names) {
   if (move.die && move.kind !== "reprise") {
     return html`<${DieFace} letter=${move.die} value=${null} label=${names[move.die]} /> ${move.label}`;
   }
@@ -83,7 +90,7 @@ function Controls({ view, layout, die, onMove, onUndo, onHint, hint, onChoices, 
     </div>
     <div class="tools">
       ${view.can_undo ? html`<button type="button" id="undo" data-key="undo" disabled=${busy} onClick=${onUndo}>${t("Undo")}</button>` : null}
-      ${hintable ? html`<button type="button" id="hint-button" data-key="hint" disabled=${busy} onClick=${onHint}>${t("Hint")}</button>` : null}
+      ${hintable && onHint ? html`<button type="button" id="hint-button" data-key="hint" disabled=${busy} onClick=${onHint}>${t("Hint")}</button>` : null}
       ${hintable && onChoices ? html`<button type="button" id="choices-button" disabled=${busy} onClick=${onChoices}
         title=${t("What each computer player would play")}>${t("Computer players")}</button>` : null}
     </div>
@@ -166,7 +173,7 @@ export function GameScreen({ layout, view, token, play, replayNav = null, lastCh
   // ``marked``: a review's position, { player, played, best } (the cells' keys) drawn on that sheet
   const sheetPlay = (i) => (play && i === me ? { ...play.sheet, last: lastChanged.get(i) || new Set() }
     : { targets: new Map(), hint: null, last: lastChanged.get(i) || new Set(), picker: null,
-      ...(marked && marked.player === i ? { played: marked.played, best: marked.best } : {}) });
+      ...(marked && marked.player === i ? { played: marked.played, best: marked.best, playedLabel: marked.playedLabel } : {}) });
   return html`<div class=${`game players-${view.seats.length}`} data-revision=${view.revision} data-over=${view.over ? "true" : null}
     aria-busy=${play && play.busy ? "true" : null}>
     <div class="play-panel">
@@ -370,11 +377,7 @@ export function GamePage({ id, token, layoutFor }) {
     if (moves.length === 1) onMove(moves[0].move);
     else setPicker(picker && picker.key === key ? null : { key, moves });
   };
-  const renderPicker = () => html`<div class="chooser" role="dialog" aria-label=${t("Choose")}>
-    ${picker.moves.map((m, i) => html`<button type="button" data-move=${m.move} ref=${i === 0 ? (node) => node && node.focus() : null}
-      onClick=${() => onMove(m.move)}>${m.value !== null && m.value !== undefined && !m.die ? html`<b>${num(m.value)}</b>` : moveChoice(m, names)}</button>`)}
-    <button type="button" class="close" onClick=${() => setPicker(null)} aria-label=${t("Close")}>${t("Close")}</button>
-  </div>`;
+  const renderPicker = () => chooser(picker, names, onMove, () => setPicker(null));
   const play = {
     die, busy, message, hint, choices,
     onSelect: (letter) => { setDie(letter); setPicker(null); },

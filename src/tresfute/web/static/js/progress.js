@@ -1,11 +1,12 @@
 // A player's progress (/me): their name, every finished game with its score and review figures,
 // the scores over time for each game, their solo scores against the strong computer player's,
-// their mean cost per decision over time, their challenges, the exports, and the link that moves
+// their mean cost per decision over time, the practice positions they solved (a review's costly
+// decisions played again: "Try again"), their challenges, the exports, and the link that moves
 // the player's secret to another device (/me#player=<secret>: the # part never reaches a server).
 import { api } from "./api.js";
 import { Histogram, LineChart } from "./chart.js";
 import { html, useEffect, useState } from "./lib.js";
-import { date, gameName, lang, num, t } from "./i18n.js";
+import { date, gameName, lang, num, t, tn } from "./i18n.js";
 import { TOKEN_SHAPE, player, playerLink, setPlayer } from "./memory.js";
 
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
@@ -105,7 +106,8 @@ function GameRow({ g }) {
     <td class="links"><a href=${`/g/${g.id}?replay`}>${t("replay")}</a>
       ${g.reviewed ? html` · <a class="review-link" href=${`/g/${g.id}?review=${g.seat}`}>${t("see the review")}</a>`
         : notYet ? html` · <small>${t("review after the day")}</small>`
-        : html` · <a class="review-link not-reviewed" href=${`/g/${g.id}?review=${g.seat}`}>${t("not reviewed: review it")}</a>`}</td>
+        : html` · <a class="review-link not-reviewed" href=${`/g/${g.id}?review=${g.seat}`}>${t("not reviewed: review it")}</a>`}
+      ${g.reviewed && g.to_practise ? html` · <small class="solved">${t("practice: {solved} of {total} solved", { solved: num(g.solved), total: num(g.to_practise) })}</small>` : null}</td>
   </tr>`;
 }
 
@@ -227,6 +229,8 @@ export function ProgressPage() {
     ${found ? html`<section class="panel" id="player" aria-labelledby="player-title">
         <h2 id="player-title">${t("My progress")}</h2>
         <${Name} name=${found.name} onRenamed=${(name) => setState({ found: { ...found, name } })} />
+        <p id="practice-solved">${tn("{n} practice position solved: a costly decision of a review played again, within half a point of the best.",
+          "{n} practice positions solved: costly decisions of your reviews played again, within half a point of the best.", found.solved)}</p>
         <p>${t("Your history is kept on this site by a secret that this browser holds: no password.")}</p>
         <${Move} token=${player().token} />
       </section>

@@ -1,17 +1,26 @@
 // A finished game's review (/g/<id>?review): the server computes it once, in the background
-// (the page shows how far it has gone), then the accuracy, the labels, the expected final score
-// through the game as a chart, the costliest decisions first and every decision. A decision's
-// "Show" opens its position on the sheet, with the move played and the strong choice marked.
+// (the page shows how far it has gone), then the accuracy, the error rate and its level, the
+// labels, the expected final score through the game as a chart, the costliest decisions first and
+// every decision, each move in words with its cost, its uncertainty and, when it cost 2 points or
+// more, why. A decision's "Show" opens its position on the sheet, with the move played and the
+// strong choice marked; "Try again" (and "Practise my mistakes", costliest first) shows a costly
+// decision's position to play again, as in a game, and the server judges the move tried.
 import { api, seatHeaders } from "./api.js";
 import { LineChart } from "./chart.js";
-import { GameScreen } from "./game.js";
+import { GameScreen, chooser, targetsOf } from "./game.js";
 import { html, useEffect, useState } from "./lib.js";
-import { gameName, lang, num, t } from "./i18n.js";
+import { gameName, lang, num, sentence, t } from "./i18n.js";
 import { playerHeaders } from "./memory.js";
 import { cellKey } from "./sheet.js";
 
 const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const POLL_MS = 500;
+const PRACTISED_FROM = 2; // a decision that cost this many points or more is practised (web/reviews.py)
+const practised = (decisions) => decisions.filter((d) => d.cost >= PRACTISED_FROM)
+  .sort((a, b) => b.cost - a.cost || a.move_number - b.move_number);
+/** A cost with its standard error: "5,2 ± 0,5"; as points lost, "−5,2 ± 0,5". */
+const spread = (cost, se) => `${num(cost, 1)}\u00a0±\u00a0${num(se, 1)}`;
+const lost = (cost, se) => `−${spread(cost, se)}`;
 
 const percent = (value) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(value / 100);
 const keyOf = (move) => (move && move.area ? cellKey(move.area, move.cell) : null);
@@ -25,19 +34,21 @@ function Progress({ progress }) {
   </section>`;
 }
 
-function Decision({ d, onShow }) {
+function Decision({ d, onShow, onPractise }) {
   return html`<li class=${`decision label-${d.label}`} data-move-number=${d.move_number}>
     <p class="decision-head"><b>${t("Move {n}, round {round}", { n: d.move_number, round: d.round })}</b>
       <span class=${`label-tag label-${d.label}`}>${d.label_text}</span>
-      ${d.cost > 0 ? html`<span class="cost">${t("{cost} points lost", { cost: num(d.cost, 1) })}</span>` : null}</p>
+      ${d.cost > 0 ? html`<span class="cost" title=${t("expected points lost, ± their standard error")}>${lost(d.cost, d.cost_se)}</span>` : null}</p>
     <p>${t("Played: {move}", { move: d.played_text })} <small>(${t("expected final score {value}", { value: num(d.played_expected, 1) })})</small></p>
     ${d.played === d.best ? null
       : html`<p>${t("Strong player: {move}", { move: d.best_text })} <small>(${t("expected final score {value}", { value: num(d.best_expected, 1) })})</small></p>`}
-    <button type="button" class="show-position" onClick=${() => onShow(d)}>${t("Show the position")}</button>
+    ${d.why ? html`<p class="why">${sentence(d.why)}.</p>` : null}
+    <p class="decision-buttons"><button type="button" class="show-position" onClick=${() => onShow(d)}>${t("Show the position")}</button>
+      ${d.cost >= PRACTISED_FROM ? html` <button type="button" class="try-again" onClick=${() => onPractise([d])}>${t("Try again")}</button>` : null}</p>
   </li>`;
 }
 
-function Summary({ review, onShow }) {
+function Summary({ review, onShow, onPractise }) {
   const byMove = new Map(review.decisions.map((d) => [d.move_number, d]));
   const costliest = review.costliest.map((n) => byMove.get(n));
   const points = review.chart.map((value, i) => {
@@ -45,36 +56,125 @@ function Summary({ review, onShow }) {
     return { value, group: d ? d.round : 1, label: i === 0 ? t("start") : t("after move {n}", { n: d.move_number }) };
   });
   const marked = costliest.map((d) => review.decisions.indexOf(d) + 1);
+  const mistakes = practised(review.decisions);
   return html`<section class="panel review" id="review" aria-labelledby="review-title">
     <h2 id="review-title">${t("Review of {name}'s game", { name: review.name })}</h2>
     <p>${gameName(review.game)} — ${t("final score {score}", { score: num(review.final_score) })}</p>
-    <p class="accuracy" id="accuracy">${t("Accuracy: {accuracy}", { accuracy: percent(review.accuracy) })}</p>
+    <p class="accuracy" id="accuracy">${t("Accuracy: {accuracy}", { accuracy: percent(review.accuracy) })}${" — "}<span
+      id="error-rate">${t("error rate: {rate} points per decision that mattered", { rate: num(review.error_rate, 2) })}</span>${" — "}<span
+      id="level">${t("level: {level}", { level: review.level_text })}</span></p>
     <p>${t("{total} expected points lost, {mean} per decision", { total: num(review.total_cost, 1), mean: num(review.mean_cost, 1) })}</p>
+    ${mistakes.length ? html`<p><button type="button" class="primary-button" id="practise-mistakes" onClick=${() => onPractise(mistakes)}>
+      ${t("Practise my mistakes ({n})", { n: num(mistakes.length) })}</button></p>` : null}
     <ul class="label-counts" id="label-counts">${LABELS.map((name) => html`<li class=${`label-${name}`}>
       <span class=${`label-tag label-${name}`}>${review.label_words[name]}</span> <b>${num(review.labels[name])}</b></li>`)}</ul>
     <h3>${t("Expected final score through the game")}</h3>
     <${LineChart} id="review-chart" points=${points} marked=${marked} title=${t("Expected final score through the game")}
       valueName=${t("Expected final score")} groupName=${t("Round")} />
     <h3>${t("The costliest decisions")}</h3>
-    ${costliest.length ? html`<ol class="decisions costliest" id="costliest">${costliest.map((d) => html`<${Decision} d=${d} onShow=${onShow} />`)}</ol>`
+    ${costliest.length ? html`<ol class="decisions costliest" id="costliest">${costliest.map((d) => html`<${Decision} d=${d} onShow=${onShow} onPractise=${onPractise} />`)}</ol>`
       : html`<p>${t("No decision cost anything: every one was the strong player's.")}</p>`}
     <details class="all-decisions" id="all-decisions"><summary>${t("Every decision ({n})", { n: review.decisions.length })}</summary>
-      <ol class="decisions">${review.decisions.map((d) => html`<${Decision} d=${d} onShow=${onShow} />`)}</ol>
+      <ol class="decisions">${review.decisions.map((d) => html`<${Decision} d=${d} onShow=${onShow} onPractise=${onPractise} />`)}</ol>
     </details>
   </section>`;
 }
 
-function Position({ shown, onBack }) {
+function Position({ shown, onBack, onPractise }) {
   const { view, layout, decision, seat } = shown;
   const nav = html`<nav class="replay review-position" id="review-position" aria-label=${t("Position of the decision")}>
     <button type="button" id="back-to-review" onClick=${onBack}>${t("Back to the review")}</button>
     <span>${t("Move {n}, round {round}", { n: decision.move_number, round: decision.round })} — ${decision.label_text}</span>
     <span class="legend"><span class="badge-played">${t("played")}</span> ${decision.played_text}</span>
     ${decision.played === decision.best ? null : html`<span class="legend"><span class="badge-best">${t("best")}</span> ${decision.best_text}</span>`}
+    ${decision.cost >= PRACTISED_FROM ? html`<button type="button" class="try-again" onClick=${() => onPractise([decision])}>${t("Try again")}</button>` : null}
   </nav>`;
   const marked = { player: seat, played: keyOf(decision.played_move), best: keyOf(decision.best_move) };
   return html`<${GameScreen} layout=${layout} view=${{ ...view, you: seat }} token=${null} play=${null} replayNav=${nav}
     lastChanged=${new Map()} marked=${marked} />`;
+}
+
+/** A costly decision played again: its position as it stood (the sheet, the dice), the moves
+ * offered as in a game (a die, then a cell; or the list of moves in words); the move tried is
+ * judged by the server, which says whether it is within half a point of the best, and why. */
+function Practice({ id, query, headers, layoutFor, queue, seat, onBack }) {
+  const [index, setIndex] = useState(0);
+  const [shown, setShown] = useState(null);
+  const [answer, setAnswer] = useState(null);
+  const [die, setDie] = useState(null);
+  const [picker, setPicker] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState("");
+  const decision = queue[index];
+
+  useEffect(() => {
+    let stopped = false;
+    setShown(null);
+    setAnswer(null);
+    api(`/api/games/${id}/practice?move_number=${decision.move_number}${query}`, { headers }).then(async (view) => {
+      const layout = await layoutFor(view.game);
+      if (!stopped) setShown({ view, layout });
+      window.scrollTo(0, 0);
+    }, (e) => setMessage(e.message));
+    return () => { stopped = true; };
+  }, [index]);
+
+  const again = () => { setAnswer(null); setDie(null); setPicker(null); setMessage(""); };
+  const onMove = async (move) => {
+    if (busy) return;
+    setBusy(true);
+    setPicker(null);
+    setMessage(t("Thinking…"));
+    try {
+      const body = { move_number: decision.move_number, move };
+      setAnswer(await api(`/api/games/${id}/practice${query ? `?${query.slice(1)}` : ""}`, { method: "POST", headers, body }));
+      setMessage("");
+    } catch (e) {
+      setMessage(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const back = html`<button type="button" id="back-to-review" onClick=${onBack}>${t("Back to the review")}</button>`;
+  if (!shown) return html`<div class="panel">${back} <p role="status">${message || t("Loading…")}</p></div>`;
+  const { view, layout } = shown;
+  const what = view.practice;
+  const head = html`<p><b>${t("Move {n}, round {round}", { n: what.move_number, round: what.round })}</b>
+    ${queue.length > 1 ? html` — ${t("position {k} of {n}", { k: num(index + 1), n: num(queue.length) })}` : null}</p>`;
+  const nav = html`<section class="replay review-position practice" id="practice" aria-label=${t("Practice")}>
+    <p>${back}</p>
+    ${head}
+    ${answer ? html`<div id="practice-answer" class=${answer.right ? "right" : "wrong"} role="status">
+        <p class="verdict"><b>${answer.right
+          ? t("Right: your move is within {margin} point of the best.", { margin: num(answer.margin, 1) })
+          : t("Not quite: your move is {lost} points below the best.", { lost: spread(answer.cost, answer.cost_se) })}</b></p>
+        <p><span class="badge-played">${t("your move")}</span> ${answer.move.label}</p>
+        ${answer.move.move === answer.best.move ? null : html`<p><span class="badge-best">${t("best")}</span> ${answer.best.label}</p>`}
+        ${answer.why ? html`<p class="why">${sentence(answer.why)}.</p>` : null}
+        <p class="form-line"><button type="button" id="practice-again" onClick=${again}>${t("Try again")}</button>
+          ${index + 1 < queue.length ? html`<button type="button" class="primary-button" id="practice-next"
+            onClick=${() => { again(); setIndex(index + 1); }}>${t("Next mistake")}</button>` : null}</p>
+      </div>`
+      : html`<p id="practice-ask">${t("You played {move} here: {lost} points below the strong player's choice. Find a better move: choose it on your sheet or in the list of moves.",
+        { move: what.played_text, lost: spread(what.cost, what.cost_se) })}</p>`}
+  </section>`;
+  if (answer) {
+    const marked = { player: seat, played: keyOf(answer.move), best: keyOf(answer.best), playedLabel: t("your move") };
+    return html`<${GameScreen} layout=${layout} view=${view} token=${null} play=${null} replayNav=${nav} lastChanged=${new Map()} marked=${marked} />`;
+  }
+  const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
+  const play = {
+    die, busy, message, hint: null, choices: null,
+    onSelect: (letter) => { setDie(letter); setPicker(null); },
+    onMove, onUndo: null, onHint: null, onChoices: null,
+    sheet: {
+      targets: targetsOf(view.legal, die), hint: null, hintValue: null, picker,
+      onTarget: (key, moves) => (moves.length === 1 ? onMove(moves[0].move) : setPicker(picker && picker.key === key ? null : { key, moves })),
+      renderPicker: () => chooser(picker, names, onMove, () => setPicker(null)),
+    },
+  };
+  return html`<${GameScreen} layout=${layout} view=${view} token=${null} play=${play} replayNav=${nav} lastChanged=${new Map()} />`;
 }
 
 export function ReviewPage({ id, token, player, layoutFor }) {
@@ -83,6 +183,7 @@ export function ReviewPage({ id, token, player, layoutFor }) {
   const [error, setError] = useState("");
   const [shown, setShown] = useState(null);
   const [scroll, setScroll] = useState(0);
+  const [practice, setPractice] = useState(null);
   const headers = { ...playerHeaders(), ...seatHeaders(token) };
   const path = `/api/games/${id}/review${player ? `?player=${player}` : ""}`;
 
@@ -117,12 +218,21 @@ export function ReviewPage({ id, token, player, layoutFor }) {
   };
   const back = () => {
     setShown(null);
+    setPractice(null);
     setTimeout(() => window.scrollTo(0, scroll), 0);
+  };
+  const practise = (queue) => {
+    setScroll(window.scrollY);
+    setPractice(queue);
   };
 
   if (error) return html`<p class="error panel" role="alert">${error}</p>`;
-  if (shown) return html`<${Position} shown=${shown} onBack=${back} />`;
+  if (shown) return html`<${Position} shown=${shown} onBack=${back} onPractise=${(queue) => { setShown(null); setPractice(queue); }} />`;
+  if (practice) {
+    return html`<${Practice} id=${id} query=${player ? `&player=${player}` : ""} headers=${headers} layoutFor=${layoutFor}
+      queue=${practice} seat=${review.player - 1} onBack=${back} />`;
+  }
   if (!review) return html`<${Progress} progress=${progress} />`;
-  return html`<${Summary} review=${review} onShow=${show} />
+  return html`<${Summary} review=${review} onShow=${show} onPractise=${practise} />
     <p class="panel"><a href=${`/g/${id}?replay`}>${t("Replay the game move by move")}</a></p>`;
 }

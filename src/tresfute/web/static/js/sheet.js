@@ -32,7 +32,7 @@ function ReviewMarks({ play, keyName }) {
   const played = play && play.played === keyName;
   const best = play && play.best === keyName;
   if (!played && !best) return null;
-  return html`<span class="review-badges">${played ? html`<span class="badge-played">${t("played")}</span>` : null}${
+  return html`<span class="review-badges">${played ? html`<span class="badge-played">${play.playedLabel || t("played")}</span>` : null}${
     best ? html`<span class="badge-best">${t("best")}</span>` : null}</span>`;
 }
 
