@@ -845,7 +845,7 @@ def _status(table: Table, seat: int | None) -> str:
             return _("Type the dice rolled.") if table.stored.real_dice else _("Your turn to roll the dice.")
         return _("Waiting for {name} to roll the dice.").format(name=names[roller].name)
     movers = [p for p in game.players_to_move if p != CHANCE]
-    if seat is not None and seat in movers and _picks_from_another(game, seat):
+    if seat is not None and seat in movers and seat != game.active and game.n_players > 1:  # a passive pick, or +1
         return _("{name}'s turn.").format(name=names[game.active].name)
     if seat in movers:
         return _("Your move.")
