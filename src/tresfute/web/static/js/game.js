@@ -6,7 +6,7 @@ import { DiceTray } from "./dice.js";
 import { EndOfGame, Fairness } from "./end.js";
 import { Guide } from "./guide.js";
 import { DieFace } from "./icons.js";
-import { html, useCallback, useEffect, useRef, useState } from "./lib.js";
+import { html, useCallback, useEffect, useLayoutEffect, useRef, useState } from "./lib.js";
 import { gameName, lang, num, sentence, t } from "./i18n.js";
 import { remember, remembered } from "./memory.js";
 import { Sheet, cellKey, changedCells } from "./sheet.js";
@@ -168,7 +168,7 @@ const savedPace = () => (localStorage.getItem(PACE_KEY) in PACES ? localStorage.
  * pace at which the other players' moves are shown. */
 function GameLog({ lines, pace, onPace }) {
   const list = useRef(null);
-  useEffect(() => {
+  useLayoutEffect(() => { // the newest line in view before the frame is painted
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [lines]);
   return html`<section class="panel game-log" aria-labelledby="game-log-title">
