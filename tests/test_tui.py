@@ -578,3 +578,20 @@ def test_a_computer_seat_plays_to_win_and_vraiment_tres_fute_starts_under_the_ru
         assert "le tour s’arrête, reprise ou non" in str(app.screen.query_one("#status").render())
 
     run(scenario, TresFuteApp(bot_delay=0, rules={"reprise_with_no_die_left": False}))
+
+
+def test_with_no_delay_the_computers_turn_stays_readable_in_the_game_log() -> None:
+    """``--bot-delay 0``: the computer plays at once, and its rolls and moves are in the log."""
+
+    async def scenario(app: TresFuteApp, pilot) -> None:
+        await start(app, pilot, "tres-fute", players=2, kinds=("random", "person"))
+        for _ in range(3):  # the computer's active turn came first; Ana picks from its platter
+            await pilot.press("enter")
+            await pilot.pause()
+        said = app.screen.moves_said
+        assert any(line.startswith("Joueur 1 lance\u00a0: ") for line in said), said
+        assert any(line.startswith("Joueur 1 a joué\u00a0: ") for line in said), said
+        shown = str(app.screen.query_one("#log").render())
+        assert shown and shown.splitlines()[-1] == said[-1]
+
+    run(scenario)

@@ -39,8 +39,18 @@ from ..bots import BOTS, BotError
 from ..bots.appraisal import appraise
 from ..i18n import N_, _, decimal_comma, language
 from ..learn import steps_text
-from ..rules import REPRISE_WITH_NO_DIE_LEFT, SPECS, Game, Move, MoveKind, game_rules, parse_move
-from ..text import area_name, bot_name, describe_move, explain, game_name, rating_label, rules_lines, situation
+from ..rules import REPRISE_WITH_NO_DIE_LEFT, SPECS, Game, Move, MoveKind, Phase, game_rules, parse_move
+from ..text import (
+    area_name,
+    bot_name,
+    describe_move,
+    die_name,
+    explain,
+    game_name,
+    rating_label,
+    rules_lines,
+    situation,
+)
 from .render import labelled, render_dice, render_sheet, targets_of
 from .session import Seat, Session
 
@@ -212,6 +222,8 @@ class GameScreen(Screen[None]):
         self.focus_target: tuple[str, tuple[int, int] | None] | None = None
         self.shown_person: int | None = None  # the person the keyboard was last handed to
         self.waiting_handover = False
+        self.moves_said: list[str] = []  # the game log: every move and roll, the computer's too
+        self.log_rows = 5
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
@@ -223,6 +235,7 @@ class GameScreen(Screen[None]):
                 yield Static("", id="prompt")
                 yield OptionList(id="moves")
                 yield Static("", id="message")
+                yield Static("", id="log")
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -287,11 +300,30 @@ class GameScreen(Screen[None]):
             assert decider is not None
             move = self.session.bots[decider].choose(self.game, decider)
             played = describe_move(self.game, move)
+            rolls = self.game.dice_rolled
             self.session.play_bot(move)
-            self.query_one("#message", Static).update(
-                _("{name} played: {move}").format(name=self.session.seats[decider].name, move=played)
-            )
+            said = _("{name} played: {move}").format(name=self.session.seats[decider].name, move=played)
+            self.query_one("#message", Static).update(said)
+            self._say(said, rolls)
         self.refresh_view()
+
+    def _say(self, line: str, rolls: int) -> None:
+        """A move in the game log, then the roll it was followed by (``rolls``: the dice rolled
+        before it): a computer player's whole turn stays readable however fast it plays."""
+        self.moves_said.append(line)
+        game = self.game
+        if game.dice_rolled != rolls and not game.is_over:
+            where = "platter" if game.phase is Phase.PASSIVE and game.n_players == 1 else "hand"
+            dice = ", ".join(
+                f"{die_name(d['die'])} {d['value']}" for d in game.view()["dice"] if d["where"] == where and d["value"]
+            )
+            roller = self.session.seats[game.active].name
+            self.moves_said.append(_("{name} rolls: {dice}").format(name=roller, dice=dice))
+        del self.moves_said[:-50]
+        self._show_log()
+
+    def _show_log(self) -> None:
+        self.query_one("#log", Static).update("\n".join(self.moves_said[-self.log_rows :]))
 
     def _draw(self, decider: int | None, moves: list[Move]) -> None:
         game = self.game
@@ -310,6 +342,10 @@ class GameScreen(Screen[None]):
             stacked = width < sheet_width + 3 + NARROW_SIDE
         self.set_class(compact, "compact")
         self.set_class(stacked, "stacked")
+        rows = 1 if stacked else 2 if compact else 5
+        if rows != self.log_rows:
+            self.log_rows = rows
+            self._show_log()
         self.query_one("#sheet-pane").styles.width = "100%" if stacked else sheet_width + 1 if compact else "1fr"
         gap = " · " if compact else "  ·  "
         status = Text()
@@ -350,8 +386,10 @@ class GameScreen(Screen[None]):
             return
         move = parse_move(event.option.id or "")
         played = describe_move(self.game, move)
+        rolls = self.game.dice_rolled
         self.session.play(move)  # listed moves are legal
         self.query_one("#message", Static).update(_("Played: {move}").format(move=played))
+        self._say(_("{name}: {move}").format(name=self.session.seats[decider].name, move=played), rolls)
         self.viewed = None
         self.refresh_view()
 

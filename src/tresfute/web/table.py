@@ -4,14 +4,16 @@ undo; the errors a refused request raises (nothing was changed)."""
 from __future__ import annotations
 
 import hashlib
+import secrets
 import threading
 from dataclasses import dataclass, field
 
 from .. import fair_dice, records
 from ..bots import Bot, make_bot
 from ..i18n import _
-from ..rules import CHANCE, Game, Move, MoveKind, Phase
-from .store import StoredGame
+from ..rules import CHANCE, SPECS, Game, Move, MoveKind, Phase, RulesError, game_rules
+from ..text import explain
+from .store import StoredGame, StoredSeat, token_hash
 
 ROLL = Move(MoveKind.ROLL)
 
@@ -149,3 +151,46 @@ def _table_of(stored: StoredGame) -> Table:
     seed = int(hashlib.sha256(stored.id.encode()).hexdigest()[:12], 16)
     bots = {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None}
     return Table(stored, game, bots)
+
+
+def new_stored(
+    game_id: str,
+    seats: list[SeatRequest],
+    real_dice: bool,
+    language: str,
+    challenge: tuple[str, str, str] | None,
+    listed: bool,
+    player_hash: str | None,
+    rules: dict[str, bool] | None,
+) -> tuple[StoredGame, list[str | None]]:
+    """A new game as the store keeps it, and each seat's secret token (None for computer players
+    and free seats): :meth:`~.tables.Host.create`'s checks and choices, before any table exists."""
+    if not seats or not any(s.bot is None for s in seats):
+        raise TableError(422, _("a game needs at least one person"))
+    free = [listed and i > 0 and s.bot is None for i, s in enumerate(seats)]
+    if listed and not any(free):
+        raise TableError(422, _("an open table needs a free seat for another person"))
+    try:
+        chosen = game_rules(game_id, rules) if game_id in SPECS else {}
+    except RulesError as exc:
+        raise TableError(422, explain(exc)) from None
+    tokens = [secrets.token_urlsafe(24) if s.bot is None and not f else None for s, f in zip(seats, free, strict=True)]
+    stored = StoredGame(
+        id=secrets.token_urlsafe(9),
+        game=game_id,
+        real_dice=real_dice,
+        secret=challenge[1] if challenge else None if real_dice else fair_dice.new_secret(),
+        seats=[
+            StoredSeat(s.name, s.bot, token_hash(t) if t else None, free=f)
+            for s, t, f in zip(seats, tokens, free, strict=True)
+        ],
+        language=language,
+        challenge=challenge[0] if challenge else None,
+        listed=listed,
+        rules=chosen or None,
+    )
+    player_hash = challenge[2] if challenge else player_hash
+    mine = next((i for i, t in enumerate(tokens) if t is not None), None)
+    if player_hash is not None and mine is not None:  # the creator's: the first person's seat with a token
+        stored.seats[mine].player_hash = player_hash
+    return stored, tokens

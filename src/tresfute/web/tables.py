@@ -24,19 +24,16 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from .. import fair_dice, records
+from .. import records
 from ..bots.appraisal import appraise
 from ..i18n import _, use_language
 from ..rules import (
     CHANCE,
-    SPECS,
     Game,
     IllegalMoveError,
     Move,
     MoveKind,
     MoveSyntaxError,
-    RulesError,
-    game_rules,
     parse_move,
 )
 from ..text import explain
@@ -47,12 +44,22 @@ from .store import (
     MoveConflictError,
     Store,
     StoredGame,
-    StoredSeat,
     StoreUnavailableError,
     token_hash,
 )
-from .table import ROLL, ConflictError, SeatRequest, Table, TableError, _played, _table_of, _written, replay_stored
-from .views import _view, hint_view, move_view, open_table_view, past_view
+from .table import (
+    ROLL,
+    ConflictError,
+    SeatRequest,
+    Table,
+    TableError,
+    _played,
+    _table_of,
+    _written,
+    new_stored,
+    replay_stored,
+)
+from .views import _view, hint_view, move_view, open_table_view, past_view, steps_view
 
 __all__ = ["ROLL", "ConflictError", "Host", "SeatRequest", "Table", "TableError", "move_view", "replay_stored"]
 
@@ -100,36 +107,7 @@ class Host:
         on the home page for anyone to take (they get no token now). ``player_hash``: the player
         (the SHA-256 of their secret) who creates the game, and plays its first person's seat.
         ``rules``: the game's rules options (``Game(rules=...)``), the defaults for those left out."""
-        if not seats or not any(s.bot is None for s in seats):
-            raise TableError(422, _("a game needs at least one person"))
-        free = [listed and i > 0 and s.bot is None for i, s in enumerate(seats)]
-        if listed and not any(free):
-            raise TableError(422, _("an open table needs a free seat for another person"))
-        try:
-            chosen = game_rules(game_id, rules) if game_id in SPECS else {}
-        except RulesError as exc:
-            raise TableError(422, explain(exc)) from None
-        tokens = [
-            secrets.token_urlsafe(24) if s.bot is None and not f else None for s, f in zip(seats, free, strict=True)
-        ]
-        stored = StoredGame(
-            id=secrets.token_urlsafe(9),
-            game=game_id,
-            real_dice=real_dice,
-            secret=challenge[1] if challenge else None if real_dice else fair_dice.new_secret(),
-            seats=[
-                StoredSeat(s.name, s.bot, token_hash(t) if t else None, free=f)
-                for s, t, f in zip(seats, tokens, free, strict=True)
-            ],
-            language=language,
-            challenge=challenge[0] if challenge else None,
-            listed=listed,
-            rules=chosen or None,
-        )
-        player_hash = challenge[2] if challenge else player_hash
-        mine = next((i for i, t in enumerate(tokens) if t is not None), None)
-        if player_hash is not None and mine is not None:  # the creator's: the first person's seat with a token
-            stored.seats[mine].player_hash = player_hash
+        stored, tokens = new_stored(game_id, seats, real_dice, language, challenge, listed, player_hash, rules)
         try:
             table = _table_of(stored)  # an unknown game, bot or number of players stops here
         except ValueError as exc:
@@ -494,6 +472,10 @@ class Host:
         """Everything the page shows, for one seat (or a spectator), in its language."""
         with table.lock, use_language(language):
             return _view(table, seat, self.secret_shown(table.stored))
+
+    def steps(self, table: Table, since: int, language: str) -> dict[str, Any]:
+        """The record's entries from ``since`` on, in words (:func:`~.views.steps_view`)."""
+        return steps_view(table, since, language)
 
     def view_at(self, table: Table, step: int, language: str) -> dict[str, Any]:
         """A finished game as it stood after its first ``step`` record entries (a spectator's

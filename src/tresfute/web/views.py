@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import fair_dice, records
-from ..i18n import _, language
-from ..rules import CHANCE, Game, Move, Phase, parse_move
+from ..i18n import _, language, ngettext, use_language
+from ..rules import CHANCE, Game, Move, MoveKind, Phase, parse_move
+from ..rules.game import Stage
 from ..text import bonus_name, bot_name, describe_move, die_name, rating_labels, rules_lines, situation, source_name
-from .store import StoredGame
+from .store import StoredGame, StoredSeat
 from .table import ROLL, Table, replay_stored
 
 
@@ -32,17 +33,7 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
     game, stored = table.game, table.stored
     state = game.view()
     movers = [p for p in game.players_to_move if p != CHANCE]
-    roller = table.roller()
-    seats = [
-        {
-            "name": s.name,
-            "bot": s.bot,
-            "bot_label": bot_name(s.bot) if s.bot else None,
-            "deciding": i in movers or roller == i,
-            "free": s.free,
-        }
-        for i, s in enumerate(stored.seats)
-    ]
+    seats = _seats_view(table)
     view: dict[str, Any] = {
         "id": stored.id,
         "game": stored.game,
@@ -62,6 +53,7 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
             for pending in game.pending
         ],
         "log": [_log_line(table, e) for e in stored.moves[-12:]],
+        "entries": len(stored.moves),
         "status": _status(table, seat),
     }
     if seat is not None:
@@ -70,7 +62,7 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
         view["dice_to_roll"] = game.dice_to_roll() if stored.real_dice and table.may_roll(seat) else []
         view["solo_roll"] = game.phase is Phase.SOLO_ROLL
         view["can_undo"] = table.can_undo(seat)
-        view["prompt"] = situation(game, seat) if seat in movers else ""
+        view["prompt"] = _prompt(game, seat, stored.seats) if seat in movers else ""
     if game.is_over:
         scores = game.scores()
         rating = game.solo_rating()
@@ -167,7 +159,115 @@ def _status(table: Table, seat: int | None) -> str:
             return _("Type the dice rolled.") if table.stored.real_dice else _("Your turn to roll the dice.")
         return _("Waiting for {name} to roll the dice.").format(name=names[roller].name)
     movers = [p for p in game.players_to_move if p != CHANCE]
+    if seat is not None and seat in movers and seat != game.active and game.n_players > 1:  # a passive pick, or +1
+        return _("{name}'s turn.").format(name=names[game.active].name)
     if seat in movers:
         return _("Your move.")
     waiting = ", ".join(names[p].name for p in movers)
     return _("Waiting for {names}.").format(names=waiting)
+
+
+STEPS_SHOWN = 80  # a round of four players is about 60 entries
+
+
+def steps_view(table: Table, since: int, language: str) -> dict[str, Any]:
+    """The record's entries from ``since`` on (at most :data:`STEPS_SHOWN`, the last ones),
+    each in words with the state after it: what a page shows, one step at a time, of the
+    moves others made (a computer player's turn is played at once on the server). Only the
+    past is told, as every page already saw it or could: the dice of entries played."""
+    with table.lock:
+        stored = table.stored
+        moves = list(stored.moves)
+        seats = [StoredSeat(s.name, s.bot, None, free=s.free) for s in stored.seats]
+        real_dice = stored.real_dice
+    since = max(0, len(moves) - STEPS_SHOWN, min(since, len(moves)))
+    past = StoredGame(
+        stored.id,
+        stored.game,
+        real_dice,
+        None,
+        seats,
+        stored.language,
+        stored.created,
+        moves[:since],
+        rules=stored.rules,
+    )
+    game = replay_stored(past, past.moves)
+    shown: list[dict[str, Any]] = []
+    with use_language(language):
+        for i in range(since, len(moves)):
+            player, text = records.split_entry(moves[i])
+            actor = player if player is not None else (0 if game.phase is Phase.SOLO_ROLL else game.active)
+            before = game.copy()
+            game.play(text, player)
+            past.moves.append(moves[i])
+            step_table = Table(past, game, {})
+            shown.append(
+                {
+                    "entry": i,
+                    "player": player,
+                    "actor": actor,
+                    "text": _step_words(before, game, text, player, seats[actor].name),
+                    "state": game.view(),
+                    "status": _acting(before.active, actor, seats),
+                    "deciding": [s["deciding"] for s in _seats_view(step_table)],
+                }
+            )
+    return {"entries": len(moves), "steps": shown}
+
+
+def _acting(active: int, actor: int, seats: list[StoredSeat]) -> str:
+    """Who acts in a step shown to the others: the active player, or another during their turn."""
+    if actor == active:
+        return _("{name}'s turn.").format(name=seats[actor].name)
+    return _("{name} plays during {active}'s turn.").format(name=seats[actor].name, active=seats[active].name)
+
+
+def _seats_view(table: Table) -> list[dict[str, Any]]:
+    movers = [p for p in table.game.players_to_move if p != CHANCE]
+    roller = table.roller()
+    return [
+        {
+            "name": s.name,
+            "bot": s.bot,
+            "bot_label": bot_name(s.bot) if s.bot else None,
+            "deciding": i in movers or roller == i,
+            "free": s.free,
+        }
+        for i, s in enumerate(table.stored.seats)
+    ]
+
+
+def _picks_from_another(game: Game, seat: int) -> bool:
+    """Whether ``seat`` picks now from another player's platter (a passive pick at a table)."""
+    return (
+        game.phase is Phase.PASSIVE
+        and game.n_players > 1
+        and seat != game.active
+        and not game.pending[seat]
+        and game.stage[seat] is not Stage.EXTRA
+    )
+
+
+def _prompt(game: Game, seat: int, seats: list[StoredSeat]) -> str:
+    """What the seat must do; a passive pick names whose platter it is."""
+    if _picks_from_another(game, seat):
+        return _("choose a die from {name}'s silver platter").format(name=seats[game.active].name)
+    return situation(game, seat)
+
+
+def _step_words(before: Game, after: Game, text: str, player: int | None, name: str) -> str:
+    """One entry of the record as the game log says it: who rolled what, or who took which
+    die where (the dice's values as they were), and how many dice an active pick left on the
+    silver platter."""
+    move = parse_move(text)
+    if player is None:
+        dice = ", ".join(f"{die_name(d)} {v}" for d, v in move.dice)
+        return _("{name} rolls: {dice}").format(name=name, dice=dice)
+    said = _("{name}: {move}").format(name=name, move=describe_move(before, move))
+    if move.kind is MoveKind.PICK and before.phase is Phase.CHOOSE:
+        platter = sum(1 for w in after.where if str(w) == "platter")
+        said = ngettext(
+            "{text}; {n} die on the silver platter", "{text}; {n} dice on the silver platter", platter
+        ).format(text=said, n=platter)
+    return said

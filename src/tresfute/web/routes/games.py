@@ -112,6 +112,27 @@ async def game_state(
     return await in_game_thread(language, work)
 
 
+@router.get("/api/games/{game_id}/steps")
+async def game_steps(
+    game_id: str,
+    server: ServerDep,
+    language: LanguageDep,
+    since: Annotated[int, Query(ge=0)] = 0,
+    x_seat_token: SeatToken = None,
+    x_player_token: PlayerToken = None,
+) -> dict[str, Any]:
+    """The record's entries from ``since`` on, each in words with the state after it (the last
+    80 at most): the page shows the moves others made one at a time."""
+    host = server.host
+
+    def work() -> dict[str, Any]:
+        if x_seat_token is None:
+            return host.steps(server.watched(game_id, x_player_token), since, language)
+        return host.steps(host.seat_of(game_id, x_seat_token)[0], since, language)
+
+    return await in_game_thread(language, work)
+
+
 @router.post("/api/games/{game_id}/hint")
 async def hint(game_id: str, server: ServerDep, language: LanguageDep, token: RequiredSeatToken) -> dict[str, Any]:
     return {"moves": await in_game_thread(language, lambda: server.host.hint(game_id, token))}

@@ -1,10 +1,10 @@
 // The end of a game: the breakdown by area, the ranking (a solo game has a rating, not a
 // winner), the record to download, the review, and the fairness panel where anyone checks the dice.
 import { api, seatHeaders } from "./api.js";
-import { FoxPicture, Star } from "./icons.js";
+import { ColourMark, FoxPicture, Star } from "./icons.js";
 import { html, useState } from "./lib.js";
 import { num, t, tn } from "./i18n.js";
-import { playerHeaders } from "./memory.js";
+import { asPlayer, playerHeaders, remember } from "./memory.js";
 
 function Stars({ stars }) {
   return html`<span class="stars" role="img" aria-label=${tn("{n} star out of 5", "{n} stars out of 5", stars)}>
@@ -92,6 +92,38 @@ function ReviewLinks({ view, token }) {
     ${t("Review {name}'s game", { name: s.name })}</a> `))}</p>`;
 }
 
+/** The next game: "Play again" (a seat: the same game, players and dice, the one who asks in
+ * the first person's seat, as the game's creator is: the page gets the others' invitation links) and "New game" (the home page's form). */
+function NextGame({ view }) {
+  const [error, setError] = useState("");
+  const seated = view.you !== null && view.you !== undefined;
+  const again = async () => {
+    const seats = view.seats.map((s) => ({ name: s.name, bot: s.bot || null }));
+    const first = seats.findIndex((s) => !s.bot); // the creator's seat: the asker's, in the new game
+    [seats[first], seats[view.you]] = [seats[view.you], seats[first]];
+    const me = seats[first];
+    try {
+      const created = await asPlayer(me.name, (headers) => api("/api/games", {
+        method: "POST",
+        headers,
+        body: { game: view.game, seats, real_dice: view.real_dice,
+          language: document.documentElement.lang },
+      }));
+      const mine = created.seats[first];
+      const invitations = created.seats.filter((s) => s.token && s !== mine).map((s) => ({ name: s.name, link: location.origin + s.link }));
+      remember({ id: created.id, token: mine.token, name: mine.name, game: view.game, invitations, created: Date.now() });
+      location.assign(mine.link);
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+  return html`<div class="next-game">
+    ${seated ? html`<button type="button" id="play-again" class="primary-button" onClick=${again}>${t("Play again")}</button>` : null}
+    <a href="/#new-game" id="new-game-end" class="button-link">${t("New game")}</a>
+    <p class="error" role="alert">${error}</p>
+  </div>`;
+}
+
 export function EndOfGame({ layout, view, token }) {
   const result = view.result;
   const solo = view.seats.length === 1;
@@ -103,9 +135,10 @@ export function EndOfGame({ layout, view, token }) {
       : html`<p class="winners">${result.winners.length > 1
         ? t("Shared victory: {names}", { names: result.winners.map((i) => view.seats[i].name).join(", ") })
         : t("{name} wins.", { name: view.seats[result.winners[0]].name })}</p>`}
+    <${NextGame} view=${view} />
     <div class="breakdown-wrap"><table class="breakdown">
       <thead><tr><th scope="col">${t("Player")}</th>
-        ${layout.areas.map((a) => html`<th scope="col"><span class="swatch" data-area=${a.letter}></span><span class="area-name">${a.name}</span></th>`)}
+        ${layout.areas.map((a) => html`<th scope="col"><span class="swatch" data-area=${a.letter}><${ColourMark} letter=${a.letter} /></span><span class="area-name">${a.name}</span></th>`)}
         <th scope="col"><${FoxPicture} label=${t("Foxes")} /></th><th scope="col">${t("Total")}</th></tr></thead>
       <tbody>${order.map((i) => {
         const s = result.scores[i];

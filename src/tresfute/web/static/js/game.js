@@ -6,7 +6,7 @@ import { DiceTray } from "./dice.js";
 import { EndOfGame, Fairness } from "./end.js";
 import { Guide } from "./guide.js";
 import { DieFace } from "./icons.js";
-import { html, useCallback, useEffect, useRef, useState } from "./lib.js";
+import { html, useCallback, useEffect, useLayoutEffect, useRef, useState } from "./lib.js";
 import { date, gameName, lang, num, sentence, t } from "./i18n.js";
 import { remember, remembered } from "./memory.js";
 import { Sheet, cellKey, changedCells } from "./sheet.js";
@@ -37,13 +37,15 @@ export const chooser = (picker, names, onMove, onClose) => html`<div class="choo
 const staleDice = (view) => view.state.phase === "roll" && view.state.picks === 0 && !view.over
   && view.state.dice.some((d) => d.value);
 
-function TurnBar({ layout, view }) {
+function TurnBar({ layout, view, step = null, onSkip = null }) {
   const state = view.state;
   return html`<div class="status" id="status">
     <p class="turn-line"><span class="round-tag">${t("Round {n} of {total}", { n: state.round, total: state.rounds })}</span>
       <strong id="status-text">${view.status}</strong>
       <a class="rules-of-game" href=${`/rules?game=${view.game}`} target="_blank" rel="noopener">${t("Rules")}</a></p>
-    ${view.prompt ? html`<p id="prompt">${view.prompt.split("\n").map((line, i) => html`${i ? html`<br />` : null}${sentence(line)}`)}</p>` : null}
+    ${step ? html`<p id="step-text" class="step-text"><span>${step.text}</span>
+      ${onSkip ? html`<button type="button" id="skip" class="skip" onClick=${onSkip}>${t("Skip ahead")}</button>` : null}</p>` : null}
+    ${!step && view.prompt ? html`<p id="prompt">${view.prompt.split("\n").map((line, i) => html`${i ? html`<br />` : null}${sentence(line)}`)}</p>` : null}
     ${view.rules_text && view.rules_text.length ? html`<p class="rules-tag" id="rules-tag">${view.rules_text.join(" · ")}</p>` : null}
     ${view.challenge ? html`<p class="challenge-tag">${t("Daily challenge of {day}: no hints, the same dice for everyone.", { day: date(view.challenge) })}</p>` : null}
   </div>`;
@@ -164,8 +166,33 @@ function Log({ view }) {
     <ol>${view.log.map((line) => html`<li>${line}</li>`)}</ol></details>`;
 }
 
+// How long each move of another player stays on screen before the next (ms), by the setting.
+const PACES = { slow: 1600, normal: 800, fast: 300, instant: 0 };
+const PACE_KEY = "tresfute.pace";
+const CATCH_UP = 40; // a page opening shows at most so many of the last entries (others' since the seat's own)
+const savedPace = () => (localStorage.getItem(PACE_KEY) in PACES ? localStorage.getItem(PACE_KEY) : "normal");
+
+/** The game's log: every move in words as it is shown, newest last (a live region), and the
+ * pace at which the other players' moves are shown. */
+function GameLog({ lines, pace, onPace }) {
+  const list = useRef(null);
+  useLayoutEffect(() => { // the newest line in view before the frame is painted
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [lines]);
+  return html`<section class="panel game-log" aria-labelledby="game-log-title">
+    <h3 id="game-log-title">${t("Game log")}</h3>
+    <div id="game-log" role="log" aria-live="polite" aria-labelledby="game-log-title" ref=${list} tabindex="0"><ol>
+      ${lines.map((line) => html`<li key=${line.entry} data-entry=${line.entry}>${line.text}</li>`)}</ol></div>
+    <label class="pace"><span>${t("The other players' moves")}</span>
+      <select id="pace" value=${pace} onChange=${(e) => onPace(e.currentTarget.value)}>
+        <option value="slow">${t("slow")}</option><option value="normal">${t("normal")}</option>
+        <option value="fast">${t("fast")}</option><option value="instant">${t("at once")}</option>
+      </select></label>
+  </section>`;
+}
+
 /** The whole screen of a game; ``replayNav``: a finished game shown at one step (no moves). */
-export function GameScreen({ layout, view, token, play, replayNav = null, lastChanged, marked = null, guide = null }) {
+export function GameScreen({ layout, view, token, play, replayNav = null, lastChanged, marked = null, guide = null, log = null, step = null, onSkip = null }) {
   const me = view.you;
   const seated = me !== null && me !== undefined;
   const order = seated ? [me, ...view.seats.map((_, i) => i).filter((i) => i !== me)] : view.seats.map((_, i) => i);
@@ -178,7 +205,7 @@ export function GameScreen({ layout, view, token, play, replayNav = null, lastCh
     aria-busy=${play && play.busy ? "true" : null}>
     <div class="play-panel">
       ${replayNav}
-      <${TurnBar} layout=${layout} view=${view} />
+      <${TurnBar} layout=${layout} view=${view} step=${step} onSkip=${onSkip} />
       ${guide}
       <p id="message" role="status">${play ? play.message : ""}</p>
       <${DiceTray} layout=${layout} view=${view} selected=${play ? play.die : null} onSelect=${play ? play.onSelect : () => {}}
@@ -189,6 +216,7 @@ export function GameScreen({ layout, view, token, play, replayNav = null, lastCh
             onHint=${play.onHint} hint=${play.hint} onChoices=${play.onChoices} choices=${play.choices} busy=${play.busy} />` : null}
       ${play && seated && view.dice_to_roll && view.dice_to_roll.length ? html`<${DiceForm} view=${view} layout=${layout} onMove=${play.onMove} />` : null}
       ${!seated && !replayNav ? html`<p class="spectator">${t("You are watching this game.")}</p>` : null}
+      ${log}
     </div>
     ${view.over && !replayNav ? html`<${EndOfGame} layout=${layout} view=${view} token=${token} />` : null}
     <div class="own-sheet"><${Sheet} layout=${layout} view=${view} player=${order[0]} play=${sheetPlay(order[0])} /></div>
@@ -197,7 +225,7 @@ export function GameScreen({ layout, view, token, play, replayNav = null, lastCh
     <div class="after">
       ${!replayNav ? html`<${TakeSeat} view=${view} />` : null}
       ${!replayNav ? html`<${Invitations} view=${view} token=${token} />` : null}
-      <${Log} view=${view} />
+      ${log ? null : html`<${Log} view=${view} />`}
       ${!replayNav ? html`<${Fairness} view=${view} token=${token} />` : null}
     </div>
   </div>`;
@@ -245,7 +273,137 @@ export function GamePage({ id, token, layoutFor }) {
     setView(next);
   }, []);
 
-  const load = useCallback(() => api(`/api/games/${id}`, { headers: seatHeaders(token), retry: true }).then(show), [id, token, show]);
+  // The other players' moves, shown one at a time: the server plays a computer player's turn at
+  // once, so the page asks for the entries it has not logged (each in words, with the state
+  // after it) and shows those of others at the chosen pace; the seat's own are only logged.
+  const [lines, setLines] = useState([]);
+  const [step, setStep] = useState(null); // { text, view }: another player's move on screen
+  const [pace, setPace] = useState(savedPace);
+  const paceNow = useRef(pace);
+  const latest = useRef(null); // the newest view the server sent
+  const logged = useRef(0); // the record's entries the log has
+  const queue = useRef([]);
+  const timer = useRef(null);
+  const fetching = useRef(false);
+  const stepState = useRef(null);
+  const opening = useRef(false); // the first view waits for its steps
+
+  const showStep = (next) => {
+    const base = latest.current;
+    const seats = base.seats.map((seat, i) => ({ ...seat, deciding: next.deciding[i] }));
+    const view = { ...base, state: next.state, seats, status: next.status, legal: [], prompt: "", can_undo: false,
+      pending: base.pending.map(() => []), dice_to_roll: [], over: false, result: null };
+    const before = stepState.current || (current.current && current.current.state);
+    setChanged(new Map(next.state.sheets.map((sheet, i) => [i, before ? changedCells(before.sheets[i], sheet) : new Set()])));
+    stepState.current = next.state;
+    setDie(null);
+    setPicker(null);
+    setStep({ text: next.text, view });
+  };
+
+  const finish = () => {
+    stepState.current = null;
+    setStep(null);
+    if (latest.current) show(latest.current);
+  };
+
+  const advance = () => {
+    while (!timer.current) {
+      const next = queue.current.shift();
+      if (!next) return finish();
+      setLines((old) => [...old, { entry: next.entry, text: next.text }].slice(-200));
+      const wait = next.actor !== latest.current.you ? PACES[paceNow.current] : 0;
+      if (wait) {
+        showStep(next);
+        timer.current = setTimeout(() => { timer.current = null; advance(); }, wait);
+      }
+    }
+  };
+
+  const skip = () => {
+    clearTimeout(timer.current);
+    timer.current = null;
+    const rest = queue.current.splice(0);
+    setLines((old) => [...old, ...rest.map((r) => ({ entry: r.entry, text: r.text }))].slice(-200));
+    finish();
+  };
+
+  const catchUp = async () => {
+    if (fetching.current) return;
+    fetching.current = true;
+    try {
+      while (latest.current.entries > logged.current) {
+        const since = logged.current;
+        const answer = await api(`/api/games/${id}/steps?since=${since}`, { headers: seatHeaders(token), retry: true });
+        if (logged.current !== since) continue; // an undo meanwhile
+        const fresh = answer.steps.filter((s) => s.entry >= since);
+        if (!fresh.length) break;
+        logged.current = fresh[fresh.length - 1].entry + 1;
+        if (opening.current) { // the page opens: the moves up to the seat's last are only logged
+          const mine = fresh.map((step) => step.player).lastIndexOf(latest.current.you);
+          setLines(fresh.slice(0, mine + 1).map((step) => ({ entry: step.entry, text: step.text })));
+          queue.current.push(...fresh.slice(mine + 1));
+          opening.current = false;
+          current.current = latest.current;
+          setView(latest.current);
+        } else queue.current.push(...fresh);
+        advance();
+      }
+    } catch (e) { // the steps cannot be read: the game as it stands
+      logged.current = latest.current.entries;
+      opening.current = false;
+      skip();
+    } finally {
+      fetching.current = false;
+      if (opening.current) { // nothing came: the game as it stands
+        opening.current = false;
+        finish();
+      }
+    }
+  };
+
+  /** A view from the server: ``own``, the answer to the seat's request (its one move is shown at once). */
+  const receive = useCallback((next, own = false) => {
+    const newest = latest.current;
+    if (newest && next.revision < newest.revision) return;
+    latest.current = next;
+    if (!newest) {
+      if (next.you === null || next.you === undefined || next.over || !next.entries) { // its last moves start the log
+        logged.current = next.entries;
+        setLines(next.log.map((text, i) => ({ entry: next.entries - next.log.length + i, text })));
+        show(next);
+      } else { // a seat: what the others did since its last move is shown (a computer that starts, a page reopened)
+        logged.current = Math.max(0, next.entries - CATCH_UP);
+        opening.current = true;
+        catchUp();
+      }
+      return;
+    }
+    if (next.entries < logged.current) { // an undo: the moves undone leave the log
+      logged.current = next.entries;
+      setLines((old) => old.filter((line) => line.entry < next.entries));
+      queue.current = [];
+      clearTimeout(timer.current);
+      timer.current = null;
+      finish();
+      return;
+    }
+    if (next.entries > logged.current) {
+      if (own && next.entries === logged.current + 1 && !queue.current.length && !timer.current && !fetching.current) {
+        logged.current = next.entries; // the seat's one move: shown at once, logged in the view's words
+        setLines((old) => [...old, { entry: next.entries - 1, text: next.log[next.log.length - 1] }].slice(-200));
+        show(next);
+        return;
+      }
+      catchUp();
+      return;
+    }
+    if (!queue.current.length && !timer.current && !fetching.current) show(next);
+  }, [show]);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const load = useCallback(() => api(`/api/games/${id}`, { headers: seatHeaders(token), retry: true }).then((next) => receive(next)), [id, token, receive]);
 
   useEffect(() => {
     let socket = null;
@@ -254,7 +412,7 @@ export function GamePage({ id, token, layoutFor }) {
     api(`/api/games/${id}`, { headers: seatHeaders(token) }).then(async (first) => {
       if (token && first.you !== null) remember({ id, token, name: first.seats[first.you].name, game: first.game });
       setLayout(await layoutFor(first.game));
-      show(first);
+      receive(first);
       connect();
     }, (e) => setError(e.message));
     function connect() {
@@ -286,7 +444,7 @@ export function GamePage({ id, token, layoutFor }) {
         const message = JSON.parse(event.data);
         if (message.type === "state") {
           if (token) live.current = { ask }; // listening: the seat's moves may go on it
-          show(message.state);
+          receive(message.state);
         } else if (message.type === "answer") answer(message.id, (p) => p.resolve(message.state));
         else if (message.type === "error" && !answer(message.id, (p) => p.reject(new ApiError(message.error, message.status)))) {
           setMessage(message.error);
@@ -331,7 +489,7 @@ export function GamePage({ id, token, layoutFor }) {
           throw Object.assign(e, { retried: e.retried || again });
         });
       }
-      show(state);
+      receive(state, true);
       setMessage(path === "undo" ? t("Undone.") : "");
     } catch (e) {
       if (e.status === 409) await load().catch(() => {}); // the game moved on: show it as it is now
@@ -370,7 +528,8 @@ export function GamePage({ id, token, layoutFor }) {
   if (error) return html`<p class="error panel" role="alert">${error}</p>`;
   if (!view || !layout) return html`<p class="loading">${t("Loading…")}</p>`;
   document.title = `${gameName(view.game)} — tresfute`;
-  const legal = view.legal || [];
+  const shown = step ? step.view : view; // another player's move on screen: nothing to play meanwhile
+  const legal = shown.legal || [];
   const targets = targetsOf(legal, die);
   const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
   const onTarget = (key, moves) => {
@@ -384,6 +543,13 @@ export function GamePage({ id, token, layoutFor }) {
     onMove, onUndo, onHint, onChoices,
     sheet: { targets, hint: hint ? hint.key : null, hintValue: hint ? hint.value : null, picker, onTarget, renderPicker },
   };
-  const guide = view.you !== null && view.you !== undefined ? html`<${Guide} view=${view} key=${view.id} />` : null;
-  return html`<${GameScreen} layout=${layout} view=${view} token=${token} play=${play} lastChanged=${changed} guide=${guide} />`;
+  const guide = view.you !== null && view.you !== undefined ? html`<${Guide} view=${shown} key=${view.id} />` : null;
+  const choosePace = (value) => {
+    localStorage.setItem(PACE_KEY, value);
+    paceNow.current = value;
+    setPace(value);
+  };
+  const log = html`<${GameLog} lines=${lines} pace=${pace} onPace=${choosePace} />`;
+  return html`<${GameScreen} layout=${layout} view=${shown} token=${token} play=${play} lastChanged=${changed} guide=${guide}
+    log=${log} step=${step} onSkip=${step ? skip : null} />`;
 }

@@ -216,7 +216,13 @@ function Join() {
 }
 
 export function HomePage() {
-  useEffect(() => { document.title = t("tresfute — Très futé and Vraiment très futé"); }, []);
+  useEffect(() => {
+    document.title = t("tresfute — Très futé and Vraiment très futé");
+    if (location.hash === "#new-game") { // the header's or the end's "New game"
+      document.getElementById("new-game").scrollIntoView();
+      document.getElementById("game-choice").focus();
+    }
+  }, []);
   const mine = useMyGames();
   return html`<div class="home">
     <div class="home-top"><div class="home-column"><${NewGame} /><${Running} games=${mine.running} /></div><${Challenge} /></div>

@@ -25,13 +25,15 @@ const word = (text, colour, size = 14) => html`
   <text x="12" y=${12 + size * 0.36} text-anchor="middle" font-size=${size} font-weight="700"
     font-family="system-ui, sans-serif" fill=${colour}>${text}</text>`;
 
-/** An entry bonus: a cross, a number or a "?" in the target area's colour. */
+/** An entry bonus: a cross, a number or a "?" in the target area's colour, with the colour's
+ * shape small in its corner. */
 function entryBody(picture) {
   const colour = COLOURS[picture.area];
   const ink = inkOn(picture.area);
-  if (picture.value !== null && picture.value !== undefined) return [square(colour), word(String(picture.value), ink, 15)];
-  if (picture.mark === "?") return [square(colour), word("?", ink, 16)];
-  return [square(colour), crossLines(ink)];
+  const corner = html`<g transform="translate(2.2 2.2) scale(.29)" color=${ink}>${MARKS[picture.area]}</g>`;
+  if (picture.value !== null && picture.value !== undefined) return [square(colour), word(String(picture.value), ink, 15), corner];
+  if (picture.mark === "?") return [square(colour), word("?", ink, 16), corner];
+  return [square(colour), crossLines(ink), corner];
 }
 
 function choiceBody(picture) {
@@ -98,6 +100,23 @@ export function DieFace({ letter, value, label, plain = false }) {
     plain ? null : value ? PIPS[value].map(([x, y]) => html`<circle cx=${x} cy=${y} r="2.2" fill=${ink} />`) : word("?", ink, 13),
   ], "pic die-face");
 }
+
+// Each colour's shape, so that dice and areas are told apart without colour too (drawn in the
+// ink around it): white ring, silver diamond, yellow triangle, blue square, green disc, orange
+// plus, purple star, pink heart.
+const MARKS = {
+  w: html`<circle cx="12" cy="12" r="7.5" fill="none" stroke="currentColor" stroke-width="3" />`,
+  s: html`<path d="M12 2.5L21.5 12L12 21.5L2.5 12Z M12 7.5L7.5 12L12 16.5L16.5 12Z" fill="currentColor" fill-rule="evenodd" />`,
+  y: html`<path d="M12 2.5L22 20.5H2Z" fill="currentColor" />`,
+  b: html`<rect x="4" y="4" width="16" height="16" fill="currentColor" />`,
+  g: html`<circle cx="12" cy="12" r="9" fill="currentColor" />`,
+  o: html`<path d="M9 2.5H15V9H21.5V15H15V21.5H9V15H2.5V9H9Z" fill="currentColor" />`,
+  p: html`<path d="M12 1.5L14.9 8.6L22.5 9.2L16.7 14.1L18.5 21.6L12 17.6L5.5 21.6L7.3 14.1L1.5 9.2L9.1 8.6Z" fill="currentColor" />`,
+  k: html`<path d="M12 21.5L3.2 12.6A5.2 5.2 0 0 1 12 5.6A5.2 5.2 0 0 1 20.8 12.6Z" fill="currentColor" />`,
+};
+
+/** A colour's shape (MARKS): beside a die's value, in an area's title, on a silver row. */
+export const ColourMark = ({ letter }) => (MARKS[letter] ? svg(null, MARKS[letter], `mark mark-${letter}`) : null);
 
 /** The pen's marks on a cell: a cross, a circle, or a circle then a cross (Vraiment très futé's yellow). */
 export function PenMark({ circled, crossed }) {

@@ -21,6 +21,7 @@ function Header() {
   return html`<header class="top">
     <a href="/" class="brand" id="home-link">tresfute</a>
     <a href="/rules" class="rules-link" id="rules-link">${t("Rules")}</a>
+    <a href="/#new-game" class="new-game-link" id="new-game-link">${t("New game")}</a>
     <a href="/me" class="me-link" id="me-link">${t("My progress")}</a>
     <label class="language"><span>${t("Language")}</span>
       <select id="language" value=${lang} onChange=${(e) => { chooseLanguage(e.currentTarget.value); location.reload(); }}>

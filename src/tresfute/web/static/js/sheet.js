@@ -4,7 +4,7 @@
 // ``play`` (the own sheet in play) holds the cells that take a move now (``targets``: a key
 // "area:rRcC" or "area:next" to its moves), the cells to mark (hint, last move; in a review the
 // move played and the strong player's choice: ``played``, ``best``) and the picker.
-import { BonusPicture, COLOURS, DieFace, FoxPicture, PenMark, inkOn } from "./icons.js";
+import { BonusPicture, COLOURS, ColourMark, DieFace, FoxPicture, PenMark, inkOn } from "./icons.js";
 import { html } from "./lib.js";
 import { num, t, tn } from "./i18n.js";
 
@@ -69,7 +69,7 @@ function GridArea({ area, values, play, marksOf }) {
   area.cells.forEach((row, r) => {
     if (coloured) {
       const colour = area.row_colours[r];
-      items.push(html`<div class="row-colour" style=${{ background: COLOURS[colour] }} aria-hidden="true"></div>`);
+      items.push(html`<div class="row-colour" style=${{ background: COLOURS[colour], color: inkOn(colour) }} aria-hidden="true"><${ColourMark} letter=${colour} /></div>`);
     }
     row.forEach((value, c) => {
       if (value === null) {
@@ -147,6 +147,16 @@ function TrackArea({ area, values, play }) {
   return html`<div class="track">${boxes}</div>`;
 }
 
+/** What a phone fits an area's boxes to its width by (app.css): a grid's columns; a track's
+ * boxes and the signs between them. */
+function fitting(area) {
+  if (area.kind === "grid") return { "--cols": (area.row_colours.length ? 1 : 0) + area.cols + 1 };
+  const n = area.boxes.length;
+  const ordered = area.order === "increasing_reset_after_6" || area.order === "non_increasing";
+  const signs = (ordered ? n - 1 : 0) + (area.scoring === "pairs" ? Math.floor(n / 2) : 0);
+  return { "--n": n, "--signs": signs };
+}
+
 /** Which lines of a grid are complete (their bonus reached, drawn as used). */
 function gridMarks(area, values) {
   const done = new Map(values.map((c) => [`${c.row},${c.col}`, c.marks >= 1]));
@@ -165,9 +175,9 @@ function Area({ area, sheet, play }) {
   const values = sheet.areas[area.letter];
   const points = sheet.score.areas[area.letter];
   return html`
-    <section class=${`area area-${area.letter} kind-${area.kind}`} style=${{ "--area": COLOURS[area.letter], "--area-ink": inkOn(area.letter) }}
+    <section class=${`area area-${area.letter} kind-${area.kind}`} style=${{ "--area": COLOURS[area.letter], "--area-ink": inkOn(area.letter), ...fitting(area) }}
       aria-label=${area.name}>
-      <h3><span class="area-name">${area.name}</span>
+      <h3><${ColourMark} letter=${area.letter} /><span class="area-name">${area.name}</span>
         ${points === null || points === undefined ? null : html`<span class="points">${tn("{n} point", "{n} points", points)}</span>`}</h3>
       ${area.kind === "grid"
         ? html`<${GridArea} area=${area} values=${values} play=${play} marksOf=${gridMarks(area, values)} />`
