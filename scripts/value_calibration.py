@@ -116,12 +116,18 @@ def generate(game_id: str, games: int, seed: int, workers: int) -> dict[str, np.
     return {
         "kind": np.array([KINDS.index(r[0]) for r in rows], dtype=np.int8),
         "round": np.array([r[1] for r in rows], dtype=np.int8),
-        "inputs": np.array([r[2] for r in rows], dtype=np.float32),
+        "inputs": _padded([r[2] for r in rows]),
         "shown": np.array([r[3] for r in rows], dtype=np.float32),
         "first_value": np.array([r[4] for r in rows], dtype=np.float32),
         "final": np.array([r[5] for r in rows], dtype=np.float32),
         "score_now": np.array([r[6] for r in rows], dtype=np.float32),
     }
+
+
+def _padded(rows: list[list[float]]) -> np.ndarray:
+    """The inputs as one array: a row whose first afterstate ended the game has none (zeros)."""
+    width = max((len(r) for r in rows), default=0)
+    return np.array([r or [0.0] * width for r in rows], dtype=np.float32)
 
 
 def report(data: dict[str, np.ndarray], field: str = "shown") -> None:
