@@ -28,7 +28,15 @@ from itertools import combinations
 from typing import Any, Final
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as error:  # say which extra to install, as the CLI does
+    raise ImportError(
+        f"tresfute.envs.openspiel needs the openspiel extra ({error.name or error} is not installed): "
+        'pip install "tresfute[openspiel]"',
+        name=error.name,
+    ) from error
 
 from .. import records
 from ..rules import CHANCE, Game, Move, Sheet
