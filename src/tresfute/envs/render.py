@@ -20,6 +20,11 @@ def require_text_render() -> None:
         ) from error
 
 
+def _labelled(label: str) -> str:
+    """``Zoé:`` in English, ``Zoé :`` in French (a no-break space before the colon)."""
+    return _("{label}:").format(label=label)
+
+
 def render_text(game: Game, seat: int, names: list[str] | None = None) -> str:
     """What ``tresfute play`` shows ``seat`` (in the current language, French by default):
     the round and what to do, the dice, the sheet ([5]: a cell the player may take now);
@@ -30,12 +35,13 @@ def render_text(game: Game, seat: int, names: list[str] | None = None) -> str:
     moves = game.legal_moves(seat) if seat in game.players_to_move else []
     head = _("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds)
     todo = situation(game, seat) if moves else ""
+    who = f"{head} · {names[seat]}"
     lines = [
-        f"{head} · {names[seat]}" + (f": {todo}" if todo else ""),
+        f"{_labelled(who)} {todo}" if todo else who,  # "Tour 1/6 · Zoé : …" in French
         render_dice(game).plain.rstrip(),
         render_sheet(game, seat, targets_of(moves), None).plain.rstrip("\n"),
     ]
-    others = [f"{names[p]}: {game.score(p).total}" for p in range(game.n_players) if p != seat]
+    others = [f"{_labelled(names[p])} {game.score(p).total}" for p in range(game.n_players) if p != seat]
     if others:
         lines.append(" · ".join(others))
     if moves:
