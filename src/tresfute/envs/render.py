@@ -11,7 +11,7 @@ from ..text import situation
 def require_text_render() -> None:
     """Raise an ImportError naming the extra when the ``ansi`` mode cannot draw (no Rich)."""
     try:
-        import rich  # noqa: F401
+        from ..tui import render  # noqa: F401  (the terminal game's drawing, with Rich)
     except ImportError as error:
         raise ImportError(
             'render_mode "ansi" draws the sheet as tresfute play does, with Rich (the tui extra): '
