@@ -96,15 +96,25 @@ class Block:
         return sorted(names)
 
     def printed(self) -> list[tuple[int, str | None]]:
-        """Each ``print(`` line of the block and its comment: what it prints, ``...`` standing
-        for any text (None: no comment)."""
+        """Each ``print(...)`` of the block (its first line) and the comment on its last line (or
+        its first): what it prints, ``...`` standing for any text (None: no comment)."""
         comments = {
             token.start[0]: token.string.removeprefix("#").strip()
             for token in tokenize.generate_tokens(io.StringIO(self.code).readline)
             if token.type == tokenize.COMMENT
         }
-        lines = self.code.splitlines()
-        return [(n, comments.get(n)) for n, line in enumerate(lines, 1) if line.lstrip().startswith("print(")]
+        prints = [
+            node
+            for node in ast.walk(ast.parse(self.code))
+            if isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "print"
+        ]
+        return [
+            (node.lineno, comments.get(node.end_lineno or node.lineno) or comments.get(node.lineno))
+            for node in sorted(prints, key=lambda node: node.lineno)
+        ]
 
 
 def _blocks() -> list[Block]:
