@@ -644,3 +644,14 @@ def test_the_environments_need_rich_only_for_the_ansi_render_and_say_so() -> Non
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count('the tui extra): pip install "tresfute[tui]"') == 2, done.stdout
+
+
+def test_the_human_render_without_pygame_names_the_video_extra() -> None:
+    code = (
+        "import sys, tresfute; sys.modules['pygame'] = None\n"
+        "import gymnasium as gym\n"
+        "try:\n    gym.make('tresfute/TresFute-v0', render_mode='human')\nexcept ImportError as e:\n    print(e)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert '(the video extra): pip install "tresfute[video]"' in done.stdout, done.stdout

@@ -296,13 +296,17 @@ def render_rgb(game: Game, names: list[str] | None = None, width: int = 600) -> 
 
 class Window:
     """The ``human`` render mode: the picture in a window of its own (pygame, imported only
-    here: ``pip install pygame``)."""
+    here: the ``video`` extra)."""
 
     def __init__(self, title: str) -> None:
         try:
             import pygame
-        except ImportError:
-            raise ValueError("render_mode 'human' shows the picture with pygame: pip install pygame") from None
+        except ImportError as error:  # say which extra to install, as the CLI does
+            raise ImportError(
+                'render_mode "human" shows the picture in a window with pygame (the video extra): '
+                'pip install "tresfute[video]"',
+                name=error.name,
+            ) from error
         self.pygame = pygame
         self.title = title
         self.screen: Any = None
