@@ -65,3 +65,70 @@ def test_all_holds_every_extra_but_rl_and_the_tests_install_all() -> None:
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert extras["all"] == ["tresfute[web,tui,postgres,envs,video,openspiel]"]
     assert "tresfute[all]" in extras["test"]
+
+
+def _tresfute_imports(path: Path) -> set[str]:
+    """The tresfute modules ``path`` imports when it is imported (its top-level statements; an
+    import inside a function, or under ``if TYPE_CHECKING``, runs later or never)."""
+    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("tresfute")}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            if node.level and node.module is None:  # from . import x: the modules x
+                found |= {f"{base}.{alias.name}" for alias in node.names}
+            elif node.level:
+                found.add(f"{base}.{node.module}")
+            elif (node.module or "").startswith("tresfute"):
+                found.add(node.module or "")
+    return found
+
+
+# The modules below the front ends, each with what it may import: the rules nothing but
+# themselves; the bots the rules and the few helpers that import nothing of tresfute's.
+HELPERS = ("tresfute.float32", "tresfute.i18n", "tresfute.settings", "tresfute.seeds")
+LAYERS = {
+    "rules": ("tresfute.rules",),
+    "bots": ("tresfute.rules", "tresfute.bots", *HELPERS),
+}
+
+
+def test_no_module_imports_one_from_a_layer_above_it() -> None:
+    """rules <- bots <- front ends: ``simulate`` sits above the bots, so the bots' training takes
+    its seeds from ``seeds.py``, not from ``simulate``."""
+    wrong = []
+    for layer, allowed in LAYERS.items():
+        for path in sorted((PACKAGE / layer).rglob("*.py")):
+            for target in _tresfute_imports(path):
+                if not any(target == a or target.startswith(f"{a}.") for a in allowed):
+                    wrong.append(f"{path.relative_to(ROOT)} imports {target}")
+    for helper in HELPERS:
+        path = PACKAGE / f"{helper.split('.')[1]}.py"
+        wrong += [f"{path.relative_to(ROOT)} imports {t}" for t in _tresfute_imports(path)]
+    assert not wrong, wrong
+
+
+def test_the_web_server_s_modules_import_no_circle() -> None:
+    """Each module of ``web/`` can be read after those it imports (the store's backends, its
+    migrations and its interface, the host and its tables' views, the routes)."""
+    web = PACKAGE / "web"
+    names = {}
+    for path in web.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        names[".".join(parts[:-1] if path.name == "__init__.py" else parts)] = path
+    graph = {name: {t for t in _tresfute_imports(path) if t in names} for name, path in names.items()}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"an import circle: {' -> '.join((*path[path.index(name) :], name))}"
+        if name in done:
+            return
+        for target in sorted(graph[name]):
+            visit(target, (*path, name))
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, ())

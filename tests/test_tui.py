@@ -256,6 +256,7 @@ def test_a_bonus_choice_shows_its_reason(tmp_path: Path) -> None:
 
 def test_the_hint_names_the_strong_players_move_and_the_cost_of_the_highlighted_one() -> None:
     from tresfute.bots import analyse
+    from tresfute.bots.appraisal import appraise
     from tresfute.text import describe_move
 
     async def scenario(app: TresFuteApp, pilot) -> None:
@@ -272,7 +273,7 @@ def test_the_hint_names_the_strong_players_move_and_the_cost_of_the_highlighted_
         await pilot.pause()
         text = _visible_text(app)
         assert "Conseil\u00a0: " + describe_move(game, estimates[0].move) in text
-        cost = estimates[0].value - estimates[-1].value
+        cost = appraise(game, 0, (estimates[-1].move,)).cost(estimates[-1].move)  # as the review values it
         assert f"Le coup en surbrillance coûte {cost:.1f} points.".replace(".", ",", 1) in text  # a decimal comma
         assert json.dumps(game.view(), sort_keys=True) == before, "a hint plays nothing"
 

@@ -312,6 +312,29 @@ def test_with_other_people_undo_is_only_before_anyone_else_acts(client: TestClie
     assert undo(client, created["id"], ana, ana_view["seq"]).status_code == 409
 
 
+def test_alone_with_a_computer_player_undo_takes_back_its_answer_too_and_it_plays_again(
+    client: TestClient,
+) -> None:
+    """docs/web.md: with one person, the computer players' moves made after their decision are
+    taken back with it (no new dice rolled since), and they play again. A real-dice table: the
+    computer's own turn waits for its dice, so its passive answer is the last entry."""
+    created = new_game(client, seats=[{"name": "Ana"}, {"name": "Robot", "bot": "greedy"}], real_dice=True)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    typed = act(client, game_id, token, "dice w1 y2 b3 g4 o5 p6", 0).json()
+    purple = next(m["move"] for m in typed["legal"] if m["die"] == "p")  # the highest: every other die to the platter
+    picked = act(client, game_id, token, purple, typed["seq"]).json()
+    record = client.get(f"/api/games/{game_id}/record").json()["moves"]
+    assert record[-1].startswith("2:") and len(record) == 3, "the computer player answered from the platter"
+    assert picked["can_undo"], "no dice rolled since Ana's decision: she may take it back"
+    response = undo(client, game_id, token, picked["seq"])
+    assert response.status_code == 200, response.text
+    assert response.json()["state"] == typed["state"] and response.json()["legal"] == typed["legal"]
+    assert client.get(f"/api/games/{game_id}/record").json()["moves"] == record[:1], "its answer taken back too"
+    again = act(client, game_id, token, purple, response.json()["seq"]).json()
+    assert client.get(f"/api/games/{game_id}/record").json()["moves"] == record, "and it plays again"
+    assert again["can_undo"]
+
+
 # --- real dice ------------------------------------------------------------------------------
 
 

@@ -313,8 +313,13 @@ def test_a_daily_challenge_says_so_offers_no_hint_and_is_ranked_and_replayed(ser
     board.locator(".ranking li", has_text="Zoé").wait_for()
     assert board.locator(".ranking li").count() == 1, "each person is ranked once; the computer is apart"
     page.locator("#challenge-history li", has_text="Zoé").wait_for()
-    page.click(".challenge-start[data-game='tres-fute']")  # a second entry the same day is refused
-    page.wait_for_function("document.querySelector('#challenge .error').textContent.includes('déjà joué')")
+    played = page.locator(".challenge-start[data-game='tres-fute']")  # one entry a day: its button is off
+    assert played.is_disabled() and played.get_attribute("title") == "Vous avez déjà joué le défi du jour de ce jeu"
+    taken = page.request.post(server + "/api/challenge/vraiment-tres-fute", data={"name": "Ugo"})
+    assert taken.status == 201
+    page.fill("#challenge-name", "ugo")  # another player's name today: refused in a sentence
+    page.click(".challenge-start[data-game='vraiment-tres-fute']")
+    page.wait_for_function("document.querySelector('#challenge .error').textContent.startsWith('Ce nom est pris')")
     board.locator(".ranking li", has_text="Zoé").locator("a").click()
     page.wait_for_selector("#replay")
     assert page.locator("#replay-step").inner_text().startswith("Coup 0 sur")

@@ -155,6 +155,31 @@ def test_a_repeated_or_forged_entry_is_refused_and_changes_nothing(client: TestC
     assert other.status_code == 201
 
 
+def test_a_player_enters_a_game_once_a_day_whatever_the_name_and_look_alike_names_are_one(
+    client: TestClient,
+) -> None:
+    """One entry per player (their secret) and per day for each game: a second name does not
+    give a second go on dice already seen. A name that looks the same (a zero-width space, other
+    case, full-width letters) is the name another player holds. Refused with a sentence; nothing
+    changes: the ranking shows one "Dup1"."""
+    dup = start(client, "Dup1").json()
+    play_to_end(client, dup["id"], dup["token"], 3)
+    player = dup["player"]
+    client.app.state.daily.wait_for_strong(DAY, "tres-fute")  # type: ignore[attr-defined]
+    history = {"X-Player-Token": player}
+    before = (board(client, player), client.get("/api/challenge/history", headers=history).json())
+    again = start(client, "Dup2", player)
+    assert again.status_code == 409
+    assert again.json() == {"error": "you have already played today's challenge of this game"}
+    for name in ("Dup\u200b1", "DUP1", "\uff24\uff55\uff50\uff11"):
+        taken = start(client, name)
+        assert taken.status_code == 409
+        assert taken.json() == {"error": "this name is taken today by another player: choose another"}
+    after = (board(client, player), client.get("/api/challenge/history", headers=history).json())
+    assert after == before and [e["name"] for e in after[0]["entries"]] == ["Dup1"]
+    assert start(client, "Dup2").status_code == 201, "the second name was not kept for the first player"
+
+
 def test_a_name_is_held_for_one_day_and_a_player_sees_their_own_history(client: TestClient, clock: Clock) -> None:
     ana = start(client, "Ana").json()
     play_to_end(client, ana["id"], ana["token"], 1)

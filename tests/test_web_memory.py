@@ -48,3 +48,24 @@ def test_a_finished_game_leaves_memory_and_still_answers() -> None:
         view = host.view(host.table(table.id), 0, "en")
         assert view["over"] and view["result"]["winners"]
         assert host.in_memory() == 0
+
+
+def test_beyond_max_tables_the_least_recently_used_leave_memory_and_come_back_from_their_record() -> None:
+    """docs/web.md: beyond ``max_tables`` (10,000 by default) the least recently used tables
+    leave memory, however recently they were used; any of them is replayed when asked for."""
+    clock = Clock()
+    host = Host(SQLiteStore(":memory:"), idle_seconds=3600, max_tables=3, clock=clock)
+    tables = []
+    for _ in range(5):
+        table, _tokens = host.create("tres-fute", [SeatRequest("Ana")])
+        tables.append(table)
+        clock.now += 1.0  # none of them idle
+        assert host.in_memory() <= 3
+    host.table(tables[2].id)  # used again: now the most recent
+    host.create("tres-fute", [SeatRequest("Ana")])
+    assert host.in_memory() == 3
+    kept = {t.id for t in tables if host.kept(t.id) is not None}
+    assert kept == {tables[2].id, tables[4].id}, "the least recently used left first"
+    again = host.table(tables[0].id)  # gone from memory: replayed from its record
+    assert again is not tables[0] and again.stored.revision == tables[0].stored.revision
+    assert host.in_memory() == 3

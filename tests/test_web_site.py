@@ -207,12 +207,13 @@ def test_a_body_too_large_or_unreadable_is_refused_in_the_page_s_language(
     assert games_stored(tmp_path) == 0
 
 
-@pytest.mark.parametrize("name", ["   ", "\u200b", "\x00", "\t\n", "\u200b \u200d"])
+@pytest.mark.parametrize("name", ["", "   ", "\u200b", "\x00", "\t\n", "\u200b \u200d"])
 def test_a_seat_named_by_nothing_visible_is_refused_where_any_name_is_given(
     client: TestClient, tmp_path: Path, name: str
 ) -> None:
-    """White space alone, control or zero-width characters: the same refusal at a new game, a
-    new player, a seat taken at an open table and the daily challenge; nothing is made."""
+    """No name, white space alone, control or zero-width characters: the same refusal (a
+    sentence, not "malformed request: name needs at least 1 character") at a new game, a new
+    player, a seat taken at an open table and the daily challenge; nothing is made."""
     refused = [
         client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": name}]}),
         client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": "Ana"}, {"name": name}]}),
@@ -236,16 +237,6 @@ def test_a_bound_on_a_length_is_said_with_its_noun_agreeing(client: TestClient) 
     """ "at least 1 element", not "1 elements": the bound's number decides the noun's form."""
     for body, lang, said in (
         ({"game": "tres-fute", "seats": []}, "fr", "requête mal formée\u00a0: seats demande au moins 1 élément"),
-        (
-            {"game": "tres-fute", "seats": [{"name": ""}]},
-            "fr",
-            "requête mal formée\u00a0: seats.0.name demande au moins 1 caractère",
-        ),
-        (
-            {"game": "tres-fute", "seats": [{"name": ""}]},
-            "en",
-            "malformed request: seats.0.name needs at least 1 character",
-        ),
         ({"game": "tres-fute", "seats": [{"name": "a"}] * 5}, "en", "malformed request: seats takes at most 4 entries"),
         (
             {"game": "tres-fute", "seats": [{"name": "a" * 41}]},
@@ -254,6 +245,17 @@ def test_a_bound_on_a_length_is_said_with_its_noun_agreeing(client: TestClient) 
         ),
     ):
         response = client.post(f"/api/games?lang={lang}", json=body)
+        assert response.status_code == 422 and response.json() == {"error": said}
+    game = client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": "Ana"}]}).json()
+    for lang, said in (
+        ("fr", "requête mal formée\u00a0: move demande au moins 1 caractère"),
+        ("en", "malformed request: move needs at least 1 character"),
+    ):
+        response = client.post(
+            f"/api/games/{game['id']}/act?lang={lang}",
+            json={"move": "", "seq": 0},
+            headers={"X-Seat-Token": game["seats"][0]["token"]},
+        )
         assert response.status_code == 422 and response.json() == {"error": said}
 
 

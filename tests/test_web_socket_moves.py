@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 
 from tresfute.web.app import create_app
 from tresfute.web.store import SQLiteStore
@@ -175,6 +176,8 @@ def test_a_move_on_the_socket_while_the_database_refuses_writes_is_refused_for_n
             "malformed message: the message is too large",
         ),
         ('{"type": "hello", "lang": "en", "tok": 1}', "malformed message: tok is not a field of this request"),
+        ("[" * 1000, "message mal formé : le message est imbriqué trop profondément"),  # was a RecursionError
+        ("[" * 300 + "]" * 300, "message mal formé : le message est imbriqué trop profondément"),
     ],
 )
 def test_a_first_message_refused_is_told_wholly_in_the_language_it_asks_for(
@@ -190,6 +193,9 @@ def test_a_first_message_refused_is_told_wholly_in_the_language_it_asks_for(
             page.send_text(first)
         told = page.receive_json()
         assert told["type"] == "error" and told["error"].replace("\u00a0", " ") == said
+        with pytest.raises(WebSocketDisconnect) as closed:
+            page.receive_json()
+        assert closed.value.code == 1008
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from tresfute.web.store import (
+    MIGRATIONS,
     SCHEMA_VERSION,
+    EntryRefusedError,
     MoveConflictError,
     PostgresStore,
     SchemaError,
@@ -23,6 +26,8 @@ from tresfute.web.store import (
     StoredGame,
     StoredSeat,
     UnknownDatabaseError,
+    _statements,
+    name_key,
     open_store,
     token_hash,
 )
@@ -172,6 +177,28 @@ def test_a_database_from_a_newer_release_is_refused_untouched(tmp_path: Path) ->
         assert db.execute("SELECT version FROM schema_version").fetchone() == (SCHEMA_VERSION + 1,)
 
 
+CONNECTIONS = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+
+
+def test_a_postgresql_database_from_a_newer_release_is_refused_untouched(postgres_url: str) -> None:
+    import psycopg
+
+    PostgresStore(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION + 1,))
+        tables = db.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1").fetchall()
+    with pytest.raises(SchemaError, match="upgrade"):
+        PostgresStore(postgres_url)
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION + 1,)]
+        assert db.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1").fetchall() == tables
+        # the refused store let go of its connections: only this one is left (once they have ended)
+        deadline = time.monotonic() + 10
+        while (count := db.execute(CONNECTIONS).fetchone()) != (1,) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert count == (1,)
+
+
 def test_a_database_url_of_an_unknown_kind_is_refused_not_taken_for_a_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -302,3 +329,82 @@ def test_finished_games_are_forgotten_once_old_enough_challenge_entries_and_othe
     assert [store.load(g) is not None for g in ("new", "open", "entry")] == [True, True, True]
     assert [e.score for e in store.ranking("1970-01-01", "tres-fute")] == [10]
     assert store.purge_finished(200.0) == 0
+
+
+def an_entry(game_id: str, day: str = "2026-11-23", game: str = "tres-fute") -> StoredGame:
+    entry = a_game(game_id, token=game_id * 16)
+    entry.game, entry.challenge = game, day
+    return entry
+
+
+def test_a_player_enters_each_game_of_the_day_once_whatever_the_name(store: Store) -> None:
+    """The same player's secret under a second name is refused (it would replay dice it has
+    seen); nothing is written: the name stays free, no game is made."""
+    ana = "a" * 64
+    store.enter(an_entry("g1"), "Ana", ana)
+    with pytest.raises(EntryRefusedError) as refused:
+        store.enter(an_entry("g2"), "Anabelle", ana)
+    assert refused.value.reason == "played" and store.load("g2") is None
+    store.enter(an_entry("g3"), "Anabelle", "b" * 64)  # the name was not kept for Ana
+    store.enter(an_entry("g4", game="vraiment-tres-fute"), "Ana", ana)  # another game: its own entry
+    store.enter(an_entry("g5", day="2026-11-24"), "Ana", ana)  # another day
+    assert sorted(e.game_id for e in store.history(ana)) == ["g1", "g4", "g5"]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "Dup\u200b1",  # a zero-width space
+        "dup1",  # case
+        "  Dup1 ",  # spaces around
+        "\uff24\uff55\uff50\uff11",  # full-width letters and digit
+        "D\u200dup\u20601",  # a joiner, a word joiner
+        "\u202eDup1",  # a direction override
+        "Dup\ufe0f1",  # a variation selector
+        "Dup\u034f1",  # the combining grapheme joiner
+    ],
+)
+def test_names_are_the_same_name_once_normalised(store: Store, other: str) -> None:
+    """Names are compared as NFKC, without invisible characters, case folded: another player
+    cannot take "Dup1" under a name that looks the same."""
+    assert name_key(other) == name_key("Dup1") == "dup1"
+    store.enter(an_entry("g1"), "Dup1", "a" * 64)
+    with pytest.raises(EntryRefusedError) as refused:
+        store.enter(an_entry("g2"), other, "b" * 64)
+    assert refused.value.reason == "name" and store.load("g2") is None
+
+
+def test_letters_of_another_script_that_look_alike_are_another_name(store: Store) -> None:
+    """Documented choice (docs/web.md): confusables are other letters, not folded."""
+    cyrillic = "\u0410na"  # Cyrillic capital A, then Latin "na"
+    assert name_key(cyrillic) != name_key("Ana")
+    store.enter(an_entry("g1"), "Ana", "a" * 64)
+    store.enter(an_entry("g2"), cyrillic, "b" * 64)
+    assert [e.name for e in store.history("b" * 64)] == [cyrillic]
+
+
+def test_a_database_whose_player_entered_twice_is_migrated_and_refuses_a_third(tmp_path: Path) -> None:
+    """Schema 7 let a player enter one game twice under two names: both entries are kept
+    (their ranking stands), the next one is refused."""
+    path = tmp_path / "seven.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (7)")
+        for script in MIGRATIONS[:7]:
+            for statement in _statements(script, "REAL"):
+                db.execute(statement)
+        for game_id, name in (("g1", "Ana"), ("g2", "Anna")):
+            db.execute(
+                "INSERT INTO games (id, game, real_dice, language, created) VALUES (?, 'tres-fute', 0, 'fr', 1)",
+                (game_id,),
+            )
+            db.execute("INSERT INTO challenge_names VALUES ('2026-11-23', ?, ?, 'p')", (name.lower(), name))
+            db.execute(
+                "INSERT INTO challenge_entries VALUES ('2026-11-23', 'tres-fute', ?, ?, 10)", (name.lower(), game_id)
+            )
+    store = SQLiteStore(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    assert sorted(e.name for e in store.ranking("2026-11-23", "tres-fute")) == ["Ana", "Anna"]
+    with pytest.raises(EntryRefusedError, match="played"):
+        store.enter(an_entry("g3"), "Anouk", "p")
+    store.close()

@@ -527,7 +527,7 @@ def bench(
 def analyse(record_file: Path, move_number: int | None, search_all: bool, as_json: bool) -> None:
     """Rank the legal moves of a recorded position by the strong player's expected final score."""
     from . import records
-    from .bots import analyse as analyse_position
+    from .bots.appraisal import appraise
     from .rules import CHANCE, parse_move
     from .text import describe_move, explain
 
@@ -550,18 +550,19 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         player = game.to_move
     if player is None or player == CHANCE:
         raise CliError(_("No player decides in this position."))
-    estimates = analyse_position(game, player, search_all=search_all)
-    best = estimates[0].value
+    asked = tuple(game.legal_moves(player)) if search_all else (() if played is None else (played,))
+    ranked = appraise(game, player, asked, searched=True).expected()  # as the hint and the review value them
+    best = ranked[0][1]
     rows = [
         {
-            "move": str(e.move),
-            "text": describe_move(game, e.move),
-            "expected": round(e.value, 1),
-            "cost": round(best - e.value, 1),
-            "searched": e.searched,
-            "played": e.move == played,
+            "move": str(move),
+            "text": describe_move(game, move),
+            "expected": round(value, 1),
+            "cost": round(best - value, 1),
+            "searched": valued,
+            "played": move == played,
         }
-        for e in estimates
+        for move, value, valued in ranked
     ]
     if as_json:
         _emit_json({"game": game.spec.id, "player": player + 1, "name": record.players[player], "moves": rows})
@@ -589,11 +590,17 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
     help="The player whose decisions are reviewed (numbered from 1).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON (docs/review.md).")
+@click.option(
+    "--practice",
+    is_flag=True,
+    help="After the review, try again each decision that cost 2 points or more, costliest first.",
+)
 @LANG
-def review(record_file: Path, seat: int, as_json: bool) -> None:
+def review(record_file: Path, seat: int, as_json: bool, practice: bool) -> None:
     """Review a finished game: what each decision cost against the strong player's choice."""
     from . import records
     from .bots.review import ReviewError, review_game
+    from .review_text import practice as practise
     from .review_text import print_review, review_json
     from .text import explain
 
@@ -609,6 +616,8 @@ def review(record_file: Path, seat: int, as_json: bool) -> None:
         return
     try:
         print_review(record, result)
+        if practice:
+            practise(record, result, lambda text: click.prompt(text, default="", show_default=False), click.echo)
     except ImportError as exc:  # the table is drawn with Rich, the tui extra's
         _missing_extra("review", "tui", exc)
 
@@ -678,6 +687,7 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
         import uvicorn
 
         from .web.app import create_app, served
+        from .web.serving import uvicorn_options
         from .web.store import DatabaseOpenError, PostgresStore, UnknownDatabaseError, open_store
     except ImportError as exc:
         _missing_extra("serve", "web", exc)
@@ -708,9 +718,13 @@ def serve(host: str, port: int, workers: int, database: str | None) -> None:
             host="127.0.0.1" if host in ("0.0.0.0", "::") else host, port=port
         )
     )
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": 64 * 1024}
+    options = uvicorn_options(host, port)
+    # the API's answers speak --lang when a request asks for no language (French without it)
+    asked = click.get_current_context().get_parameter_source("lang") is click.core.ParameterSource.COMMANDLINE
+    if asked:
+        os.environ["TRESFUTE_SERVE_LANG"] = language()  # for the worker processes and the heads refused
     if workers == 1:
-        uvicorn.run(served(create_app(store=store)), **options)
+        uvicorn.run(served(create_app(store=store, language=language() if asked else None)), **options)
         return
     store.close()  # each worker process opens its own
     os.environ["TRESFUTE_DB"] = where

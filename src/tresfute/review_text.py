@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .bots.review import Decision, Review
 from .i18n import N_, _
 from .records import Record
 from .rules import Game, Move, parse_move
-from .text import describe_move
+from .text import describe_move, explain
 
 if TYPE_CHECKING:  # the table needs Rich (the tui extra); the JSON does not
     from rich.console import Console
@@ -20,6 +21,13 @@ LABEL_WORDS = {
     "mistake": N_("mistake"),
     "blunder": N_("blunder"),
 }
+LEVEL_WORDS = {
+    "expert": N_("expert"),
+    "strong": N_("strong"),
+    "advanced": N_("advanced"),
+    "intermediate": N_("intermediate"),
+    "beginner": N_("beginner"),
+}
 LABEL_STYLES = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
 CHART_ROWS = 10
 
@@ -28,12 +36,26 @@ def label_word(name: str) -> str:
     return _(LABEL_WORDS[name])
 
 
+def level_word(name: str) -> str:
+    return _(LEVEL_WORDS[name])
+
+
 def number(value: float, digits: int = 1) -> str:
-    """A number as the reader writes it: a decimal comma in French."""
+    """A number as the reader writes it: a decimal comma in French and German."""
     from .i18n import language
 
     text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if language() == "fr" else text
+    return text.replace(".", ",") if language() in ("fr", "de") else text
+
+
+def cost_text(decision: Decision) -> str:
+    """A decision's cost and its uncertainty, e.g. '−5.2 ± 0.5', or '+0.3 ± 0.4' where the move
+    played did better than the strong choice (empty when it cost nothing)."""
+    if round(decision.cost, 1) == 0:
+        return ""
+    sign = "−" if decision.cost > 0 else "+"
+    text = f"{sign}{number(abs(decision.cost))}"
+    return f"{text} ± {number(decision.cost_se)}" if decision.cost_se else text
 
 
 def positions(record: Record, review: Review) -> dict[int, Game]:
@@ -52,15 +74,17 @@ def positions(record: Record, review: Review) -> dict[int, Game]:
 
 
 def review_json(record: Record, review: Review) -> dict[str, Any]:
-    """The review's JSON (``docs/review.md``), each move also as a sentence in the language."""
+    """The review's JSON (``docs/review.md``), each move and reason also as a sentence in the
+    language."""
     games = positions(record, review)
 
     def describe(decision: Decision, move: Move) -> str:
         return describe_move(games[decision.move_number], move)
 
-    data = review.to_json(describe)
+    data = review.to_json(describe, explain)
     for entry in data["decisions"]:
         entry["label_text"] = label_word(entry["label"])
+    data["level_text"] = level_word(data["level"])
     return data
 
 
@@ -89,56 +113,143 @@ def print_review(record: Record, review: Review, console: Console | None = None)
 
     console = console or Console(highlight=False)
     games = positions(record, review)
+    name = review.name
     console.print(
         _("Review of {name}: final score {score}, accuracy {accuracy} %, {cost} expected points lost").format(
-            name=review.name,
+            name=name,
             score=review.final_score,
             accuracy=number(review.accuracy),
             cost=number(review.total_cost),
-        )
+        ),
+        markup=False,
+    )
+    console.print(
+        _("Error rate: {rate} points lost per decision that mattered (level: {level})").format(
+            rate=number(review.error_rate, 2), level=level_word(review.level)
+        ),
+        markup=False,
     )
     counts = "  ".join(f"{label_word(k)} {n}" for k, n in review.counts().items())
-    console.print(counts)
+    console.print(counts, markup=False)
     costliest = review.costliest()
     if costliest:
-        console.print("\n" + _("The costliest decisions:"))
+        console.print("\n" + _("The costliest decisions:"), markup=False)
         for d in costliest:
             game = games[d.move_number]
             console.print(
                 "  "
-                + _("move {n} (round {round}): {played} instead of {best}, −{cost} points ({label})").format(
+                + _("decision {n} (round {round}): {played} instead of {best}, {cost} points ({label})").format(
                     n=d.move_number,
                     round=d.round,
                     played=describe_move(game, d.played),
                     best=describe_move(game, d.best),
-                    cost=number(d.cost),
+                    cost=cost_text(d),
                     label=label_word(d.label),
-                )
+                ),
+                markup=False,
             )
+            if d.reason is not None:
+                console.print("    " + explain(d.reason), markup=False)
     table = Table(show_lines=False)
-    table.add_column(_("Move"), justify="right")
+    table.add_column(_("Decision"), justify="right")
     table.add_column(_("Round"), justify="right")
     table.add_column(_("Played"))
     table.add_column(_("Strong player"))
     table.add_column(_("Expected"), justify="right")
     table.add_column(_("Cost"), justify="right")
     table.add_column(_("Label"))
-    for d in review.decisions:  # moves in the notation (docs/notation.md), to keep one line each
+    table.add_column(_("Why"))
+    for d in review.decisions:
+        game = games[d.move_number]
         style = LABEL_STYLES[d.label]
         table.add_row(
             str(d.move_number),
             str(d.round),
-            str(d.played),
-            "=" if d.best == d.played else str(d.best),
+            describe_move(game, d.played),
+            "=" if d.best == d.played else describe_move(game, d.best),
             number(d.played_value),
-            number(d.cost) if d.cost else "",
+            cost_text(d),
             f"[{style}]{label_word(d.label)}[/{style}]",
+            explain(d.reason) if d.reason is not None else "",
         )
     console.print(table)
-    console.print(_("Expected final score through the game (rounds below):"))
+    console.print(_("Expected final score through the game (rounds below):"), markup=False)
     rounds = [d.round for d in review.decisions]
     for line in chart_lines(review.chart(), rounds[:1] + rounds):
         console.print(line, markup=False)
 
 
-__all__ = ["chart_lines", "label_word", "print_review", "review_json"]
+def practice(record: Record, review: Review, ask: Callable[[str], str], say: Callable[[str], None]) -> int:
+    """Try again the costly decisions of a review (``tresfute review --practice``), costliest
+    first: each position is shown (the sheet and the dice as they were), the player names a
+    move (its number in the list, or the notation), and hears whether it is within
+    ``PRACTICE_MARGIN`` points of the best, with the best move and why. Returns how many were
+    solved. ``ask`` reads an answer (empty: stop), ``say`` writes a line."""
+    from rich.console import Console
+
+    from .bots.review import WHY_FROM, judge
+    from .tui.render import render_dice, render_sheet
+
+    games = positions(record, review)
+    costly = sorted((d for d in review.decisions if d.cost >= WHY_FROM), key=lambda d: (-d.cost, d.move_number))
+    if not costly:
+        say(_("No decision cost {n} points or more: nothing to practise.").format(n=number(WHY_FROM)))
+        return 0
+    console = Console(highlight=False, record=True, width=100)
+    solved = 0
+    for k, d in enumerate(costly, start=1):
+        game = games[d.move_number]
+        moves = game.legal_moves(review.player)
+        with console.capture() as captured:
+            console.print(render_sheet(game, review.player, set(), None))
+            console.print(render_dice(game))
+        say(captured.get())
+        say(
+            _("Position {k} of {n} (decision {number}, round {round}): what do you play?").format(
+                k=k, n=len(costly), number=d.move_number, round=d.round
+            )
+        )
+        for i, move in enumerate(moves, start=1):
+            say(f"  {i:2}. {describe_move(game, move)}")
+        while True:
+            text = ask(_("Your move (number, or empty to stop)")).strip()
+            if not text:
+                say(_("{solved} of {n} positions solved.").format(solved=solved, n=k - 1))
+                return solved
+            move = _chosen(text, moves)
+            if move is not None:
+                break
+            say(_("Not one of the moves listed: give its number (1 to {n}).").format(n=len(moves)))
+        answer = judge(game, review.player, move)
+        if answer.right:
+            solved += 1
+            say(
+                _("Right: {move} is within {margin} point of the best move ({cost} points).").format(
+                    move=describe_move(game, move), margin=number(0.5), cost=number(answer.cost)
+                )
+            )
+        else:
+            say(
+                _("Not quite: {move} gives away {cost} points. The best move: {best}.").format(
+                    move=describe_move(game, move), cost=number(answer.cost), best=describe_move(game, answer.best)
+                )
+            )
+            if answer.reason is not None:
+                say("  " + explain(answer.reason))
+    say(_("{solved} of {n} positions solved.").format(solved=solved, n=len(costly)))
+    return solved
+
+
+def _chosen(text: str, moves: list[Move]) -> Move | None:
+    """The move a practice answer names: its number in the list, or its notation."""
+    if text.isdigit():
+        k = int(text)
+        return moves[k - 1] if 1 <= k <= len(moves) else None
+    try:
+        move = parse_move(text)
+    except ValueError:
+        return None
+    return move if move in moves else None
+
+
+__all__ = ["chart_lines", "cost_text", "label_word", "level_word", "practice", "print_review", "review_json"]

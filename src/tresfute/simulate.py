@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import multiprocessing
 import statistics
@@ -22,12 +21,7 @@ from .rules import Game
 from .rules.game import get_spec
 from .rules.kinds import AREA_NAMES
 from .rules.sheet import Score
-
-
-def derived_seed(seed: int, game_number: int, purpose: str) -> int:
-    """A seed for one game (or one bot in it), stable across runs and machines."""
-    digest = hashlib.sha256(f"tresfute:{purpose}:{seed}:{game_number}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+from .seeds import derived_seed as derived_seed  # importable from here too, as before it moved below the bots
 
 
 def bot_seat(players: int, game_number: int) -> int:

@@ -229,6 +229,8 @@ def _named(word: Named) -> str:
         return bonus_name(key)
     if word.kind == "source":
         return source_name(str(key))
+    if word.kind == "action" and str(key) in ("reroll", "plus_one", "reprise"):
+        return action_name(str(key))
     if word.kind == "game" and key in SPECS:
         return game_name(SPECS[str(key)])
     return word.english

@@ -1,33 +1,32 @@
 """The review of a finished game: what each decision of one player cost against the strong player.
 
-For every decision of the reviewed player, the position is analysed as the strong player does
-it (:meth:`StrongBot.analyse`): the network ranks every legal move, and its best candidates are
-searched on simulated futures. The move played is always valued by that same search, on the
-same simulated dice (common random numbers): if the search did not already cover it, it is
-searched now, and so is the strong player's choice when the network alone chose it. The cost
-of a decision is the strong choice's expected final score minus the played move's, never less
-than 0. A game played by the strong player itself (seed 0, the review's) thus costs 0 at every
-decision: the review and the player run the same analysis on the same positions.
+For every decision of the reviewed player, the position is appraised (``bots/appraisal.py``):
+the strong player's choice is found by its own analysis, then the choice and the move played
+are both valued on valuation futures drawn anew (never those that chose the move, so that the
+choice's value carries no winner's curse), the same futures for both (common random numbers).
+A decision's **cost** is the choice's expected final score minus the played move's, never below
+0, with the standard error of that difference (``cost_se``); a decision is labelled worse than
+*good* only when its cost clears twice its standard error. A played move that is the strong
+choice costs exactly 0. Each costly decision gets a reason in words (``bots/why.py``).
 
-Only what the review needs is searched: the strong player's own candidates and the played
-move; the other legal moves keep the network's value. (Advancing all the futures of a search
-side by side, to value their afterstates in one batch through the network, was tried and was
-slower: the large batches threw away the area states the network keeps.) ``docs/review.md``
-explains the labels, the accuracy, the JSON form and the speed.
+The game's figures: the **accuracy** (the share of the expected final score at the first
+decision that the decisions kept) and the **error rate** (the mean cost of the decisions that
+mattered, as backgammon programs count it), with a named level. ``docs/review.md`` gives the
+definitions, why, and the measured figures.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import N_
 from ..rules import CHANCE, Game, Move, parse_move
+from ..rules.reasons import Reason
+from .appraisal import Appraisal, appraise
 from .greedy import GreedyBot
-from .network import ValueNetwork, shipped_network
-from .strong import Estimate, StrongBot, evaluate_moves, roll_own_dice
+from .why import why
 
 if TYPE_CHECKING:
     from ..records import Record
@@ -40,7 +39,19 @@ LABELS: tuple[tuple[str, float], ...] = (
     ("mistake", 10.0),
     ("blunder", float("inf")),
 )
-FORMAT = "tresfute-review/1"  # the JSON form of a review (docs/review.md)
+NOISE = 2.0  # a cost is labelled worse than good only when it exceeds NOISE standard errors
+TRIVIAL = 0.5  # a decision whose legal moves the network values all within this of the best
+WHY_FROM = 2.0  # decisions costing this much or more say why
+# The error rate's named levels: points lost per decision that mattered, below each bound.
+LEVELS: tuple[tuple[str, float], ...] = (
+    ("expert", 0.4),
+    ("strong", 1.0),
+    ("advanced", 2.0),
+    ("intermediate", 3.5),
+    ("beginner", float("inf")),
+)
+ACCURACY_HALVING = 4.0  # points lost per decision that halve the accuracy
+FORMAT = "tresfute-review/2"  # the JSON form of a review (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 
 
@@ -54,12 +65,20 @@ class ReviewError(ValueError):
         self.params = params
 
 
-def label(cost: float) -> str:
-    """The word for a decision that cost ``cost`` expected points (``LABELS``)."""
+def label(cost: float, cost_se: float = 0.0) -> str:
+    """The word for a decision that cost ``cost`` expected points (``LABELS``), measured with
+    standard error ``cost_se``: no worse than *good* unless the cost clears its noise."""
+    if cost - NOISE * cost_se < LABELS[1][1]:
+        cost = min(cost, LABELS[1][1] - 1e-9)
     for name, below in LABELS:
         if cost < below:
             return name
     return LABELS[-1][0]
+
+
+def level(error_rate: float) -> str:
+    """The named level of an error rate (``LEVELS``)."""
+    return next(name for name, below in LEVELS if error_rate < below)
 
 
 @dataclass(frozen=True)
@@ -82,17 +101,27 @@ class Decision:
     legal_moves: int
     played: Move
     best: Move  # the strong player's choice
-    played_value: float  # expected final score after the played move
-    best_value: float  # and after the strong choice, by the same search
+    played_value: float  # expected final score after the played move, on the valuation futures
+    best_value: float  # and after the strong choice, on the same futures
+    cost_se: float = 0.0  # the standard error of best_value - played_value
+    trivial: bool = False  # every legal move within TRIVIAL points of the best (the network's)
+    reason: Reason | None = None  # why the strong choice is better, when the cost is WHY_FROM or more
 
     @property
     def cost(self) -> float:
-        """Expected points lost against the strong choice; never negative."""
-        return max(0.0, self.best_value - self.played_value)
+        """Expected points lost against the strong choice, estimated without bias: below 0 where
+        the valuation futures found the move played better than the choice (the cost is not cut
+        at 0, which would bias every close call upwards and the game's total with them)."""
+        return self.best_value - self.played_value
 
     @property
     def label(self) -> str:
-        return label(self.cost)
+        return label(max(0.0, self.cost), self.cost_se)
+
+    @property
+    def mattered(self) -> bool:
+        """Counted in the error rate: not trivial (forced moves are never decisions)."""
+        return not self.trivial
 
 
 @dataclass
@@ -103,7 +132,7 @@ class Review:
     player: int  # from 0
     name: str
     final_score: int
-    start_value: float  # the strong player's expected final score at the player's first decision
+    start_value: float  # the expected final score at the player's first decision
     decisions: list[Decision] = field(default_factory=list)
 
     @property
@@ -116,12 +145,21 @@ class Review:
         return self.total_cost / len(self.decisions) if self.decisions else 0.0
 
     @property
+    def error_rate(self) -> float:
+        """Expected points lost per decision that mattered (``Decision.mattered``), never below 0."""
+        counted = [d.cost for d in self.decisions if d.mattered]
+        return max(0.0, sum(counted) / len(counted)) if counted else 0.0
+
+    @property
+    def level(self) -> str:
+        return level(self.error_rate)
+
+    @property
     def accuracy(self) -> float:
-        """The share (in %) of the strong player's expected final score that the decisions
-        kept: 100 × (1 − total cost / start value), from 0 to 100 (docs/review.md)."""
-        if not self.decisions or self.start_value <= 0:
-            return 100.0
-        return max(0.0, min(100.0, 100.0 * (1.0 - self.total_cost / self.start_value)))
+        """The game's headline figure, from 100 % down: 100 × 2^(−error rate / ACCURACY_HALVING),
+        so that every ACCURACY_HALVING points lost per decision that mattered halve it
+        (docs/review.md says why this rather than a share of the start value)."""
+        return 100.0 * 2.0 ** (-self.error_rate / ACCURACY_HALVING)
 
     def chart(self) -> list[float]:
         """The expected final score through the game: before the first decision, then after
@@ -140,9 +178,14 @@ class Review:
             counts[d.label] += 1
         return counts
 
-    def to_json(self, describe: Callable[[Decision, Move], str] | None = None) -> dict[str, Any]:
+    def to_json(
+        self,
+        describe: Callable[[Decision, Move], str] | None = None,
+        explain: Callable[[Reason], str] | None = None,
+    ) -> dict[str, Any]:
         """The review as plain data (the schema is in ``docs/review.md``). ``describe`` gives a
-        move's sentence in the reader's language (``text.describe_move``), if wanted."""
+        move's sentence in the reader's language (``text.describe_move``), ``explain`` a
+        reason's (``text.explain``), if wanted."""
 
         def entry(d: Decision) -> dict[str, Any]:
             data: dict[str, Any] = {
@@ -156,8 +199,14 @@ class Review:
                 "played_expected": round(d.played_value, 2),
                 "best_expected": round(d.best_value, 2),
                 "cost": round(d.cost, 2),
+                "cost_se": round(d.cost_se, 2),
                 "label": d.label,
+                "mattered": d.mattered,
             }
+            if d.reason is not None:
+                data["why_reason"] = {"template": d.reason.template, "params": _plain(d.reason.params)}
+                if explain is not None:
+                    data["why"] = explain(d.reason)
             if describe is not None:
                 data["played_text"] = describe(d, d.played)
                 data["best_text"] = describe(d, d.best)
@@ -169,7 +218,10 @@ class Review:
             "player": self.player + 1,
             "name": self.name,
             "final_score": self.final_score,
+            "start_expected": round(self.start_value, 2),
             "accuracy": round(self.accuracy, 1),
+            "error_rate": round(self.error_rate, 2),
+            "level": self.level,
             "total_cost": round(self.total_cost, 2),
             "mean_cost": round(self.mean_cost, 2),
             "labels": self.counts(),
@@ -180,72 +232,68 @@ class Review:
         }
 
 
-class Valuer:
-    """Values moves as the strong player's analysis does, searching any move it left out.
+def _plain(params: dict[str, object]) -> dict[str, Any]:
+    """A reason's parameters as JSON data (a named word as its kind and key, a list as a list)."""
+    from ..rules.reasons import Listing, Named
 
-    ``value(game, player, moves)`` gives the strong analysis (its choice first) and each asked
-    move's expected final score by the same search, on the same simulated dice.
-    """
+    def plain(value: object) -> Any:
+        if isinstance(value, Named):
+            return {"kind": value.kind, "key": str(value.key), "english": value.english}
+        if isinstance(value, Reason):
+            return {"template": value.template, "params": _plain(value.params)}
+        if isinstance(value, Listing):
+            return [plain(v) for v in value.items]
+        return value
 
-    def __init__(self, seed: int = 0) -> None:
-        self.strong = StrongBot(seed)
-        self.seed = seed
-
-    def value(self, game: Game, player: int, moves: list[Move]) -> tuple[list[Estimate], dict[Move, float]]:
-        estimates = self.strong.analyse(game, player)
-        by_move = {e.move: e for e in estimates}
-        best = estimates[0]
-        values: dict[Move, float] = {}
-        missing: list[Move] = []
-        for move in moves:
-            e = by_move[move]
-            if e.searched or move == best.move:
-                values[move] = e.value
-            else:
-                missing.append(move)
-        if missing:
-            # the strong choice too, when the network alone chose it: compared on the same dice
-            if not best.searched:
-                missing.append(best.move)
-            values.update(self.search(game, player, missing))
-            values.setdefault(best.move, best.value)
-            if not best.searched:
-                estimates = [best._replace(value=values[best.move], searched=True), *estimates[1:]]
-        return estimates, values
-
-    def search(self, game: Game, player: int, moves: list[Move]) -> dict[Move, float]:
-        """Each move's expected final score by the strong player's search: the same futures
-        (seeds, dice), the rest of the turn played by the network's best moves."""
-        network = shipped_network(game.spec.id)
-        settings = self.strong.search(game)
-        seeds = [hash((self.seed, len(game.history), game.dice_rolled, i)) for i in range(settings.samples)]
-        values = {}
-        for move in moves:
-            total = 0.0
-            for s in seeds:
-                sim = game.copy(dice="external")
-                sim.play(move, player)
-                total += _future(sim, player, network, random.Random(s))
-            values[move] = total / len(seeds)
-        return values
+    return {k: plain(v) for k, v in params.items()}
 
 
-def _future(sim: Game, player: int, network: ValueNetwork, rng: random.Random) -> float:
-    """The value once the turn is over, its rest played by the network's best moves, on dice
-    rolled from ``rng`` (as the strong player's search does)."""
-    turn = (sim.round, sim.turn, sim.solo_passive)
-    while not sim.is_over and (sim.round, sim.turn, sim.solo_passive) == turn:
-        p = sim.to_move
-        if p == CHANCE:
-            roll_own_dice(sim, rng)
-        else:
-            assert p is not None
-            sim.play(evaluate_moves(sim, p, network)[0][1], p)
-    return network.value(sim, player)
+def reason_from_json(data: dict[str, Any]) -> Reason:
+    """A reason as ``Review.to_json`` wrote it (``why_reason``), to be written in a language."""
+    from ..rules.reasons import Listing, Named
+
+    def value(item: Any) -> object:
+        if isinstance(item, dict) and "template" in item:
+            return reason_from_json(item)
+        if isinstance(item, dict) and "kind" in item:
+            return Named(item["kind"], item["key"], item["english"])
+        if isinstance(item, list):
+            return Listing(tuple(value(v) for v in item))
+        return item
+
+    return Reason(str(data["template"]), **{k: value(v) for k, v in dict(data["params"]).items()})
 
 
 def _dice(game: Game) -> tuple[Die, ...]:
     return tuple(Die(d, v, str(w)) for d, v, w in zip(game.dice, game.values, game.where, strict=True))
+
+
+def decision_of(game: Game, player: int, move: Move, number: int, seed: int = 0) -> Decision:
+    """The decision of ``player`` to play ``move`` in ``game``, appraised (``bots/appraisal.py``)."""
+    appraisal = appraise(game, player, (move,), seed)
+    return _decision(game, appraisal, move, number)
+
+
+def _decision(game: Game, appraisal: Appraisal, move: Move, number: int) -> Decision:
+    best = appraisal.choice
+    played = appraisal.values[move]
+    cost = appraisal.best.expected - played.expected
+    ranked = appraisal.ranked
+    trivial = len(ranked) > 1 and all(not e.searched for e in ranked) and ranked[0].value - ranked[-1].value < TRIVIAL
+    return Decision(
+        move_number=number,
+        round=game.round,
+        phase=str(game.phase),
+        dice=_dice(game),
+        legal_moves=len(ranked),
+        played=move,
+        best=best,
+        played_value=played.expected,
+        best_value=appraisal.best.expected,
+        cost_se=played.difference_se,
+        trivial=trivial,
+        reason=why(game, appraisal.player, best, move, cost) if cost >= WHY_FROM and move != best else None,
+    )
 
 
 def review_game(
@@ -269,26 +317,13 @@ def review_game(
         raise ReviewError(N_("the game is not finished: only a finished game is reviewed"))
     entries = [records.split_entry(entry) for entry in record.moves]
     total = sum(1 for seat, _ in entries if seat == player)
-    valuer = Valuer(seed)
     game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice)
     review = Review(record.game, player, record.players[player], final.score(player).total, 0.0)
 
     for number, (seat, text) in enumerate(entries, start=1):
         move = parse_move(text)
         if seat == player:
-            estimates, values = valuer.value(game, player, [move])
-            best = estimates[0]
-            decision = Decision(
-                move_number=number,
-                round=game.round,
-                phase=str(game.phase),
-                dice=_dice(game),
-                legal_moves=len(estimates),
-                played=move,
-                best=best.move,
-                played_value=values[move],
-                best_value=best.value,
-            )
+            decision = decision_of(game, player, move, number, seed)
             if not review.decisions:
                 review.start_value = decision.best_value
             review.decisions.append(decision)
@@ -298,9 +333,41 @@ def review_game(
     return review
 
 
+PRACTICE_MARGIN = 0.5  # an answer within this many expected points of the best is right
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A practice answer: the move tried in a position of a review, against the strong choice."""
+
+    move: Move
+    best: Move
+    expected: float  # the move's expected final score, on the valuation futures
+    best_expected: float
+    cost: float
+    cost_se: float
+    reason: Reason | None  # why the best is better, when the answer is not right
+
+    @property
+    def right(self) -> bool:
+        return self.cost <= PRACTICE_MARGIN
+
+
+def judge(game: Game, player: int, move: Move, seed: int = 0) -> Answer:
+    """How good ``move`` is in ``game`` (a legal move of ``player``) next to the strong choice,
+    valued as the review values a decision: the practice's answer."""
+    decision = decision_of(game, player, move, 0, seed)
+    reason = decision.reason
+    if reason is None and decision.cost > PRACTICE_MARGIN:
+        reason = why(game, player, decision.best, move, decision.cost)
+    return Answer(
+        move, decision.best, decision.played_value, decision.best_value, decision.cost, decision.cost_se, reason
+    )
+
+
 @dataclass(frozen=True)
 class Choice:
-    """What a computer player would play, and its expected final score by the strong search."""
+    """What a computer player would play, and its expected final score on the valuation futures."""
 
     bot: str
     move: Move
@@ -308,19 +375,17 @@ class Choice:
 
 
 def computer_choices(game: Game, player: int | None = None, seed: int = 0) -> list[Choice]:
-    """What the greedy and the strong players would play now, each move valued by the strong
-    player's search on the same simulated dice (the greedy move searched if the strong player
-    did not search it): the panel "what would each computer player play"."""
+    """What the greedy and the strong players would play now, both valued as the hint and the
+    review value them (``bots/appraisal.py``): the panel "what would each computer player play"."""
     if player is None:
         player = game.to_move
     if player is None or player == CHANCE or player not in game.players_to_move:
         raise ReviewError(N_("no player decides now"))
     greedy = GreedyBot(seed).choose(game, player)
-    estimates, values = Valuer(seed).value(game, player, [greedy])
-    strong = estimates[0]
+    appraisal = appraise(game, player, (greedy,), seed, searched=True)
     return [
-        Choice("greedy", greedy, values[greedy]),
-        Choice("strong", strong.move, strong.value),
+        Choice("greedy", greedy, appraisal.values[greedy].expected),
+        Choice("strong", appraisal.choice, appraisal.best.expected),
     ]
 
 
@@ -328,13 +393,19 @@ __all__ = [
     "COSTLIEST",
     "FORMAT",
     "LABELS",
+    "LEVELS",
+    "PRACTICE_MARGIN",
+    "Answer",
     "Choice",
     "Decision",
     "Die",
     "Review",
     "ReviewError",
-    "Valuer",
     "computer_choices",
+    "decision_of",
+    "judge",
     "label",
+    "level",
+    "reason_from_json",
     "review_game",
 ]

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import Game
-from ..simulate import derived_seed
+from ..seeds import derived_seed
 from .blas import blas_threads
 from .network import SCALE, ValueNetwork
 from .strong import StrongBot, afterstates

@@ -13,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-NamedKind = Literal["die", "area", "where", "bonus", "source", "game"]
+NamedKind = Literal["die", "area", "where", "bonus", "source", "game", "action"]
 
 
 @dataclass(frozen=True, slots=True)
 class Named:
     """A word of a reason that a front end names in its own language: a die or area letter,
-    where a die lies, a bonus, where a bonus came from, or the game (by its id)."""
+    where a die lies, a bonus, where a bonus came from, the game (by its id), or an action
+    (``ActionKind``'s value)."""
 
     kind: NamedKind
     key: object

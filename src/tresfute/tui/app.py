@@ -23,7 +23,8 @@ from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, 
 from textual.widgets.option_list import Option
 
 from .. import records
-from ..bots import BOTS, BotError, analyse
+from ..bots import BOTS, BotError
+from ..bots.appraisal import appraise
 from ..i18n import N_, _, language
 from ..learn import steps_text
 from ..rules import SPECS, Game, Move, MoveKind, parse_move
@@ -343,18 +344,17 @@ class GameScreen(Screen[None]):
         decider = self.session.decider
         if decider is None or self.session.is_bot(decider) or self.waiting_handover:
             return
-        estimates = analyse(self.game, decider)
-        best = estimates[0]
-        text = _("Hint: {move} (expected final score {value:.0f}).").format(
-            move=describe_move(self.game, best.move), value=best.value
-        )
         moves_list = self.query_one("#moves", OptionList)
         index = moves_list.highlighted
-        if index is not None:
-            chosen = parse_move(moves_list.get_option_at_index(index).id or "")
-            if chosen != best.move:
-                cost = best.value - next(e.value for e in estimates if e.move == chosen)
-                text += "\n" + _("The highlighted move costs {cost} points.").format(cost=decimal(cost))
+        chosen = None if index is None else parse_move(moves_list.get_option_at_index(index).id or "")
+        appraisal = appraise(self.game, decider, () if chosen is None else (chosen,))  # as the review values them
+        text = _("Hint: {move} (expected final score {value:.0f}).").format(
+            move=describe_move(self.game, appraisal.choice), value=appraisal.best.expected
+        )
+        if chosen is not None and chosen != appraisal.choice:
+            text += "\n" + _("The highlighted move costs {cost} points.").format(
+                cost=decimal(max(0.0, appraisal.cost(chosen)))
+            )
         self.query_one("#message", Static).update(text)
 
     def action_next_sheet(self) -> None:

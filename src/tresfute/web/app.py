@@ -46,11 +46,14 @@ def create_app(
     clock: Callable[[], float] | None = None,
     challenge_bot: str = "strong",
     limits: Limits | None = None,
+    language: str | None = None,
 ) -> FastAPI:
     """The application; ``store`` defaults to the one ``database`` names (an SQLite file's path
     or a ``postgresql://`` URL). ``clock`` (seconds since 1970) decides the challenge's days;
     ``challenge_bot`` is the computer player measured on each day's dice; ``limits`` default to
-    those the environment sets (:meth:`Limits.from_environment`)."""
+    those the environment sets (:meth:`Limits.from_environment`); ``language`` is the one its
+    answers speak when a request asks for none (``tresfute serve --lang``; French if None: see
+    :func:`~.deps.request_language`)."""
     host = Host(store if store is not None else open_store(database), wall_clock=clock or time.time)
     limits = limits if limits is not None else Limits.from_environment()
     server = Server(host, DailyChallenge(host, bot=challenge_bot), Listeners(), Guard(limits))
@@ -62,6 +65,7 @@ def create_app(
         lifespan=lambda app: running(server),
     )
     app.state.server, app.state.host, app.state.daily = server, host, server.daily
+    app.state.language = language
     app.state.reviews = Reviews(host)  # the reviews this process computes (routes/reviews.py)
     app.add_middleware(BodyLimit)
     app.add_middleware(HeadAsGet)
@@ -99,8 +103,10 @@ async def running(server: Server) -> AsyncIterator[None]:
 
 def app_from_environment() -> FastAPI:
     """The application for ``uvicorn --factory`` and ``tresfute serve --workers N``: the database
-    is named by ``TRESFUTE_DB`` (each worker process opens its own store)."""
-    return served(create_app(database=os.environ.get("TRESFUTE_DB", "tresfute.sqlite3")))
+    is named by ``TRESFUTE_DB`` (each worker process opens its own store), the language of its
+    answers by ``TRESFUTE_SERVE_LANG`` (``serve --lang``)."""
+    database = os.environ.get("TRESFUTE_DB", "tresfute.sqlite3")
+    return served(create_app(database=database, language=os.environ.get("TRESFUTE_SERVE_LANG") or None))
 
 
 # The garbage collector's thresholds in a server process (Python's default: 700, 10, 10). A

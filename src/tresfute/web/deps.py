@@ -54,8 +54,48 @@ def client_address(connection: HTTPConnection) -> str:
 
 
 def language_of(lang: str | None = None) -> str:
-    """The language asked (``?lang=fr|en``); French by default."""
+    """The language asked (``?lang=fr|en``, a hello's ``lang``); French by default."""
     return lang if lang in LANGUAGES else "fr"
+
+
+def accepted_language(header: str | None) -> str | None:
+    """The language the server speaks that an ``Accept-Language`` header prefers (by its
+    weights, then its order), or None: ``en-GB,fr;q=0.8`` -> ``en``."""
+    ranked = []
+    for order, part in enumerate((header or "").split(",")[:20]):
+        tag, *parameters = part.split(";")
+        weight = 1.0
+        for parameter in parameters:
+            name, _equals, value = parameter.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        language = tag.strip().lower().split("-")[0]
+        if language in LANGUAGES and weight > 0:  # NaN is not > 0
+            ranked.append((-weight, order, language))
+    return min(ranked)[2] if ranked else None
+
+
+def chosen_language(asked: str | None, accept_language: str | None, server: str | None) -> str:
+    """The language of a request's answers and errors, chosen here only: ``asked`` (``?lang=``)
+    when it names a language the server speaks; else the one ``Accept-Language`` prefers; else the
+    server's (``tresfute serve --lang``, ``create_app(language=…)``); else French."""
+    if asked in LANGUAGES:
+        return str(asked)
+    return accepted_language(accept_language) or language_of(server)
+
+
+def request_language(connection: HTTPConnection) -> str:
+    """:func:`chosen_language` for a request or a WebSocket."""
+    server = getattr(connection.app.state, "language", None)
+    return chosen_language(connection.query_params.get("lang"), connection.headers.get("accept-language"), server)
+
+
+def language_dependency(connection: HTTPConnection, lang: str | None = None) -> str:
+    """:func:`request_language` for a route (``lang``: so that the API's description lists it)."""
+    return request_language(connection)
 
 
 async def in_game_thread(language: str, work: Callable[[], Result]) -> Result:
@@ -79,7 +119,7 @@ def seat_token_needed(token: str | None, language: str) -> str:
 
 
 ServerDep = Annotated[Server, Depends(server_of)]
-LanguageDep = Annotated[str, Depends(language_of)]
+LanguageDep = Annotated[str, Depends(language_dependency)]
 AddressDep = Annotated[str, Depends(client_address)]
 SeatToken = Annotated[Token | None, Header(alias="x-seat-token")]
 PlayerToken = Annotated[Token | None, Header(alias="x-player-token")]

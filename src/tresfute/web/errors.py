@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from ..i18n import _, use_language
-from .deps import language_of
+from .deps import request_language
 from .middleware import SECURITY_HEADERS
 from .problems import sentences
 from .store import StoreUnavailableError
@@ -18,7 +18,7 @@ from .tables import TableError
 
 
 def _language(request: Request) -> str:
-    return language_of(request.query_params.get("lang"))
+    return request_language(request)
 
 
 async def table_error(request: Request, exc: Exception) -> JSONResponse:

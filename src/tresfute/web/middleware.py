@@ -8,7 +8,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import _, use_language
-from .deps import language_of
+from .deps import request_language
 
 MAX_BODY = 16 * 1024  # bytes: every legitimate request is far smaller
 
@@ -109,7 +109,7 @@ class HeadAsGet:
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
-    with use_language(language_of(HTTPConnection(scope).query_params.get("lang"))):
+    with use_language(request_language(HTTPConnection(scope))):
         message = _("the request is too large")
     response = JSONResponse({"error": message}, status_code=413)
     await response(scope, receive, send)

@@ -18,12 +18,19 @@ JSON_OBJECT: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 # A number is a JSON number and a flag true or false: "0" or 1 for a flag is refused, not read loosely.
 Seq = Annotated[int, Field(ge=0, strict=True)]
 Flag = Annotated[bool, Field(strict=True)]
+# A person's name: at most 40 characters; an empty one is refused by the routes with a sentence
+# of their own ("choose a name", :func:`shown_name`), not as a malformed request.
+Name = Annotated[str, Field(max_length=40)]
+JOINERS = "\u200c\u200d"  # zero-width non-joiner and joiner
 
 
 def shown_name(raw: str) -> str | None:
-    """A person's name as it is shown: control characters dropped, each run of white space one
-    space; None when no letter, digit, punctuation or symbol is left (an empty or invisible name)."""
-    name = " ".join("".join(c for c in raw if unicodedata.category(c) != "Cc").split())
+    """A person's name as it is shown: control and format characters dropped (a zero-width space,
+    a direction override: they show nothing, or turn what follows around), but for the joiners
+    that some scripts and emoji need; each run of white space one space; None when no letter,
+    digit, punctuation or symbol is left (an empty or invisible name)."""
+    kept = (c for c in raw if unicodedata.category(c) not in ("Cc", "Cf") or c in JOINERS)
+    name = " ".join("".join(kept).split())
     return name if any(unicodedata.category(c)[0] in "LNPS" for c in name) else None
 
 
@@ -35,7 +42,7 @@ Body = TypeVar("Body", bound=BaseModel)
 
 
 class SeatIn(Strict):
-    name: Annotated[str, Field(min_length=1, max_length=40)]
+    name: Name
     bot: Literal[tuple(BOTS)] | None = None  # type: ignore[valid-type]
 
 
@@ -48,7 +55,7 @@ class NewGame(Strict):
 
 
 class JoinIn(Strict):
-    name: Annotated[str, Field(min_length=1, max_length=40)]
+    name: Name
 
 
 class Act(Strict):
@@ -77,14 +84,14 @@ SOCKET_CHANGE: TypeAdapter[SocketAct | SocketUndo] = TypeAdapter(SocketChange)
 
 
 class ChallengeIn(Strict):
-    name: Annotated[str, Field(min_length=1, max_length=40)]
+    name: Name
 
 
 class Hello(Strict):
     type: Literal["hello"]
     token: Token | None = None
-    lang: Language = "fr"
+    lang: Language | None = None  # None: the socket request's language (deps.request_language)
 
 
 class PlayerIn(Strict):
-    name: Annotated[str, Field(min_length=1, max_length=40)]
+    name: Name

@@ -68,6 +68,8 @@ def sentence(problem: Mapping[str, Any], skip: int = 0) -> str:
     if length is not None:
         return length.format(field=field, n=n)
     template = _SENTENCES.get(problem["type"])
+    if problem["type"] == "json_invalid" and str(context.get("error", "")).startswith("recursion limit"):
+        template = N_("the message is nested too deeply")  # pydantic's parser stops at 200 levels
     if template is None:
         return f"{field}: {problem['msg']}"
     if "expected" in context:  # pydantic's list of the values, joined by its English "or"

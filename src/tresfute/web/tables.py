@@ -17,20 +17,18 @@ after :attr:`Host.idle_seconds`; a table that left is replayed from its record w
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import fair_dice, records
-from ..bots import Bot, analyse, make_bot
-from ..i18n import _, language, use_language
-from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Phase, parse_move
-from ..text import bonus_name, bot_name, describe_move, die_name, explain, situation, source_name
+from ..bots.appraisal import appraise
+from ..i18n import _, use_language
+from ..rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, parse_move
+from ..text import explain
 from .days import closes
 from .store import (
     Change,
@@ -42,90 +40,10 @@ from .store import (
     StoreUnavailableError,
     token_hash,
 )
+from .table import ROLL, ConflictError, SeatRequest, Table, TableError, _played, _table_of, _written, replay_stored
+from .views import _view, hint_view, move_view, open_table_view, past_view
 
-ROLL = Move(MoveKind.ROLL)
-
-
-class TableError(Exception):
-    """A request that cannot be granted; nothing was changed. ``status`` follows HTTP."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-class ConflictError(TableError):
-    """Another server wrote to the game first: this one has reloaded it; nothing was changed."""
-
-    def __init__(self) -> None:
-        super().__init__(409, _("the game has moved on meanwhile: here it is as it stands now"))
-
-
-@dataclass(frozen=True)
-class SeatRequest:
-    name: str
-    bot: str | None = None
-
-
-@dataclass
-class Table:
-    """One game being hosted: its stored description and the engine's game."""
-
-    stored: StoredGame
-    game: Game
-    bots: dict[int, Bot]
-    lock: threading.RLock = field(default_factory=threading.RLock)
-    stalled: bool = False  # computer players could not move (the database was away): they move when next asked
-
-    @property
-    def id(self) -> str:
-        return self.stored.id
-
-    def people(self) -> list[int]:
-        return [i for i, s in enumerate(self.stored.seats) if s.bot is None]
-
-    def roller(self) -> int | None:
-        """The seat who rolls the dice the game waits for (None if no roll is due)."""
-        game = self.game
-        if game.to_move != CHANCE:
-            return None
-        return 0 if game.phase is Phase.SOLO_ROLL else game.active
-
-    def may_roll(self, seat: int) -> bool:
-        """A person rolls their own dice; a computer player's dice are rolled by the server, or
-        at a real-dice table typed by any person there."""
-        roller = self.roller()
-        if roller is None:
-            return False
-        if roller == seat:
-            return True
-        return self.stored.real_dice and roller in self.bots
-
-    def legal(self, seat: int) -> list[Move]:
-        if self.may_roll(seat) and not self.stored.real_dice:
-            return [ROLL]
-        if seat in self.game.players_to_move:
-            return self.game.legal_moves(seat)
-        return []
-
-    def last_decision(self, seat: int) -> int | None:
-        prefix = f"{seat + 1}:"
-        for i in range(len(self.stored.moves) - 1, -1, -1):
-            if self.stored.moves[i].startswith(prefix):
-                return i
-        return None
-
-    def can_undo(self, seat: int) -> bool:
-        """One's own last decision, while no new dice have been rolled since; with other people
-        at the table, only before anyone else has acted."""
-        i = self.last_decision(seat)
-        if i is None or self.game.is_over:
-            return False
-        after = self.stored.moves[i + 1 :]
-        if any(e.startswith("dice") for e in after):
-            return False
-        return not (len(self.people()) > 1 and after)
+__all__ = ["ROLL", "ConflictError", "Host", "SeatRequest", "Table", "TableError", "move_view", "replay_stored"]
 
 
 class Host:
@@ -240,15 +158,7 @@ class Host:
 
     def open_tables(self, limit: int = 30) -> list[dict[str, Any]]:
         """The open tables with a free seat, newest first, as the home page lists them."""
-        return [
-            {
-                "id": g.id,
-                "game": g.game,
-                "real_dice": g.real_dice,
-                "seats": [{"name": s.name, "bot": s.bot, "free": s.free} for s in g.seats],
-            }
-            for g in self.store.open_games(limit)
-        ]
+        return [open_table_view(g) for g in self.store.open_games(limit)]
 
     def secret_shown(self, stored: StoredGame) -> bool:
         """A finished game shows its secret, but a daily challenge's only once its day is over:
@@ -434,19 +344,19 @@ class Host:
 
     def _act(self, table: Table, seat: int, move_text: str, seq: int) -> None:
         with table.lock:
-            self._check_seq(table, seat, seq)
+            table.check_seq(seat, seq)
             try:
                 move = parse_move(move_text)
             except MoveSyntaxError as exc:
                 raise TableError(422, _("not a move: {reason}").format(reason=explain(exc))) from None
             if move.kind is MoveKind.DICE:
-                entry = self._dice_entry(table, seat, move)
+                entry = table.dice_entry(seat, move)
             elif move == ROLL and table.roller() is not None:
                 if not table.may_roll(seat):
                     raise TableError(409, _("it is not yours to roll the dice"))
                 if table.stored.real_dice:
                     raise TableError(409, _("at a real-dice table, type the dice rolled"))
-                entry = self._roll_entry(table)
+                entry = table.roll_entry()
             else:
                 if seat not in table.game.players_to_move:
                     raise TableError(409, _("it is not your turn"))
@@ -457,7 +367,7 @@ class Host:
     def undo(self, table_id: str, token: str, seq: int) -> tuple[Table, int]:
         table, seat = self.seat_of(table_id, token)
         with table.lock:
-            self._check_seq(table, seat, seq)
+            table.check_seq(seat, seq)
             if not table.can_undo(seat):
                 raise TableError(
                     409, _("Nothing to undo: new dice have been rolled, or someone else has played since.")
@@ -494,33 +404,7 @@ class Host:
     def hint(self, table_id: str, token: str) -> list[dict[str, Any]]:
         """The strong player's estimates for the seat's legal moves, best first."""
         seat, game = self.position_to_advise(table_id, token)
-        estimates = analyse(game, seat)
-        best = estimates[0].value
-        return [
-            {
-                "move": str(e.move),
-                "label": describe_move(game, e.move),
-                "value": round(e.value, 1),
-                "cost": round(best - e.value, 1),
-                "searched": e.searched,
-            }
-            for e in estimates
-        ]
-
-    def _check_seq(self, table: Table, seat: int, seq: int) -> None:
-        if seq != table.stored.seats[seat].acted:
-            raise TableError(409, _("this request is out of date (the game has moved on): reload the game"))
-
-    def _dice_entry(self, table: Table, seat: int, move: Move) -> str:
-        if not table.stored.real_dice:
-            raise TableError(409, _("the server rolls the dice of this game"))
-        if not table.may_roll(seat):
-            raise TableError(409, _("it is not yours to roll the dice"))
-        return str(move)
-
-    def _roll_entry(self, table: Table) -> str:
-        assert table.stored.secret is not None
-        return str(fair_dice.next_roll(table.game, table.stored.secret))
+        return hint_view(game, appraise(game, seat, searched=True).expected())  # as the review values them
 
     def _commit(self, table: Table, entries: list[str], seat: int | None) -> None:
         """Play on a copy (the engine's check is the only one), write to the store, then apply:
@@ -570,7 +454,7 @@ class Host:
                 asked = after is not None and after.kind in (MoveKind.REROLL, MoveKind.ROLL)
                 if table.stored.real_dice or not (rolled_by_bot or asked):
                     return
-                self._commit(table, [self._roll_entry(table)], None)
+                self._commit(table, [table.roll_entry()], None)
                 after = None
                 continue
             bots = [p for p in movers if p in table.bots]
@@ -599,166 +483,8 @@ class Host:
         with table.lock:
             if not table.game.is_over:
                 raise TableError(409, _("a game is replayed move by move once it is over"))
-            stored = table.stored
-            step = max(0, min(step, len(stored.moves)))
-            past = StoredGame(
-                stored.id,
-                stored.game,
-                stored.real_dice,
-                stored.secret,
-                stored.seats,
-                stored.language,
-                stored.created,
-                stored.moves[:step],
-                stored.revision,
-                stored.challenge,
-            )
-            shown = self.secret_shown(stored)
-        with use_language(language):
-            view = _view(Table(past, replay_stored(past, past.moves), {}), None, shown)
-        view["step"], view["steps"] = step, len(stored.moves)
+            steps = len(table.stored.moves)
+            with use_language(language):
+                view = past_view(table, max(0, min(step, steps)), self.secret_shown(table.stored))
+        view["step"], view["steps"] = max(0, min(step, steps)), steps
         return view
-
-
-def replay_stored(stored: StoredGame, entries: list[str]) -> Game:
-    """The stored game after ``entries``, replayed as any game record is."""
-    seats = [s.name for s in stored.seats]
-    return records.replay(records.Record(game=stored.game, players=seats, dice="external", moves=entries))
-
-
-def _played(game: Game, entries: list[str]) -> Game:
-    """A copy of ``game`` after record ``entries`` (the game itself is left as it is)."""
-    after = game.copy()
-    for entry in entries:
-        player, text = records.split_entry(entry)
-        after.play(text, player)
-    return after
-
-
-def _written(table: Table, entries: list[str], game: Game, seat: int | None) -> None:
-    """The table as the store has it once ``entries`` are written (``game``: the game after them),
-    as every server's copy follows a write it made or was told of."""
-    table.stored.moves.extend(entries)
-    table.stored.revision += 1
-    if seat is not None:
-        table.stored.seats[seat].acted += 1
-    table.game = game
-
-
-def _table_of(stored: StoredGame) -> Table:
-    """The table of a stored game: its record replayed through the engine, its bots seated."""
-    game = replay_stored(stored, stored.moves)
-    seed = int(hashlib.sha256(stored.id.encode()).hexdigest()[:12], 16)
-    bots = {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None}
-    return Table(stored, game, bots)
-
-
-def move_view(game: Game, move: Move) -> dict[str, Any]:
-    """A move as the page shows it: its notation, its words in the player's language, its kind
-    and where on the sheet it goes (the game's legal moves, a review's played and best moves)."""
-    label = _("Roll the dice") if move == ROLL and game.to_move == CHANCE else describe_move(game, move)
-    return {
-        "move": str(move),
-        "label": label,
-        "kind": str(move.kind),
-        "die": move.die,
-        "area": move.area,
-        "cell": list(move.cell) if move.cell else None,
-        "value": move.value,
-    }
-
-
-def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str, Any]:
-    game, stored = table.game, table.stored
-    state = game.view()
-    movers = [p for p in game.players_to_move if p != CHANCE]
-    roller = table.roller()
-    seats = [
-        {
-            "name": s.name,
-            "bot": s.bot,
-            "bot_label": bot_name(s.bot) if s.bot else None,
-            "deciding": i in movers or roller == i,
-            "free": s.free,
-        }
-        for i, s in enumerate(stored.seats)
-    ]
-    view: dict[str, Any] = {
-        "id": stored.id,
-        "game": stored.game,
-        "real_dice": stored.real_dice,
-        "revision": stored.revision,
-        "seats": seats,
-        "you": seat,
-        "state": state,
-        "over": game.is_over,
-        "commitment": fair_dice.commitment(stored.secret) if stored.secret else None,
-        "secret": stored.secret if game.is_over and secret_shown else None,
-        "challenge": stored.challenge,
-        "pending": [
-            [{"bonus": bonus_name(p.bonus), "source": source_name(p.source)} for p in pending]
-            for pending in game.pending
-        ],
-        "log": [_log_line(table, e) for e in stored.moves[-12:]],
-        "status": _status(table, seat),
-    }
-    if seat is not None:
-        view["seq"] = stored.seats[seat].acted
-        view["legal"] = [move_view(game, m) for m in table.legal(seat)]
-        view["dice_to_roll"] = game.dice_to_roll() if stored.real_dice and table.may_roll(seat) else []
-        view["solo_roll"] = game.phase is Phase.SOLO_ROLL
-        view["can_undo"] = table.can_undo(seat)
-        view["prompt"] = situation(game, seat) if seat in movers else ""
-    if game.is_over:
-        scores = game.scores()
-        rating = game.solo_rating()
-        view["result"] = {
-            "scores": [s.as_dict() for s in scores],
-            "winners": game.winners(),
-            "rating": None if rating is None else {"fr": rating[0], "en": rating[1], "stars": rating[2]},
-        }
-    return view
-
-
-def _log_line(table: Table, entry: str) -> str:
-    player, text = records.split_entry(entry)
-    said = _past_entry(table.game, text, player is None)
-    return said if player is None else _("{name}: {move}").format(name=table.stored.seats[player].name, move=said)
-
-
-# A past entry's words depend only on the game, the language and the entry: every view shows the
-# last twelve, so they are said once (a bounded memo, emptied when full).
-_PAST_ENTRIES_KEPT = 20_000
-_past_entries: dict[tuple[str, str, str], str] = {}
-
-
-def _past_entry(game: Game, text: str, dice: bool) -> str:
-    key = (game.spec.id, language(), text)
-    said = _past_entries.get(key)
-    if said is None:
-        move = parse_move(text)
-        if dice:
-            said = _("Dice: {dice}").format(dice=", ".join(f"{die_name(d)} {v}" for d, v in move.dice))
-        else:
-            said = describe_move(game, move, dice_values=False)
-        if len(_past_entries) >= _PAST_ENTRIES_KEPT:
-            _past_entries.clear()
-        _past_entries[key] = said
-    return said
-
-
-def _status(table: Table, seat: int | None) -> str:
-    game = table.game
-    if game.is_over:
-        return _("The game is over.")
-    roller = table.roller()
-    names = table.stored.seats
-    if roller is not None:
-        if roller == seat or (seat is not None and table.may_roll(seat)):
-            return _("Type the dice rolled.") if table.stored.real_dice else _("Your turn to roll the dice.")
-        return _("Waiting for {name} to roll the dice.").format(name=names[roller].name)
-    movers = [p for p in game.players_to_move if p != CHANCE]
-    if seat in movers:
-        return _("Your move.")
-    waiting = ", ".join(names[p].name for p in movers)
-    return _("Waiting for {names}.").format(names=waiting)

@@ -6,10 +6,11 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ...i18n import use_language
+from ...i18n import _, use_language
 from ..challenge import entry_view
 from ..deps import AddressDep, LanguageDep, PlayerToken, ServerDep, in_game_thread
-from ..models import ChallengeIn
+from ..models import ChallengeIn, shown_name
+from ..tables import TableError
 
 router = APIRouter()
 
@@ -33,6 +34,8 @@ async def challenge_start(
     """Today's entry in ``game``'s challenge under ``name``; ``player`` is the player's token (a
     new one if none was sent): the page keeps it, it holds the name for the day."""
     with use_language(language):
+        if shown_name(body.name) is None:  # refused before it counts against the address's entries
+            raise TableError(422, _("choose a name"))
         server.guard.spend("entries", address)
     table, token, player = await in_game_thread(
         language, lambda: server.daily.start(game, body.name, x_player_token, language)

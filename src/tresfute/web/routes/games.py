@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -21,7 +20,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ValidationError
 from starlette.routing import Route
 
-from ...i18n import N_, _, use_language
+from ...i18n import LANGUAGES, N_, _, use_language
 from ..deps import (
     AddressDep,
     LanguageDep,
@@ -32,7 +31,7 @@ from ..deps import (
     ServerDep,
     client_address,
     in_game_thread,
-    language_of,
+    request_language,
     seat_token_needed,
 )
 from ..errors import unavailable_message
@@ -187,7 +186,7 @@ async def seat_request(request: Request, model: type[Body]) -> tuple[Body, str |
         except ValidationError as error:
             problems = [{**e, "loc": ("header", "x-seat-token")} for e in error.errors()]
             raise RequestValidationError(problems) from None
-    return body, token, language_of(request.query_params.get("lang"))
+    return body, token, request_language(request)
 
 
 def describe_seat_changes(schema: dict[str, Any]) -> dict[str, Any]:
@@ -223,7 +222,7 @@ async def live(socket: WebSocket, game_id: str, server: ServerDep) -> None:
     await socket.accept()
     with server.guard.sockets.held(client_address(socket)) as allowed:
         if not allowed:
-            with use_language(language_of(socket.query_params.get("lang"))):
+            with use_language(request_language(socket)):
                 message = _("too many pages of this site are open from your connection: close some, then reload")
             await socket.send_json({"type": "error", "error": message})
             await socket.close(code=1008)
@@ -239,14 +238,14 @@ async def hello_then_listen(socket: WebSocket, game_id: str, server: Server) -> 
         if len(text) > 1024:
             raise ValueError(N_("the message is too large"))  # said below, in the language asked
         hello = Hello.model_validate_json(text)
-        language = hello.lang
+        language = hello.lang or request_language(socket)
         with use_language(language):
             if hello.token is None:
                 table, seat = await run_in_game_thread(server.watched, game_id, None), None
             else:
                 table, seat = await run_in_game_thread(host.seat_of, game_id, hello.token)
     except (TableError, StoreUnavailableError, ValidationError, ValueError, TimeoutError) as exc:
-        with use_language(language_asked(text)):
+        with use_language(language_asked(text, socket)):
             if isinstance(exc, TableError):
                 message = exc.message
             elif isinstance(exc, StoreUnavailableError):
@@ -330,13 +329,15 @@ async def receive_text(socket: WebSocket) -> str:
     return text
 
 
-def language_asked(hello: str) -> str:
-    """The language a hello asks for, even when the rest of it is refused (French by default)."""
-    with contextlib.suppress(ValueError):
-        asked = json.loads(hello)
-        if isinstance(asked, dict):
-            return language_of(asked.get("lang"))
-    return language_of(None)
+def language_asked(hello: str, socket: WebSocket) -> str:
+    """The language a hello asks for, even when the rest of it is refused (else the socket
+    request's: :func:`~.deps.request_language`). Read by pydantic's parser, which refuses what
+    nests too deeply (``json.loads`` raised RecursionError on a thousand ``[``)."""
+    with contextlib.suppress(ValidationError):
+        asked = JSON_OBJECT.validate_json(hello).get("lang")
+        if asked in LANGUAGES:
+            return str(asked)
+    return request_language(socket)
 
 
 def problems(error: Exception) -> str:

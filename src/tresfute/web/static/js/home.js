@@ -2,7 +2,7 @@
 // the open tables and joining by link. Seeds and hashes belong to a game's fairness panel.
 import { api } from "./api.js";
 import { html, useEffect, useState } from "./lib.js";
-import { N_, gameName, num, t } from "./i18n.js";
+import { N_, gameName, num, sentence, t } from "./i18n.js";
 import { asPlayer, gameLink, player, playerHeaders, remember, remembered, setGuide, setPlayer } from "./memory.js";
 
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
@@ -90,14 +90,18 @@ function Challenge() {
       .then((found) => setBoards(found.filter(Boolean)));
     if (player().token) api("/api/challenge/history", { headers: playerHeaders() }).then((h) => setHistory(h.entries), () => {});
   }, []);
+  const [busy, setBusy] = useState(false); // an entry on its way: no second click makes a second one
+  const played = new Set(boards.filter((b) => b.you).map((b) => b.game)); // one entry per game a day
   const start = async (game) => {
+    setBusy(true);
     try {
       const created = await api(`/api/challenge/${game}`, { method: "POST", headers: playerHeaders(), body: { name: name.trim() } });
       setPlayer(created.player, name.trim());
       remember({ id: created.id, token: created.token, name: name.trim(), game, created: Date.now() });
       location.assign(created.link);
     } catch (e) {
-      setError(e.message);
+      setError(sentence(e.message));
+      setBusy(false);
     }
   };
   return html`<section class="panel card" id="challenge" aria-labelledby="challenge-title">
@@ -106,6 +110,7 @@ function Challenge() {
     <label>${t("Name")} <input id="challenge-name" maxlength="40" value=${name} onInput=${(e) => setName(e.currentTarget.value)}
       aria-label=${t("Your name in the challenge")} /></label>
     <p class="challenge-buttons">${GAMES.map((g) => html`<button type="button" class="challenge-start primary-button" data-game=${g}
+      disabled=${busy || played.has(g)} title=${played.has(g) ? sentence(t("you have already played today's challenge of this game")) : null}
       onClick=${() => start(g)}>${t("Play today's {game}", { game: gameName(g) })}</button>`)}</p>
     <p class="error" role="alert">${error}</p>
     <div id="challenge-boards">${boards.map((b) => html`<${Board} board=${b} />`)}</div>

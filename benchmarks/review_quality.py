@@ -1,0 +1,105 @@
+"""Whether the review's numbers add up, on seeded solo games of several kinds of player.
+
+    python benchmarks/review_quality.py --game tres-fute --games 24 --seed 1000 --out runs/rq-tf.jsonl
+
+Plays ``--games`` solo games for each kind of player (random, greedy, and the strong player
+with a seed other than the review's), reviews each (``bots.review.review_game``, one BLAS
+thread) and prints, by kind: the mean of final score + total cost − start value (the costs are
+expected losses: over many games this should come back to 0), the mean total cost, the share of
+games with no decision labelled mistake or blunder, the accuracy and error rate, and the share
+of pairs of games (one of each kind) that the accuracy orders as the kinds' strength does. Each
+game's figures go to ``--out`` as one JSON line, and a run given the same file goes on where it
+stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+from tresfute import records
+from tresfute.bots.blas import blas_threads
+from tresfute.bots.review import review_game
+from tresfute.simulate import play_game
+
+KINDS = ("random", "greedy", "strong")
+
+
+def one(job: tuple[str, str, int, int]) -> dict:
+    game_id, kind, seed, n = job
+    final = play_game(game_id, 1, kind, seed, n)
+    record = records.record_of(final, [kind])
+    start = time.perf_counter()
+    with blas_threads():
+        review = review_game(record)
+    seconds = time.perf_counter() - start
+    counts = review.counts()
+    return {
+        "kind": kind,
+        "n": n,
+        "final": review.final_score,
+        "start": review.start_value,
+        "total_cost": review.total_cost,
+        "accuracy": review.accuracy,
+        "error_rate": review.error_rate,
+        "decisions": len(review.decisions),
+        "mistakes": counts["mistake"] + counts["blunder"],
+        "seconds": seconds,
+    }
+
+
+def summary(rows: list[dict]) -> None:
+    by_kind = {k: [r for r in rows if r["kind"] == k] for k in KINDS}
+    heads = ("games", 5), ("final", 7), ("cost", 7), ("f+c-s", 14), ("clean", 6), ("acc", 6), ("err", 6), ("s/game", 7)
+    print(f"{'kind':8}" + "".join(f" {h:>{w}}" for h, w in heads))
+    for kind, found in by_kind.items():
+        if not found:
+            continue
+        gap = [r["final"] + r["total_cost"] - r["start"] for r in found]
+        se = statistics.stdev(gap) / len(gap) ** 0.5 if len(gap) > 1 else float("nan")
+        print(
+            f"{kind:8} {len(found):5d} {statistics.mean(r['final'] for r in found):7.1f}"
+            f" {statistics.mean(r['total_cost'] for r in found):7.1f} {statistics.mean(gap):+8.1f} ±{se:4.1f}"
+            f" {100 * sum(r['mistakes'] == 0 for r in found) / len(found):5.0f}%"
+            f" {statistics.mean(r['accuracy'] for r in found):6.1f}"
+            f" {statistics.mean(r['error_rate'] for r in found):6.2f}"
+            f" {statistics.median(r['seconds'] for r in found):7.2f}"
+        )
+    for low, high in (("random", "greedy"), ("greedy", "strong")):
+        pairs = [(a, b) for a in by_kind[low] for b in by_kind[high]]
+        if pairs:
+            for figure, better in (("accuracy", 1), ("error_rate", -1)):
+                share = sum(better * (b[figure] - a[figure]) > 0 for a, b in pairs) / len(pairs)
+                print(f"{high} above {low} by {figure}: {100 * share:.1f}% of {len(pairs)} pairs")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=["tres-fute", "vraiment-tres-fute"], required=True)
+    parser.add_argument("--games", type=int, default=24, help="games of each kind")
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    rows: list[dict] = []
+    if args.out and args.out.exists():
+        rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
+    done = {(r["kind"], r["n"]) for r in rows}
+    jobs = [(args.game, kind, args.seed, n) for n in range(args.games) for kind in KINDS if (kind, n) not in done]
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+    with Pool(args.workers) as pool:
+        for row in pool.imap_unordered(one, jobs):
+            rows.append(row)
+            if args.out:
+                with args.out.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+    summary(rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""What moves are worth, without the winner's curse: the one analysis that the hint, the
+"computer players" panel and the review all show.
+
+The strong player chooses its move by searching its best candidates on a few simulated futures
+(``StrongBot.analyse``). The value its choice gets there is too high on average: it is the best
+of several noisy estimates, measured on the very futures that made it the best (the winner's
+curse), and a few futures leave a wide margin of error. An appraisal keeps the strong player's
+choice (so that it is the move the strong player would play, and the hint's best move) but
+values it, and every other move asked about, again on *valuation futures*: futures drawn anew,
+never those of the choice, the same for every move valued (common random numbers, so that the
+difference between two moves is measured far more precisely than either value). More futures
+are drawn until the standard error of each difference to the choice is under
+:data:`TARGET_SE`, or :data:`MOST_FUTURES` are reached. ``docs/review.md`` gives the figures.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..rules import CHANCE, Game, Move
+from .blas import blas_threads
+from .futures import collector_paused, future_values
+from .network import ValueNetwork, shipped_network
+from .strong import Estimate, StrongBot
+
+# Futures per move valued: first FIRST_FUTURES, then more by FIRST_FUTURES while a difference's
+# standard error is above TARGET_SE (or a tenth of the difference, RELATIVE_SE), up to
+# MOST_FUTURES (by game: Vraiment très futé's turns are dearer). The choice alone (nothing to
+# compare it with) is valued on FIRST_FUTURES.
+FIRST_FUTURES: dict[str, int] = {"tres-fute": 8, "vraiment-tres-fute": 8}
+MOST_FUTURES: dict[str, int] = {"tres-fute": 64, "vraiment-tres-fute": 32}
+TARGET_SE = 0.5
+RELATIVE_SE = 0.1
+# The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
+VALUATION_SEEDS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Value:
+    """A move's expected final score on the valuation futures, and the standard error of the
+    difference between the strong choice's and its (0 for the choice itself)."""
+
+    expected: float
+    difference_se: float
+    futures: int
+
+
+@dataclass(frozen=True)
+class Appraisal:
+    """A position's analysis: every legal move ranked as the strong player ranks them (its
+    choice first), and the moves asked about valued on the valuation futures."""
+
+    player: int
+    ranked: list[Estimate]  # the strong player's analysis, its choice first
+    values: dict[Move, Value]  # the choice and each move asked about
+
+    @property
+    def choice(self) -> Move:
+        return self.ranked[0].move
+
+    @property
+    def best(self) -> Value:
+        return self.values[self.choice]
+
+    def cost(self, move: Move) -> float:
+        """Expected points ``move`` gives away against the strong choice (below 0 where the
+        valuation futures found it better)."""
+        return self.best.expected - self.values[move].expected
+
+    def expected(self) -> list[tuple[Move, float, bool]]:
+        """Every legal move with its expected final score, the strong choice first: the others
+        on the valuation futures where valued (never above the choice: as in the review, a move
+        costs nothing against it at best), else by the analysis (capped at the lowest valued
+        one); and whether it was valued there."""
+        top = self.best.expected
+        valued = [(m, min(v.expected, top), True) for m, v in self.values.items() if m != self.choice]
+        low = min([top, *(v for _, v, _ in valued)])
+        rest = [(e.move, min(e.value, low), False) for e in self.ranked if e.move not in self.values]
+        others = sorted(valued, key=lambda x: -x[1]) + sorted(rest, key=lambda x: -x[1])
+        return [(self.choice, top, True), *others]
+
+
+def appraise(
+    game: Game, player: int | None = None, moves: tuple[Move, ...] = (), seed: int = 0, searched: bool = False
+) -> Appraisal:
+    """The strong player's choice (seed ``seed``) and ``moves`` valued on the valuation futures;
+    with ``searched``, the other moves the strong player searched too (the hint's list)."""
+    if player is None:
+        player = game.to_move
+    if player is None or player == CHANCE:
+        raise ValueError("no player decides now")
+    bot = StrongBot(seed)
+    with blas_threads(), collector_paused():
+        ranked = bot._analyse(game, player, None, False)
+        wanted = [ranked[0].move]
+        asked = [*(e.move for e in ranked if e.searched and searched), *moves]
+        wanted += [m for m in asked if m not in wanted]
+        values = _values(game, player, wanted, seed, shipped_network(game.spec.id))
+    return Appraisal(player, ranked, values)
+
+
+def _values(game: Game, player: int, moves: list[Move], seed: int, network: ValueNetwork) -> dict[Move, Value]:
+    """Each move's mean on the valuation futures, drawn until every difference to the first
+    move is measured within TARGET_SE (or MOST_FUTURES)."""
+    starts = []
+    for move in moves:
+        after = game.copy(dice="external", history=False)
+        after.play(move, player)
+        starts.append(after)
+    step, most = FIRST_FUTURES[game.spec.id], MOST_FUTURES[game.spec.id]
+    found: list[list[float]] = [[] for _ in moves]
+    # Each move's futures are drawn until its own difference to the choice is precise, whatever
+    # else is valued beside it: the hint, the panel and the review show the same numbers.
+    active = list(range(len(moves)))
+    while active:
+        n = len(found[active[0]])
+        seeds = [hash((seed, len(game.history), game.dice_rolled, VALUATION_SEEDS + i)) for i in range(n, n + step)]
+        for k, values in zip(active, future_values([starts[k] for k in active], seeds, player, network), strict=True):
+            found[k] += values
+        active = [k for k in active if k == 0 or not (len(found[k]) >= most or _precise(found[0], found[k]))]
+        if active == [0]:
+            active = []
+    # The choice's value on its first futures alone; each other move's, that minus the
+    # difference measured on its own futures.
+    first = found[0]
+    best = sum(first[:step]) / step
+    values = {moves[0]: Value(best, 0.0, step)}
+    for move, other in zip(moves[1:], found[1:], strict=True):
+        paired = first[: len(other)]
+        difference = sum(a - b for a, b in zip(paired, other, strict=True)) / len(other)
+        values[move] = Value(best - difference, _difference_se(paired, other), len(other))
+    return values
+
+
+def _precise(first: list[float], other: list[float]) -> bool:
+    """Whether the difference between two moves is measured precisely enough on ``other``'s
+    futures: its standard error is under TARGET_SE, or under a tenth of the difference itself
+    (a large cost needs no finer measure to be labelled)."""
+    paired = first[: len(other)]
+    mean = abs(sum(paired) - sum(other)) / len(other)
+    return _difference_se(paired, other) <= max(TARGET_SE, RELATIVE_SE * mean)
+
+
+def _difference_se(first: list[float], other: list[float]) -> float:
+    n = len(first)
+    d = [a - b for a, b in zip(first, other, strict=True)]
+    mean = sum(d) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n) if n > 1 else math.inf
+
+
+__all__ = ["FIRST_FUTURES", "MOST_FUTURES", "TARGET_SE", "Appraisal", "Value", "appraise"]

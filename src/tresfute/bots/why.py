@@ -1,0 +1,142 @@
+"""Why one move is worth more than another, in one sentence, from the engine's own data.
+
+The review and the practice say what separated the move played from the strong choice. The two
+positions right after each move are compared, in this order, and the first difference found is
+the reason: an action (reroll, +1, reprise) used by one move and kept by the other; a bonus, an
+action or a fox earned by one move only; dice sent to the silver platter (those of the roll
+lower than the die taken, lost to the player's next picks); points scored at once; and else the
+area or the cell chosen, with what the strong player's simulated futures found it worth. Each
+reason is a :class:`~tresfute.rules.reasons.Reason`, written in the reader's language by
+``text.explain``.
+"""
+
+from __future__ import annotations
+
+from ..rules import Game, Move, MoveKind
+from ..rules.game import Where
+from ..rules.reasons import Listing, Named, Reason
+
+_DIE_WORDS = {"w": "white", "y": "yellow", "b": "blue", "g": "green", "o": "orange", "p": "purple", "s": "silver"}
+_ACTION_WORDS = {"reroll": "reroll", "plus_one": "extra die (+1)", "reprise": "reprise"}
+_ACTION_MOVES = {MoveKind.REROLL: "reroll", MoveKind.EXTRA: "plus_one", MoveKind.REPRISE: "reprise"}
+
+
+def _die(letter: str) -> Named:
+    return Named("die", letter, _DIE_WORDS.get(letter, letter))
+
+
+def _action(name: str) -> Named:
+    return Named("action", name, _ACTION_WORDS[name])
+
+
+def _area(letter: str) -> Named:
+    return Named("area", letter, _DIE_WORDS.get(letter, letter))
+
+
+def _after(game: Game, player: int, move: Move) -> Game:
+    after = game.copy(dice="external", history=False)
+    after.play(move, player)
+    return after
+
+
+def _sent_to_platter(before: Game, after: Game) -> list[tuple[str, int]]:
+    """The dice that were in the hand and are on the platter after the move, with their faces."""
+    return [
+        (die, before.values[k])
+        for k, die in enumerate(before.dice)
+        if before.where[k] is Where.HAND and after.where[k] is Where.PLATTER and before.values[k] > 0
+    ]
+
+
+def _gains(before: Game, after: Game, player: int) -> tuple[dict[str, int], int, int]:
+    """Actions earned (by name), foxes earned and bonuses waiting, from ``before`` to ``after``."""
+    was, now = before.sheets[player], after.sheets[player]
+    earned = {str(a): now.earned[a] - was.earned[a] for a in now.earned if now.earned[a] > was.earned[a]}
+    return earned, len(now.foxes) - len(was.foxes), len(after.pending[player]) - len(before.pending[player])
+
+
+def _dice_list(dice: list[tuple[str, int]]) -> Listing:
+    return Listing(tuple(Reason("{die} {value}", die=_die(d), value=v) for d, v in dice))
+
+
+def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reason:
+    """What separated ``played`` from ``best`` in ``game`` (before either), as one sentence."""
+    best_after, played_after = _after(game, player, best), _after(game, player, played)
+    # 1. an action used by one move only
+    spent_best, spent_played = _ACTION_MOVES.get(best.kind), _ACTION_MOVES.get(played.kind)
+    if spent_played and spent_played != spent_best:
+        return Reason(
+            "your move spends an action ({action}), which the best move keeps for later",
+            action=_action(spent_played),
+        )
+    if spent_best and spent_best != spent_played:
+        return Reason(
+            "the best move uses an action ({action}) now, where it is worth more than kept",
+            action=_action(spent_best),
+        )
+    # 2. something earned by one move only
+    earned_best, foxes_best, bonuses_best = _gains(game, best_after, player)
+    earned_played, foxes_played, bonuses_played = _gains(game, played_after, player)
+    if foxes_best > foxes_played:
+        return Reason("the best move earns a fox, which yours gives up")
+    for action, n in earned_best.items():
+        if n > earned_played.get(action, 0):
+            return Reason("the best move earns an action ({action}) at once; yours does not", action=_action(action))
+    if bonuses_best > bonuses_played:
+        return Reason("the best move completes a bonus (a free entry) at once; yours does not")
+    # 3. dice lost to the platter
+    sent_best, sent_played = _sent_to_platter(game, best_after), _sent_to_platter(game, played_after)
+    if len(sent_played) > len(sent_best):
+        if sent_best:
+            return Reason(
+                "your move sends {n} dice to the silver platter ({dice}), the best move only {m}: "
+                "fewer dice left for your next picks",
+                n=len(sent_played),
+                dice=_dice_list(sent_played),
+                m=len(sent_best),
+            )
+        return Reason(
+            "your move sends {n} dice to the silver platter ({dice}), the best move none: "
+            "fewer dice left for your next picks",
+            n=len(sent_played),
+            dice=_dice_list(sent_played),
+        )
+    # 4. points at once
+    points_best, points_played = best_after.score(player).total, played_after.score(player).total
+    if points_best - points_played >= 2:
+        return Reason(
+            "the best move scores {best} points at once, yours {played}",
+            best=points_best - game.score(player).total,
+            played=points_played - game.score(player).total,
+        )
+    # 5. the area or the cell, by what the futures found
+    cost_text = f"{cost:.1f}"
+    if best.area is not None and played.area is not None and best.area != played.area:
+        return Reason(
+            "the best move plays in {best_area} rather than in {played_area}: over the rest of the game "
+            "the strong player's simulated futures find it worth {cost} points more",
+            best_area=_area(best.area),
+            played_area=_area(played.area),
+            cost=cost_text,
+        )
+    if best.die is not None and played.die is not None and best.die != played.die:
+        return Reason(
+            "the best move takes the {best_die} die rather than the {played_die}: over the rest of the game "
+            "the strong player's simulated futures find it worth {cost} points more",
+            best_die=_die(best.die),
+            played_die=_die(played.die),
+            cost=cost_text,
+        )
+    if best.cell is not None and played.cell is not None and best.cell != played.cell:
+        return Reason(
+            "the best move marks another cell of the same area, which leaves better cells open: "
+            "{cost} points more over the rest of the game",
+            cost=cost_text,
+        )
+    return Reason(
+        "over the rest of the game the strong player's simulated futures find the best move worth {cost} points more",
+        cost=cost_text,
+    )
+
+
+__all__ = ["why"]

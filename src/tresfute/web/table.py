@@ -1,0 +1,149 @@
+"""One hosted table: its stored description and the engine's game, who may roll and who may
+undo; the errors a refused request raises (nothing was changed)."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import dataclass, field
+
+from .. import fair_dice, records
+from ..bots import Bot, make_bot
+from ..i18n import _
+from ..rules import CHANCE, Game, Move, MoveKind, Phase
+from .store import StoredGame
+
+ROLL = Move(MoveKind.ROLL)
+
+
+class TableError(Exception):
+    """A request that cannot be granted; nothing was changed. ``status`` follows HTTP."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class ConflictError(TableError):
+    """Another server wrote to the game first: this one has reloaded it; nothing was changed."""
+
+    def __init__(self) -> None:
+        super().__init__(409, _("the game has moved on meanwhile: here it is as it stands now"))
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    name: str
+    bot: str | None = None
+
+
+@dataclass
+class Table:
+    """One game being hosted: its stored description and the engine's game."""
+
+    stored: StoredGame
+    game: Game
+    bots: dict[int, Bot]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    stalled: bool = False  # computer players could not move (the database was away): they move when next asked
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    def people(self) -> list[int]:
+        return [i for i, s in enumerate(self.stored.seats) if s.bot is None]
+
+    def roller(self) -> int | None:
+        """The seat who rolls the dice the game waits for (None if no roll is due)."""
+        game = self.game
+        if game.to_move != CHANCE:
+            return None
+        return 0 if game.phase is Phase.SOLO_ROLL else game.active
+
+    def may_roll(self, seat: int) -> bool:
+        """A person rolls their own dice; a computer player's dice are rolled by the server, or
+        at a real-dice table typed by any person there."""
+        roller = self.roller()
+        if roller is None:
+            return False
+        if roller == seat:
+            return True
+        return self.stored.real_dice and roller in self.bots
+
+    def legal(self, seat: int) -> list[Move]:
+        if self.may_roll(seat) and not self.stored.real_dice:
+            return [ROLL]
+        if seat in self.game.players_to_move:
+            return self.game.legal_moves(seat)
+        return []
+
+    def last_decision(self, seat: int) -> int | None:
+        prefix = f"{seat + 1}:"
+        for i in range(len(self.stored.moves) - 1, -1, -1):
+            if self.stored.moves[i].startswith(prefix):
+                return i
+        return None
+
+    def can_undo(self, seat: int) -> bool:
+        """One's own last decision, while no new dice have been rolled since; with other people
+        at the table, only before anyone else has acted."""
+        i = self.last_decision(seat)
+        if i is None or self.game.is_over:
+            return False
+        after = self.stored.moves[i + 1 :]
+        if any(e.startswith("dice") for e in after):
+            return False
+        return not (len(self.people()) > 1 and after)
+
+    def check_seq(self, seat: int, seq: int) -> None:
+        """A request must carry the seat's ``seq``: a replayed or stale one is refused."""
+        if seq != self.stored.seats[seat].acted:
+            raise TableError(409, _("this request is out of date (the game has moved on): reload the game"))
+
+    def dice_entry(self, seat: int, move: Move) -> str:
+        """The record entry of dice typed by ``seat`` (at a real-dice table only)."""
+        if not self.stored.real_dice:
+            raise TableError(409, _("the server rolls the dice of this game"))
+        if not self.may_roll(seat):
+            raise TableError(409, _("it is not yours to roll the dice"))
+        return str(move)
+
+    def roll_entry(self) -> str:
+        """The record entry of the server's next roll, from the game's fair-dice secret."""
+        assert self.stored.secret is not None
+        return str(fair_dice.next_roll(self.game, self.stored.secret))
+
+
+def replay_stored(stored: StoredGame, entries: list[str]) -> Game:
+    """The stored game after ``entries``, replayed as any game record is."""
+    seats = [s.name for s in stored.seats]
+    return records.replay(records.Record(game=stored.game, players=seats, dice="external", moves=entries))
+
+
+def _played(game: Game, entries: list[str]) -> Game:
+    """A copy of ``game`` after record ``entries`` (the game itself is left as it is)."""
+    after = game.copy()
+    for entry in entries:
+        player, text = records.split_entry(entry)
+        after.play(text, player)
+    return after
+
+
+def _written(table: Table, entries: list[str], game: Game, seat: int | None) -> None:
+    """The table as the store has it once ``entries`` are written (``game``: the game after them),
+    as every server's copy follows a write it made or was told of."""
+    table.stored.moves.extend(entries)
+    table.stored.revision += 1
+    if seat is not None:
+        table.stored.seats[seat].acted += 1
+    table.game = game
+
+
+def _table_of(stored: StoredGame) -> Table:
+    """The table of a stored game: its record replayed through the engine, its bots seated."""
+    game = replay_stored(stored, stored.moves)
+    seed = int(hashlib.sha256(stored.id.encode()).hexdigest()[:12], 16)
+    bots = {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None}
+    return Table(stored, game, bots)

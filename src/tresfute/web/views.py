@@ -1,0 +1,170 @@
+"""What a page shows of a table: a seat's (or a spectator's) view, in the language in use, and
+a finished game's view after its first entries (a replay, move by move)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import fair_dice, records
+from ..i18n import _, language
+from ..rules import CHANCE, Game, Move, Phase, parse_move
+from ..text import bonus_name, bot_name, describe_move, die_name, situation, source_name
+from .store import StoredGame
+from .table import ROLL, Table, replay_stored
+
+
+def move_view(game: Game, move: Move) -> dict[str, Any]:
+    """A move as the page shows it: its notation, its words in the player's language, its kind
+    and where on the sheet it goes (the game's legal moves, a review's played and best moves)."""
+    label = _("Roll the dice") if move == ROLL and game.to_move == CHANCE else describe_move(game, move)
+    return {
+        "move": str(move),
+        "label": label,
+        "kind": str(move.kind),
+        "die": move.die,
+        "area": move.area,
+        "cell": list(move.cell) if move.cell else None,
+        "value": move.value,
+    }
+
+
+def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str, Any]:
+    game, stored = table.game, table.stored
+    state = game.view()
+    movers = [p for p in game.players_to_move if p != CHANCE]
+    roller = table.roller()
+    seats = [
+        {
+            "name": s.name,
+            "bot": s.bot,
+            "bot_label": bot_name(s.bot) if s.bot else None,
+            "deciding": i in movers or roller == i,
+            "free": s.free,
+        }
+        for i, s in enumerate(stored.seats)
+    ]
+    view: dict[str, Any] = {
+        "id": stored.id,
+        "game": stored.game,
+        "real_dice": stored.real_dice,
+        "revision": stored.revision,
+        "seats": seats,
+        "you": seat,
+        "state": state,
+        "over": game.is_over,
+        "commitment": fair_dice.commitment(stored.secret) if stored.secret else None,
+        "secret": stored.secret if game.is_over and secret_shown else None,
+        "challenge": stored.challenge,
+        "pending": [
+            [{"bonus": bonus_name(p.bonus), "source": source_name(p.source)} for p in pending]
+            for pending in game.pending
+        ],
+        "log": [_log_line(table, e) for e in stored.moves[-12:]],
+        "status": _status(table, seat),
+    }
+    if seat is not None:
+        view["seq"] = stored.seats[seat].acted
+        view["legal"] = [move_view(game, m) for m in table.legal(seat)]
+        view["dice_to_roll"] = game.dice_to_roll() if stored.real_dice and table.may_roll(seat) else []
+        view["solo_roll"] = game.phase is Phase.SOLO_ROLL
+        view["can_undo"] = table.can_undo(seat)
+        view["prompt"] = situation(game, seat) if seat in movers else ""
+    if game.is_over:
+        scores = game.scores()
+        rating = game.solo_rating()
+        view["result"] = {
+            "scores": [s.as_dict() for s in scores],
+            "winners": game.winners(),
+            "rating": None if rating is None else {"fr": rating[0], "en": rating[1], "stars": rating[2]},
+        }
+    return view
+
+
+def hint_view(game: Game, ranked: list[tuple[Move, float, bool]]) -> list[dict[str, Any]]:
+    """A seat's legal moves with their expected final scores, the strong choice first
+    (``Appraisal.expected``), as the page shows them: ``searched`` where the move was valued on
+    the valuation futures."""
+    best = ranked[0][1]
+    return [
+        {
+            "move": str(move),
+            "label": describe_move(game, move),
+            "value": round(value, 1),
+            "cost": round(best - value, 1),
+            "searched": valued,
+        }
+        for move, value, valued in ranked
+    ]
+
+
+def open_table_view(stored: StoredGame) -> dict[str, Any]:
+    """An open table as the home page lists it: its seats, free or taken."""
+    return {
+        "id": stored.id,
+        "game": stored.game,
+        "real_dice": stored.real_dice,
+        "seats": [{"name": s.name, "bot": s.bot, "free": s.free} for s in stored.seats],
+    }
+
+
+def past_view(table: Table, step: int, secret_shown: bool) -> dict[str, Any]:
+    """A spectator's view of ``table`` after its first ``step`` record entries (called with the
+    table's lock held; ``step`` within the record)."""
+    stored = table.stored
+    past = StoredGame(
+        stored.id,
+        stored.game,
+        stored.real_dice,
+        stored.secret,
+        stored.seats,
+        stored.language,
+        stored.created,
+        stored.moves[:step],
+        stored.revision,
+        stored.challenge,
+    )
+    return _view(Table(past, replay_stored(past, past.moves), {}), None, secret_shown)
+
+
+def _log_line(table: Table, entry: str) -> str:
+    player, text = records.split_entry(entry)
+    said = _past_entry(table.game, text, player is None)
+    return said if player is None else _("{name}: {move}").format(name=table.stored.seats[player].name, move=said)
+
+
+# A past entry's words depend only on the game, the language and the entry: every view shows the
+# last twelve, so they are said once (a bounded memo, emptied when full).
+_PAST_ENTRIES_KEPT = 20_000
+_past_entries: dict[tuple[str, str, str], str] = {}
+
+
+def _past_entry(game: Game, text: str, dice: bool) -> str:
+    key = (game.spec.id, language(), text)
+    said = _past_entries.get(key)
+    if said is None:
+        move = parse_move(text)
+        if dice:
+            said = _("Dice: {dice}").format(dice=", ".join(f"{die_name(d)} {v}" for d, v in move.dice))
+        else:
+            said = describe_move(game, move, dice_values=False)
+        if len(_past_entries) >= _PAST_ENTRIES_KEPT:
+            _past_entries.clear()
+        _past_entries[key] = said
+    return said
+
+
+def _status(table: Table, seat: int | None) -> str:
+    game = table.game
+    if game.is_over:
+        return _("The game is over.")
+    roller = table.roller()
+    names = table.stored.seats
+    if roller is not None:
+        if roller == seat or (seat is not None and table.may_roll(seat)):
+            return _("Type the dice rolled.") if table.stored.real_dice else _("Your turn to roll the dice.")
+        return _("Waiting for {name} to roll the dice.").format(name=names[roller].name)
+    movers = [p for p in game.players_to_move if p != CHANCE]
+    if seat in movers:
+        return _("Your move.")
+    waiting = ", ".join(names[p].name for p in movers)
+    return _("Waiting for {names}.").format(names=waiting)
