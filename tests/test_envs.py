@@ -217,6 +217,20 @@ def test_gym_make_works_in_a_fresh_interpreter(extra: str, env_id: str) -> None:
     assert done.stdout.split() == ["True", "TresFuteEnv"]
 
 
+def test_looking_gymnasium_up_before_importing_it_keeps_the_ids_registered() -> None:
+    """Code that checks for an optional package (``importlib.util.find_spec``, as the docs' test
+    does) between ``import tresfute`` and ``import gymnasium`` still gets the ids."""
+    code = (
+        "import importlib.util, tresfute\n"
+        "assert importlib.util.find_spec('gymnasium') is not None\n"
+        "import gymnasium as gym\n"
+        "print(gym.make('tresfute/TresFute-v0').spec.id)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "tresfute/TresFute-v0"
+
+
 def test_importing_tresfute_does_not_import_gymnasium_or_the_environments() -> None:
     code = "import sys, tresfute; print(sorted(m for m in sys.modules if m.startswith(('gymnasium', 'tresfute.envs'))))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
