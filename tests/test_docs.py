@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import importlib.util
+import io
 import re
 import subprocess
 import sys
+import tokenize
+import warnings
 from pathlib import Path
 
 import pytest
@@ -44,3 +50,161 @@ def test_gymnasium_finds_the_environments_as_the_docs_say() -> None:
     code = "import gymnasium as gym; print(gym.make('tresfute.envs:tresfute/VraimentTresFute-v0').spec.id)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "tresfute/VraimentTresFute-v0", result.stderr
+
+
+# --- the code blocks of the README and docs/: each says what it is, and runs as written --------
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```$", re.S | re.M)
+# python: run, and what it prints checked; console: a command after "$ " and what it prints;
+# sh: commands only (installs, training, servers: minutes to hours); text: a synopsis, a
+# drawing or output; json, nginx: files
+LANGUAGES = {"python", "console", "sh", "text", "json", "nginx"}
+# the console sessions cheap enough to run here (a few seconds); the others are named with the reason
+RUN_COMMANDS = ("tresfute score ", "tresfute replay ")
+NOT_RUN = {  # by the session's first command
+    "tresfute review game.json": "the review of a game record the reader has, game.json",
+    "OPENBLAS_NUM_THREADS=1 .venv-compiled/bin/python benchmarks/review_speed.py": "a benchmark: measured, not checked",
+}
+# the package a Python block imports or needs, and the extra that brings it
+EXTRAS = {
+    "gymnasium": "envs",
+    "pettingzoo": "envs",
+    "sb3_contrib": "rl",
+    "torch": "rl",
+    "pyspiel": "openspiel",
+    "open_spiel": "openspiel",
+    "moviepy": "video",
+}
+
+
+class Block:
+    """A fenced block of a document: its language (what follows the fence) and its text."""
+
+    def __init__(self, doc: Path, line: int, language: str, code: str) -> None:
+        self.doc, self.line, self.language, self.code = doc, line, language, code
+        self.id = f"{doc.name}:{line}"
+
+    def needs(self) -> list[str]:
+        """The top-level packages it imports (and moviepy for Gymnasium's RecordVideo)."""
+        names = {"moviepy"} if "RecordVideo" in self.code else set()
+        for node in ast.walk(ast.parse(self.code)):
+            if isinstance(node, ast.Import):
+                names |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+        return sorted(names)
+
+    def printed(self) -> list[tuple[int, str | None]]:
+        """Each ``print(...)`` of the block (its first line) and the comment on its last line (or
+        its first): what it prints, ``...`` standing for any text (None: no comment)."""
+        comments = {
+            token.start[0]: token.string.removeprefix("#").strip()
+            for token in tokenize.generate_tokens(io.StringIO(self.code).readline)
+            if token.type == tokenize.COMMENT
+        }
+        prints = [
+            node
+            for node in ast.walk(ast.parse(self.code))
+            if isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "print"
+        ]
+        return [
+            (node.lineno, comments.get(node.end_lineno or node.lineno) or comments.get(node.lineno))
+            for node in sorted(prints, key=lambda node: node.lineno)
+        ]
+
+
+def _blocks() -> list[Block]:
+    blocks = []
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        for m in FENCE.finditer(text):
+            blocks.append(Block(doc, text.count("\n", 0, m.start()) + 1, m.group(1).strip(), m.group(2)))
+    return blocks
+
+
+BLOCKS = _blocks()
+PYTHON = [b for b in BLOCKS if b.language == "python"]
+CONSOLE = [b for b in BLOCKS if b.language == "console"]
+
+
+def _matches(expected: str, got: str) -> bool:
+    """``got`` is ``expected``, where each ``...`` of ``expected`` stands for any text."""
+    return re.fullmatch(".*".join(re.escape(part) for part in expected.split("...")), got) is not None
+
+
+def test_matching_reads_an_ellipsis_as_any_text_and_nothing_else() -> None:
+    assert _matches("46656 dice w6 ... True", "46656 dice w6 y6 b6 g6 o6 p6 True")
+    assert _matches("['a', ..., 'z']", "['a', 'b', 'z']")
+    assert not _matches("['a', ..., 'z']", "['a', 'b', 'y']")
+    assert not _matches("(2, 144)", "(2, 145)") and not _matches("final", "final score 3")
+
+
+def test_every_code_block_says_what_it_is() -> None:
+    """A reader (and this file) tells Python to run from commands, output and files."""
+    assert len(BLOCKS) >= 30 and len(PYTHON) >= 14  # the fences were found
+    unknown = [f"{b.id}: {b.language or '(none)'}" for b in BLOCKS if b.language not in LANGUAGES]
+    assert not unknown, f"give each block one of {sorted(LANGUAGES)} after its fence: {unknown}"
+    prompts = [b.id for b in BLOCKS if b.language in ("sh", "text") and b.code.startswith("$ ")]
+    assert not prompts, f"a command with its output is a console block: {prompts}"
+
+
+def test_every_print_of_the_docs_shows_what_it_prints() -> None:
+    """A comment on each print line says what it prints (checked by the test below)."""
+    bare = [f"{b.id} + {n}" for b in PYTHON for n, comment in b.printed() if not comment]
+    assert not bare, f"these prints have no comment saying what they print: {bare}"
+
+
+def _slow(block: Block) -> bool:
+    """The quick start trains for minutes (50,000 steps), then plays 200 games."""
+    return "total_timesteps=50_000" in block.code
+
+
+@pytest.mark.parametrize(
+    "block", [pytest.param(b, id=b.id, marks=[pytest.mark.slow] if _slow(b) else []) for b in PYTHON]
+)
+def test_the_python_block_runs_as_written_and_prints_what_its_comments_say(
+    block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = [name for name in block.needs() if importlib.util.find_spec(name) is None]
+    if missing:
+        extras = sorted({EXTRAS.get(name, "?") for name in missing})
+        pytest.skip(f"{block.id} needs {', '.join(missing)} (the {', '.join(extras)} extra)")
+    monkeypatch.chdir(tmp_path)  # examples write files (agent.zip, videos/)
+    out = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(out):
+        warnings.simplefilter("ignore")
+        exec(compile(block.code, block.id, "exec"), {"__name__": "__doc_example__"})
+    expected = [comment for _n, comment in block.printed()]
+    got = out.getvalue().splitlines()
+    assert len(got) == len(expected), f"{block.id} printed {got}, its comments say {expected}"
+    wrong = [(e, g) for e, g in zip(expected, got, strict=True) if not _matches(e or "", g)]
+    assert not wrong, f"{block.id}: (the comment, what it printed) {wrong}"
+
+
+@pytest.mark.parametrize("block", CONSOLE, ids=[b.id for b in CONSOLE])
+def test_the_console_session_prints_what_the_doc_shows(block: Block, tmp_path: Path) -> None:
+    commands = [line.removeprefix("$ ") for line in block.code.splitlines() if line.startswith("$ ")]
+    assert commands, f"{block.id}: a console block shows a command after '$ '"
+    reason = next((why for command, why in NOT_RUN.items() if commands[0].startswith(command)), None)
+    if reason:
+        assert not all(c.startswith(RUN_COMMANDS) for c in commands)  # a cheap one is run
+        pytest.skip(f"{block.id} is not run: {reason}")
+    assert all(c.startswith(RUN_COMMANDS) for c in commands), f"run {block.id} here, or say in NOT_RUN why not"
+    shown, outputs = [], []
+    for line in block.code.splitlines():
+        if line.startswith("$ "):
+            shown.append([])
+        shown[-1].append(line)
+    for session in shown:
+        args = session[0].removeprefix("$ ").split()
+        assert args[0] == "tresfute"
+        result = subprocess.run(
+            [sys.executable, "-m", "tresfute", *args[1:]], capture_output=True, text=True, cwd=ROOT, timeout=120
+        )
+        outputs.append((session[1:], result.stdout.splitlines(), result.stderr))
+    for expected, got, stderr in outputs:
+        assert got == expected, stderr

@@ -12,8 +12,12 @@ import numpy as np
 import pytest
 
 from tresfute import records
+from tresfute.envs.bounds import best_sheet, bounds, foxes, track_extreme
 from tresfute.envs.observation import encode
 from tresfute.rules import CHANCE, Game, IllegalMoveError, Move, MoveKind, Phase
+from tresfute.rules.game import get_spec
+from tresfute.rules.kinds import Grid
+from tresfute.rules.sheet import score_sheet
 
 
 def at_chance(game: Game, rng: random.Random, phase: Phase | None = None) -> Game:
@@ -158,3 +162,73 @@ def test_openspiels_mcts_bot_plays_a_game() -> None:
             state.apply_action(action)
             decisions += 1
     assert decisions > 10 and state.returns()[0] == state.game.score(0).total
+
+
+@pytest.mark.parametrize("game_id", ["tres-fute", "vraiment-tres-fute"])
+def test_the_best_sheet_scores_the_declared_bound_and_no_game_or_track_filling_goes_beyond(game_id: str) -> None:
+    """The utilities OpenSpiel is told come from the sheet: the engine scores the best sheet
+    exactly the bound; the grids' points grow with their marks (so a full grid is their best);
+    no random filling of a track beats its best or falls below its worst; random games end
+    between the two bounds."""
+    spec = get_spec(game_id)
+    limits = bounds(spec, 2)
+    sheet = best_sheet(spec)
+    assert score_sheet(sheet).total == limits.max_utility < 1_000 and len(sheet.foxes) == foxes(spec) >= 5
+    rng = random.Random(0)
+    for letter, area in spec.areas.items():
+        if isinstance(area, Grid):
+            assert all(line.points >= 0 for line in area.lines) and area.score(area.new_state()) == 0
+            assert all(list(g.points) == sorted(g.points) for g in area.count_scores)
+            continue
+        best, worst = area.score(sheet.areas[letter]), area.score(track_extreme(spec, letter, area, best=False))
+        for _ in range(3000):
+            state: list[int] = []
+            values = list(range(2, 13)) if letter == spec.sum_area else list(range(1, 7))
+            for _box in range(rng.randrange(len(area.boxes) + 1)):
+                allowed = [v for v in values if area.accepts(state, v, from_bonus=True)]
+                if not allowed:
+                    break
+                area.enter(state, rng.choice(allowed))
+            assert worst <= area.score(state) <= best
+    for seed in range(40):
+        game = Game(game_id, players=1 + seed % 4, seed=seed)
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+        assert all(limits.min_utility <= s.total <= limits.max_utility for s in game.scores())
+
+
+# The moves that make a game longer: a lost roll keeps the dice in hand (more rolled), rerolls and
+# reprises roll again, +1s and sweeps add entries.
+LONG = (MoveKind.REROLL, MoveKind.REPRISE, MoveKind.ROLL, MoveKind.EXTRA, MoveKind.SWEEP, MoveKind.BONUS)
+
+
+@needs_openspiel
+@pytest.mark.parametrize("game_id", ["tres-fute", "vraiment-tres-fute"])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_openspiel_games_played_long_stay_within_the_declared_bounds(game_id: str, players: int) -> None:
+    """The declared bounds are derived, not guessed (envs/bounds.py): games played to be long
+    (lost rolls, rerolls, reprises, +1s taken whenever offered) and random ones never exceed the
+    length, and their returns are within the utilities."""
+    import tresfute.envs.openspiel  # noqa: F401
+
+    game = pyspiel.load_game(f"python_tresfute(game={game_id},players={players})")
+    limits = bounds(get_spec(game_id), players)
+    assert (game.max_game_length(), game.max_utility(), game.min_utility()) == (
+        limits.max_game_length,
+        limits.max_utility,
+        limits.min_utility,
+    )
+    rng = random.Random(players)
+    for long in (True, False):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probabilities)[0])
+                continue
+            legal = state.legal_actions()
+            moves = {a: state.actions.action_to_move(a) for a in legal}
+            lengthen = [a for a in legal if moves[a].kind in LONG or (moves[a].kind is MoveKind.PASS and long)]
+            state.apply_action(rng.choice(lengthen if long and lengthen else legal))
+        assert len(state.history()) <= game.max_game_length()
+        assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())

@@ -84,3 +84,12 @@ def test_an_illegal_or_missing_action_moves_nothing_for_that_player() -> None:
     assert "illegal_action" in infos[mover] and records.record_of(env.game) == before
     env.step({})
     assert records.record_of(env.game) == before
+
+
+def test_both_forms_have_one_name_and_the_same_render_settings() -> None:
+    """One game, two APIs, as PettingZoo's own environments: the same ``metadata["name"]``
+    (tools key results and saved files by it), render modes and frame rate."""
+    aec, par = raw_env("tres-fute", 2), parallel_env("tres-fute", 2)
+    assert aec.metadata["name"] == par.metadata["name"] == "tresfute_v0"
+    assert {k: v for k, v in aec.metadata.items() if k != "is_parallelizable"} == par.metadata
+    assert parallel_to_aec(par).metadata["name"] == "tresfute_v0"

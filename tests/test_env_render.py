@@ -11,11 +11,14 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from PIL import Image, ImageDraw
 
 import tresfute  # noqa: F401  (registers the ids)
 from tresfute.envs import GYM_IDS
-from tresfute.envs.picture import Picture, render_rgb
+from tresfute.envs.picture import FONT, Picture, _font, render_rgb
 from tresfute.envs.vector import BatchedTresFuteEnv
+from tresfute.i18n import LANGUAGES, use_language
+from tresfute.i18n import _ as translated
 from tresfute.rules import Game
 
 GAMES = sorted(GYM_IDS)
@@ -100,7 +103,7 @@ def test_record_video_writes_a_video_of_an_episode(tmp_path) -> None:
 def test_human_mode_shows_the_picture_in_a_window(monkeypatch) -> None:
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # no screen needed
     env = gym.make("tresfute/TresFute-v0", render_mode="human")
-    env.metadata["render_fps"] = 1000
+    monkeypatch.setitem(env.metadata, "render_fps", 1000)  # the class's own dict: put back after the test
     env.reset(seed=0)
     env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
     import pygame
@@ -109,3 +112,45 @@ def test_human_mode_shows_the_picture_in_a_window(monkeypatch) -> None:
     assert np.array_equal(shown, render_rgb(env.unwrapped.game, ["agent"]))
     env.close()
     assert os.environ["SDL_VIDEODRIVER"] == "dummy"
+
+
+def test_the_picture_and_the_ansi_render_follow_the_language() -> None:
+    """Both renders speak the language of ``tresfute.i18n`` (French by default): the printed
+    parts are drawn for each language, not once for the first one asked."""
+    game = played("vraiment-tres-fute", 2, 5, 30)
+    frames = {}
+    for lang in [*LANGUAGES, LANGUAGES[0]]:  # the first again: its own picture, not the last one's
+        with use_language(lang):
+            frame = render_rgb(game, ["Zoé", "Jürgen"])
+            assert np.array_equal(frames.setdefault(lang, frame), frame)
+    assert len({frame.tobytes() for frame in frames.values()}) == len(LANGUAGES)
+    env = gym.make(GYM_IDS["tres-fute"], render_mode="ansi")
+    env.reset(seed=1)
+    heads = {"fr": "Tour 1/6 · agent\u00a0: choisissez un dé du lancer", "en": "Round 1/6 · agent: choose a die"}
+    for lang in LANGUAGES:
+        with use_language(lang):
+            text = env.render()
+            assert text.startswith(translated("Round {round}/{rounds}").format(round=1, rounds=6))
+            assert text.startswith(heads.get(lang, "")), text
+
+
+def test_the_pictures_font_has_every_letter_of_its_words_in_each_language() -> None:
+    """DejaVu Sans, not Pillow's default font (no accented letters): every character the picture
+    writes in any language, and names with accents, has its own glyph, not the missing-glyph box."""
+    font = _font(20)
+
+    def glyph(ch: str) -> bytes:
+        image = Image.new("L", (40, 40))
+        ImageDraw.Draw(image).text((5, 5), ch, font=font, fill=255)
+        return image.tobytes()
+
+    missing = glyph("\ue000")  # a private-use character: no font has it
+    words = ["Zoé Jürgen Åsa Łukasz Ærøskøbing ÀÂÇÉÈÊËÎÏÔŒÙÛÜŸ àâçéèêëîïôœùûüÿ ÄÖÜäöüß « » ’ – — … · →"]
+    msgids = ["Round {round}/{rounds}", "The game is over.", "Roll", "active player: {name}", "Fields", "Platter"]
+    msgids += ["Foxes", "reroll", "reprise", "{label}:"]
+    for lang in LANGUAGES:
+        with use_language(lang):
+            words += [translated(m) for m in msgids]
+    absent = sorted({ch for ch in "".join(words) if not ch.isspace() and glyph(ch) == missing})
+    assert not absent
+    assert FONT.is_file() and (FONT.parent / "LICENSE").is_file() and "DejaVu Sans" in font.getname()

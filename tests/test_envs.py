@@ -15,7 +15,7 @@ from pettingzoo.test import api_test
 
 import tresfute  # registers the ids
 from tresfute import records
-from tresfute.envs import GYM_IDS, ActionMap, bot_policy
+from tresfute.envs import GYM_IDS, ActionMap, TresFuteEnv, bot_policy
 from tresfute.envs.pz_env import env as aec_env
 from tresfute.envs.pz_env import raw_env
 from tresfute.envs.vector import BatchedTresFuteEnv
@@ -215,6 +215,20 @@ def test_gym_make_works_in_a_fresh_interpreter(extra: str, env_id: str) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "TresFuteEnv"]
+
+
+def test_looking_gymnasium_up_before_importing_it_keeps_the_ids_registered() -> None:
+    """Code that checks for an optional package (``importlib.util.find_spec``, as the docs' test
+    does) between ``import tresfute`` and ``import gymnasium`` still gets the ids."""
+    code = (
+        "import importlib.util, tresfute\n"
+        "assert importlib.util.find_spec('gymnasium') is not None\n"
+        "import gymnasium as gym\n"
+        "print(gym.make('tresfute/TresFute-v0').spec.id)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "tresfute/TresFute-v0"
 
 
 def test_importing_tresfute_does_not_import_gymnasium_or_the_environments() -> None:
@@ -592,3 +606,66 @@ def test_gymnasium_vector_envs_of_the_single_env_give_the_masks(vector) -> None:
             assert not info.get("_illegal_action", np.zeros(2, dtype=bool)).any()
     finally:
         envs.close()
+
+
+def test_the_batched_env_follows_gymnasiums_vector_conventions() -> None:
+    """``metadata["render_fps"]`` (a video of its pictures) and each info key with its ``_`` mask
+    (which games have it), as Gymnasium's own vector environments give them."""
+    batch = BatchedTresFuteEnv(3, "tres-fute")
+    assert batch.metadata["render_fps"] == TresFuteEnv.metadata["render_fps"] == 4
+    _obs, info = batch.reset(seed=0)
+    for _ in range(2):
+        assert info["_action_mask"].dtype == bool and info["_action_mask"].tolist() == [True] * 3
+        assert np.array_equal(info["action_mask"], batch.action_masks())
+        _obs, _r, _term, _trunc, info = batch.step(batch.action_masks().argmax(axis=1))
+    sync = gym.make_vec(GYM_IDS["tres-fute"], num_envs=3, vectorization_mode="sync")
+    _obs, sync_info = sync.reset(seed=0)
+    assert {k for k in sync_info if k.endswith("action_mask")} <= set(info)  # the keys Gymnasium's own give
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [
+        ("tresfute.envs", "gymnasium", "envs"),
+        ("tresfute.envs", "pettingzoo", "envs"),
+        ("tresfute.envs", "PIL", "envs"),
+        ("tresfute.envs.openspiel", "pyspiel", "openspiel"),
+        ("tresfute.envs.sb3", "stable_baselines3", "rl"),
+    ],
+)
+def test_importing_the_environments_without_their_extra_names_the_extra(module: str, blocked: str, extra: str) -> None:
+    """As the command line does: an ImportError that says what to install, not a bare
+    ModuleNotFoundError from inside."""
+    # tresfute first (its registration looks Gymnasium up), then the package made unimportable
+    code = f"import sys, tresfute; sys.modules[{blocked!r}] = None\n"
+    code += f"try:\n    import {module}\nexcept ImportError as e:\n    print(e)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f'pip install "tresfute[{extra}]"' in done.stdout and blocked in done.stdout, done.stdout
+
+
+def test_the_environments_need_rich_only_for_the_ansi_render_and_say_so() -> None:
+    """Rich (the tui extra) draws the ``ansi`` sheet: without it the environments still import and
+    run, and asking for ``ansi`` names the extra at once."""
+    code = (
+        "import sys, tresfute; sys.modules['rich'] = None\n"
+        "import gymnasium as gym, tresfute.envs\n"
+        "env = gym.make('tresfute/TresFute-v0', render_mode='rgb_array'); env.reset(seed=0); env.render()\n"
+        "for make in (lambda: gym.make('tresfute/TresFute-v0', render_mode='ansi'),\n"
+        "             lambda: tresfute.envs.raw_env(render_mode='ansi')):\n"
+        "    try:\n        make()\n    except ImportError as e:\n        print(e)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count('the tui extra): pip install "tresfute[tui]"') == 2, done.stdout
+
+
+def test_the_human_render_without_pygame_names_the_video_extra() -> None:
+    code = (
+        "import sys, tresfute; sys.modules['pygame'] = None\n"
+        "import gymnasium as gym\n"
+        "try:\n    gym.make('tresfute/TresFute-v0', render_mode='human')\nexcept ImportError as e:\n    print(e)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert '(the video extra): pip install "tresfute[video]"' in done.stdout, done.stdout

@@ -32,6 +32,6 @@ def test_ruff_formatted() -> None:
 
 def test_ci_runs_the_readme_test_command() -> None:
     readme = (ROOT / "README.md").read_text()
-    test_command = readme.split("one installs and runs every test:\n\n```\n", 1)[1].split("\n```", 1)[0]
+    test_command = readme.split("one installs and runs every test:\n\n```sh\n", 1)[1].split("\n```", 1)[0]
     assert test_command.endswith('pip install ".[test]" && pytest')
     assert test_command in (ROOT / ".ci" / "run").read_text().splitlines(), ".ci/run runs it as written"

@@ -36,22 +36,24 @@ def register_envs() -> None:
 
 class _RegisterAfterGymnasium(importlib.abc.MetaPathFinder):
     """Finds nothing itself: when Gymnasium is first imported, wraps its loader so that the
-    ids are registered once Gymnasium's own import has finished, then removes itself."""
+    ids are registered once Gymnasium's own import has finished, then removes itself. A mere
+    look-up (``importlib.util.find_spec("gymnasium")``, as code checking for an optional
+    package does) loads nothing, so the finder stays until the import itself."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname != "gymnasium":
             return None
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)  # where Gymnasium is, past this finder
         loader = spec.loader if spec is not None else None
         if loader is None or not hasattr(loader, "exec_module"):
             return spec
         exec_module = loader.exec_module
 
         def exec_then_register(module: ModuleType) -> None:
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
             exec_module(module)
             register_envs()
 

@@ -13,6 +13,16 @@ Two adapters need more than the ``envs`` extra and are imported from their own m
 
 from collections.abc import Callable as _Callable
 
+try:  # the envs extra's packages: without them, say which extra to install (as the CLI does)
+    import gymnasium as _gymnasium  # noqa: F401
+    import pettingzoo as _pettingzoo  # noqa: F401
+    import PIL as _PIL  # noqa: F401
+except ImportError as _error:
+    raise ImportError(
+        f'tresfute.envs needs the envs extra ({_error.name or _error} is not installed): pip install "tresfute[envs]"',
+        name=_error.name,
+    ) from _error
+
 from ..registration import GYM_IDS, register_envs
 from ..rules import Game as _Game
 from .actions import ActionMap, action_map, action_to_move, move_to_action

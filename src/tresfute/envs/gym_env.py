@@ -17,7 +17,7 @@ from .actions import action_map
 from .episode import Episode
 from .observation import observation_names, observation_size
 from .picture import Window, picture
-from .render import render_text
+from .render import render_text, require_text_render
 
 RecordLike = records.Record | Mapping[str, Any] | str | bytes | os.PathLike[str]
 
@@ -105,6 +105,8 @@ class TresFuteEnv(gym.Env):
         self._window = Window(f"tresfute: {self.game_id}") if render_mode == "human" else None
         if render_mode in ("rgb_array", "human"):
             picture(self.game_id, self.n_players, render_width)  # a bad width fails now
+        if render_mode == "ansi":
+            require_text_render()
         size = observation_size(get_spec(self.game_id), self.n_players)
         self.observation_space = spaces.Box(-1.0, 1.0, shape=(size,), dtype=np.float32)
         self.action_space = spaces.Discrete(len(self.actions))

@@ -28,23 +28,26 @@ from itertools import combinations
 from typing import Any, Final
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as error:  # say which extra to install, as the CLI does
+    raise ImportError(
+        f"tresfute.envs.openspiel needs the openspiel extra ({error.name or error} is not installed): "
+        'pip install "tresfute[openspiel]"',
+        name=error.name,
+    ) from error
 
 from .. import records
 from ..rules import CHANCE, Game, Move, Sheet, game_rules
 from ..rules.game import get_spec
 from ..rules.moves import DIE_LETTERS, dice_move
 from .actions import ActionMap, action_map
+from .bounds import bounds
 from .episode import SheetsShown
 from .observation import encode, observation_size
 
 SHORT_NAME = "python_tresfute"
-# Above any sheet's total: five areas of at most a few hundred points each, and a handful of
-# foxes each worth the lowest area's points.
-MAX_SCORE: Final = 10_000.0
-# Actions, chance ones included: each decision marks the sheet or ends a step of a turn, and a
-# sheet holds a few hundred marks (the longest of 30 random 4-player games: 379; the tests check).
-MAX_GAME_LENGTH: Final = 1_000
 _FACES: Final = [(face, 1.0 / 6) for face in range(6)]
 _PLATTERS: Final = [tuple(c) for c in combinations(range(6), 3)]  # three of the six dice, by index
 
@@ -150,14 +153,15 @@ class TresFuteGame(pyspiel.Game):
         players = int(params.get("players", 2))
         if not 1 <= players <= 4:
             raise ValueError(f"players is 1 to 4, not {players}")
+        limits = bounds(get_spec(game_id), players)  # derived from the sheet and the rules (envs/bounds.py)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(action_map(game_id)),
             max_chance_outcomes=64,  # faces 0-5, platters as bit masks of three dice (7-56)
             num_players=players,
-            min_utility=0.0,
-            max_utility=MAX_SCORE,
+            min_utility=float(limits.min_utility),  # the lowest total a sheet can score
+            max_utility=float(limits.max_utility),  # the highest
             utility_sum=None,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=limits.max_game_length,  # decisions and chance nodes
         )
         super().__init__(_game_type(), info, {"game": game_id, "players": players, **chosen})
 

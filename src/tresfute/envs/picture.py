@@ -4,16 +4,20 @@ Drawn from the game's sheet description (``GameSpec``: the grids, tracks and act
 that ``rules/layout.py`` builds from the printed sheets, and that the browser's page draws
 too): what is printed is drawn once per game, width and number of players, and each frame
 copies it and adds the marks, the dice and the scores. The same state gives the same pixels.
+Its words are in the language of ``tresfute.i18n`` (French by default), in DejaVu Sans (shipped
+in ``fonts/``, with its licence): Pillow's own font has no accented letters.
 """
 
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from ..i18n import _, language
 from ..rules import Game, Where
 from ..rules.game import get_spec
 from ..rules.kinds import ActionKind, GameSpec, Grid, Track
@@ -39,8 +43,18 @@ ACTIVE = (10, 88, 202)
 # Layout in cells: a sheet is a band of grids side by side, then one row per track, then
 # the action tracks; the dice band is on top.
 _HEADER = 0.9
-_ACTION_LABELS = {"reroll": "reroll", "plus_one": "+1", "reprise": "reprise"}
 _GAP = 0.4
+# DejaVu Sans's Latin letters (French, English, German), with its licence beside it
+FONT = Path(__file__).parent / "fonts" / "DejaVuSans.ttf"
+
+
+def _action_label(action: str) -> str:
+    return "+1" if action == "plus_one" else _(action)  # "reroll", "reprise": the sheet's words
+
+
+def _labelled(label: str) -> str:
+    """``Platter:`` in English, ``Plateau :`` in French (a no-break space before the colon)."""
+    return _("{label}:").format(label=label)
 
 
 def _middle(box: tuple[float, float, float, float]) -> tuple[float, float]:
@@ -65,8 +79,8 @@ def _stamp(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
 
 
 @cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT), size)
 
 
 def _columns(spec: GameSpec) -> int:
@@ -151,8 +165,10 @@ class Picture:
                 y += cell
             y += _GAP * cell
             for track in spec.actions:
-                label = _ACTION_LABELS.get(str(track.action), str(track.action))
-                draw.text((self.margin, y + cell * 0.2), label, fill=INK, font=self.small)
+                label, font = _action_label(str(track.action)), self.small
+                while font.getlength(label) > cell * 1.9 and font.size > 6:  # a long word: smaller
+                    font = _font(font.size - 1)
+                draw.text((self.margin, y + cell * 0.2), label, fill=INK, font=font)
                 for i in range(track.circles):
                     box = (
                         self.margin + (i + 2) * cell,
@@ -172,7 +188,7 @@ class Picture:
         box: tuple[float, float, float, float],
         text: str,
         fill: tuple[int, int, int],
-        font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+        font: ImageFont.FreeTypeFont,
     ) -> None:
         draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, fill=fill, font=font, anchor="mm")
 
@@ -191,19 +207,21 @@ class Picture:
         image = self.printed.copy()
         draw = ImageDraw.Draw(image)
         self._image = image
-        self._draw_dice(draw, game)
         names = names or [f"player_{i}" for i in range(self.players)]
+        self._draw_dice(draw, game, names)
         movers = game.players_to_move
         for seat in range(self.players):
             self._draw_sheet(draw, game, seat, names[seat], seat in movers)
         return np.asarray(image)
 
-    def _draw_dice(self, draw: ImageDraw.ImageDraw, game: Game) -> None:
+    def _draw_dice(self, draw: ImageDraw.ImageDraw, game: Game, names: list[str]) -> None:
         cell = self.cell
-        text = f"round {game.round}/{game.rounds} · {game.phase} · roll {game.rolls}/3"
-        if not game.is_over:
-            text += f" · active: player_{game.active}"
-        self._text((self.margin, cell * 0.15), text, INK, self.small_size)
+        parts = [_("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds)]
+        if game.is_over:
+            parts.append(_("The game is over."))
+        else:
+            parts += [f"{_('Roll')} {game.rolls}/3", _("active player: {name}").format(name=names[game.active])]
+        self._text((self.margin, cell * 0.15), " · ".join(parts), INK, self.small_size)
         field = {d: k for k, d in enumerate(game.field)}
         for i, letter in enumerate(game.dice):
             x = self.margin + i * cell * 1.5
@@ -217,11 +235,11 @@ class Picture:
             if value:
                 ink = INK if letter in "wsyk" else PAPER
                 self._text(_middle(box), str(value), ink, self.large_size, "mm")
-        labels = ((Where.FIELD, "field"), (Where.PLATTER, "platter"))
+        labels = ((Where.FIELD, _("Fields")), (Where.PLATTER, _("Platter")))
         x = self.margin + 6 * cell * 1.5 + cell * 0.2
         for k, (where, label) in enumerate(labels):
             count = sum(1 for w in game.where if w is where)
-            self._text((x, cell * (0.9 + 0.7 * k)), f"{label}: {count}", INK, self.small_size)
+            self._text((x, cell * (0.9 + 0.7 * k)), f"{_labelled(label)} {count}", INK, self.small_size)
 
     def _draw_sheet(self, draw: ImageDraw.ImageDraw, game: Game, seat: int, name: str, to_move: bool) -> None:
         cell, spec = self.cell, self.spec
@@ -230,7 +248,9 @@ class Picture:
         top = self._sheet_top(seat)
         score = game.score(seat)
         colour = ACTIVE if to_move else INK
-        head = f"{name}: {score.total}" + (f" · foxes {len(sheet.foxes)}" if sheet.foxes else "")
+        head = f"{_labelled(name)} {score.total}"
+        if sheet.foxes:
+            head += f" · {_labelled(_('Foxes'))} {len(sheet.foxes)}"
         self._text((self.margin, top + cell * 0.1), head, colour, self.large_size)
         for letter, i, (x0, y0, x1, y1) in self._boxes:
             area = spec.areas[letter]
@@ -258,9 +278,14 @@ class Picture:
                     draw.line((box[0], box[3], box[2], box[1]), fill=MARK, width=2)
 
 
-@cache
 def picture(game: str, players: int, width: int = 600) -> Picture:
-    """The drawing of ``players``-player games of ``game``, printed parts drawn once."""
+    """The drawing of ``players``-player games of ``game`` in the current language, printed
+    parts drawn once."""
+    return _picture(game, players, width, language())
+
+
+@cache
+def _picture(game: str, players: int, width: int, lang: str) -> Picture:
     return Picture(game, players, width)
 
 
@@ -271,13 +296,17 @@ def render_rgb(game: Game, names: list[str] | None = None, width: int = 600) -> 
 
 class Window:
     """The ``human`` render mode: the picture in a window of its own (pygame, imported only
-    here: ``pip install pygame``)."""
+    here: the ``video`` extra)."""
 
     def __init__(self, title: str) -> None:
         try:
             import pygame
-        except ImportError:
-            raise ValueError("render_mode 'human' shows the picture with pygame: pip install pygame") from None
+        except ImportError as error:  # say which extra to install, as the CLI does
+            raise ImportError(
+                'render_mode "human" shows the picture in a window with pygame (the video extra): '
+                'pip install "tresfute[video]"',
+                name=error.name,
+            ) from error
         self.pygame = pygame
         self.title = title
         self.screen: Any = None

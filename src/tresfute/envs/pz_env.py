@@ -17,7 +17,7 @@ from .actions import action_map
 from .episode import SheetsShown
 from .observation import encode, observation_names, observation_size
 from .picture import Window, render_rgb
-from .render import render_text
+from .render import render_text, require_text_render
 
 
 class TresFuteAEC(AECEnv):
@@ -54,6 +54,8 @@ class TresFuteAEC(AECEnv):
         self.actions = action_map(self.game_id)
         self.render_mode = render_mode
         self._window = Window(f"tresfute: {self.game_id}") if render_mode == "human" else None
+        if render_mode == "ansi":
+            require_text_render()
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = observation_size(get_spec(self.game_id), players)
         self._observation_space = spaces.Dict(
@@ -191,7 +193,7 @@ class TresFuteParallel(ParallelEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "tresfute_parallel_v0",
+        "name": "tresfute_v0",  # the AEC environment's: one game, two APIs (as PettingZoo's own)
         "render_modes": ["ansi", "rgb_array", "human"],
         "render_fps": 4,
     }

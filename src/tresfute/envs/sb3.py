@@ -16,8 +16,15 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
-from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+
+try:
+    from stable_baselines3.common.vec_env import VecEnv
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+except ImportError as error:  # say which extra to install, as the CLI does
+    raise ImportError(
+        f'tresfute.envs.sb3 needs the rl extra ({error.name or error} is not installed): pip install "tresfute[rl]"',
+        name=error.name,
+    ) from error
 
 from .vector import BatchedTresFuteEnv
 

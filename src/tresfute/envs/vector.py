@@ -40,7 +40,9 @@ class BatchedTresFuteEnv(VectorEnv):
       keeps the final score as before. NEXT_STEP: the ended game's last observation is
       returned, and the next step starts the game anew, ignoring its action (reward 0);
     - ``render_mode="rgb_array"``: ``render()`` gives each game's picture;
-    - ``action_masks()``: one bool array (num_envs × actions), also in ``info["action_mask"]``;
+    - ``action_masks()``: one bool array (num_envs × actions), also in ``info["action_mask"]``
+      (with ``info["_action_mask"]``, all True: every game has a mask);
+    - ``metadata["render_fps"]``: the frame rate of a video of its pictures;
     - an illegal action in any game raises ``ValueError`` naming the game, and no game moves;
     - ``opponents``, ``seat`` and ``reward`` as in ``TresFuteEnv``.
 
@@ -48,7 +50,7 @@ class BatchedTresFuteEnv(VectorEnv):
     builds one.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"]}  # noqa: RUF012 (Gymnasium's own attribute)
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"], "render_fps": 4}  # noqa: RUF012 (Gymnasium's own attribute)
 
     def __init__(
         self,
@@ -156,7 +158,7 @@ class BatchedTresFuteEnv(VectorEnv):
         self.episodes = [self._new_game(i) for i in range(self.num_envs)]
         self._ended[:] = False
         self._store([e.observation_bytes() for e in self.episodes], [e.legal_actions() for e in self.episodes])
-        return self._obs, {"action_mask": self._masks.copy()}
+        return self._obs, self._mask_info({})
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self.episodes:
@@ -199,10 +201,17 @@ class BatchedTresFuteEnv(VectorEnv):
         self._store(rows, legal_actions)
         if not same_step:
             self._ended = terminated
-        info["action_mask"] = self._masks.copy()
+        self._mask_info(info)
         if terminated.any():
             info["final_score"], info["_final_score"] = final, terminated.copy()
         return self._obs, rewards, terminated, np.zeros(n, dtype=bool), info
+
+    def _mask_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """Every game's mask in ``info``, with the ``_action_mask`` of Gymnasium's vector
+        infos (which games have the key: all of them)."""
+        info["action_mask"] = self._masks.copy()
+        info["_action_mask"] = np.ones(self.num_envs, dtype=bool)
+        return info
 
     def _final(self, info: dict[str, Any], i: int, episode: Episode) -> None:
         """Game ``i``'s last observation and info, as Gymnasium's own vector environments
