@@ -137,6 +137,8 @@ def revision(page: Any) -> str:
 
 
 def wait_for_change(page: Any, before: str, timeout: float = 10_000) -> bool:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     try:
         page.wait_for_function(
             "before => { const g = document.querySelector('.game');"
@@ -144,20 +146,22 @@ def wait_for_change(page: Any, before: str, timeout: float = 10_000) -> bool:
             arg=before,
             timeout=timeout,
         )
-    except Exception:
+    except PlaywrightTimeoutError:
         return False
     return True
 
 
 def wait_for_revision(page: Any, before: str, timeout: float = 10_000) -> bool:
     """Wait until the game's revision is no longer ``before`` (a move landed); False if it never is."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     try:
         page.wait_for_function(
             "before => { const g = document.querySelector('.game'); return g && g.dataset.revision !== before; }",
             arg=before,
             timeout=timeout,
         )
-    except Exception:
+    except PlaywrightTimeoutError:
         return False
     return True
 
@@ -188,6 +192,8 @@ def play_by_clicks(page: Any) -> bool:
     """One decision as a person makes it: a die of the roll, then a lit cell of the own sheet
     (choosing in the picker if several moves land there); with no die to take, a lit cell, else
     the turn's button (roll, pass, done). False if the page did not move on."""
+    from playwright.sync_api import Error as PlaywrightError
+
     before = revision(page)
     try:
         dice = page.locator("#dice .die.playable")
@@ -206,7 +212,7 @@ def play_by_clicks(page: Any) -> bool:
         else:
             return False
         return wait_for_change(page, before) and revision(page) != before
-    except Exception:  # another player's move redrew the page under the click: look again
+    except PlaywrightError:  # another player's move redrew the page under the click: look again
         return False
 
 
