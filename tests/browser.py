@@ -32,25 +32,37 @@ ARGS = [
 
 
 def require_chromium() -> None:
+    """Skip a browser test module where Chromium is missing; where the browser tests are
+    required (CI), fail instead, and fail as well where Playwright or uvicorn is missing (the
+    modules' own ``importorskip`` would skip them silently)."""
+    required = os.environ.get("TRESFUTE_BROWSER_TESTS") == "required"
     if not CHROMIUM.exists():
-        if os.environ.get("TRESFUTE_BROWSER_TESTS") == "required":
+        if required:
             raise RuntimeError(f"browser tests are required but {CHROMIUM} is missing (apt-get install chromium)")
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+    if required:
+        import playwright.sync_api  # noqa: F401
+        import uvicorn  # noqa: F401
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def _listening_socket(port: int) -> socket.socket:
+    """A socket bound to ``port`` on the loopback (0: one the system picks, read back from it)."""
+    bound = socket.socket()
+    bound.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    bound.bind(("127.0.0.1", port))
+    return bound
 
 
 class LiveServer:
     """A uvicorn server in a thread over one SQLite file; ``stop`` and ``start`` again keep the
-    port and the games, as a restarted site does."""
+    port and the games, as a restarted site does. The port is the system's pick, bound at once
+    and handed to uvicorn bound (no free port looked up, then taken by another program before
+    the server binds it); a restart binds the same port again, as a restarted site does."""
 
-    def __init__(self, database: Path, port: int | None = None) -> None:
+    def __init__(self, database: Path) -> None:
         self.database = database
-        self.port = port or free_port()
+        self._socket: socket.socket | None = _listening_socket(0)
+        self.port = int(self._socket.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
         self._server: Any = None
         self._thread: threading.Thread | None = None
@@ -64,7 +76,8 @@ class LiveServer:
         app = create_app(database=self.database, challenge_bot="greedy")
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        bound, self._socket = self._socket or _listening_socket(self.port), None  # uvicorn closes it on stop
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [bound]}, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + 20
         while not self._server.started:
@@ -109,8 +122,10 @@ def call(server: str, path: str, body: Any = None, token: str | None = None) -> 
 
 def serious_accessibility_problems(page: Any) -> list[tuple[str, str, list[Any]]]:
     """What axe-core (carried by axe-playwright-python, the test extra's) finds serious or
-    critical on the page as it stands: each rule's id, its help and its first three places."""
-    axe = pytest.importorskip("axe_playwright_python")
+    critical on the page as it stands: each rule's id, its help and its first three places.
+    Without the package the accessibility tests fail, never skip."""
+    import axe_playwright_python as axe
+
     page.evaluate((Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8"))
     found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
     return [
@@ -125,6 +140,8 @@ def revision(page: Any) -> str:
 
 
 def wait_for_change(page: Any, before: str, timeout: float = 10_000) -> bool:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     try:
         page.wait_for_function(
             "before => { const g = document.querySelector('.game');"
@@ -132,20 +149,22 @@ def wait_for_change(page: Any, before: str, timeout: float = 10_000) -> bool:
             arg=before,
             timeout=timeout,
         )
-    except Exception:
+    except PlaywrightTimeoutError:
         return False
     return True
 
 
 def wait_for_revision(page: Any, before: str, timeout: float = 10_000) -> bool:
     """Wait until the game's revision is no longer ``before`` (a move landed); False if it never is."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     try:
         page.wait_for_function(
             "before => { const g = document.querySelector('.game'); return g && g.dataset.revision !== before; }",
             arg=before,
             timeout=timeout,
         )
-    except Exception:
+    except PlaywrightTimeoutError:
         return False
     return True
 
@@ -176,6 +195,8 @@ def play_by_clicks(page: Any) -> bool:
     """One decision as a person makes it: a die of the roll, then a lit cell of the own sheet
     (choosing in the picker if several moves land there); with no die to take, a lit cell, else
     the turn's button (roll, pass, done). False if the page did not move on."""
+    from playwright.sync_api import Error as PlaywrightError
+
     before = revision(page)
     try:
         dice = page.locator("#dice .die.playable")
@@ -194,7 +215,7 @@ def play_by_clicks(page: Any) -> bool:
         else:
             return False
         return wait_for_change(page, before) and revision(page) != before
-    except Exception:  # another player's move redrew the page under the click: look again
+    except PlaywrightError:  # another player's move redrew the page under the click: look again
         return False
 
 

@@ -8,9 +8,21 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 ROOT = Path(__file__).parent.parent
+
+# Hypothesis in CI: the same examples at every run (a red run is red again when run again, and
+# a green one does not turn red by chance on an unrelated change), no example database kept
+# between runs, and a failure printed with the blob that reproduces it (@reproduce_failure).
+# CI is told by ``CI`` (set by hosted CI services) or by ``.ci/run``'s ``TRESFUTE_*_TESTS=required``;
+# ``HYPOTHESIS_PROFILE=ci`` asks for it anywhere.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes") or any(
+    os.environ.get(f"TRESFUTE_{part}_TESTS") == "required" for part in ("BROWSER", "POSTGRES", "COMPILED")
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if IN_CI else "default"))
 
 
 @contextmanager

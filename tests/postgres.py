@@ -67,7 +67,6 @@ def cluster() -> Iterator[str]:
         os.chown(folder, user.pw_uid, user.pw_gid)
     run_as = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []} if user is not None else {}
     data = folder / "data"
-    port = _free_port()
     try:
         subprocess.run(
             [binaries / "initdb", "-D", data, "-U", "tresfute", "-A", "trust", "-E", "UTF8", "--no-sync"],
@@ -76,14 +75,25 @@ def cluster() -> Iterator[str]:
             cwd=folder,
             **run_as,  # type: ignore[arg-type]
         )
-        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-        subprocess.run(
-            [binaries / "pg_ctl", "-D", data, "-l", folder / "log", "-o", options, "-w", "-t", "60", "start"],
-            check=True,
-            capture_output=True,
-            cwd=folder,
-            **run_as,  # type: ignore[arg-type]
-        )
+        # PostgreSQL binds the port it is given, not one the system picks: a free port is looked
+        # up, and looked up again if another program took it before the server bound it
+        for attempt in range(5):
+            before = (folder / "log").read_text() if (folder / "log").exists() else ""
+            port = _free_port()
+            options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+            try:
+                subprocess.run(
+                    [binaries / "pg_ctl", "-D", data, "-l", folder / "log", "-o", options, "-w", "-t", "60", "start"],
+                    check=True,
+                    capture_output=True,
+                    cwd=folder,
+                    **run_as,  # type: ignore[arg-type]
+                )
+                break
+            except subprocess.CalledProcessError:
+                log = (folder / "log").read_text() if (folder / "log").exists() else ""
+                if attempt == 4 or "could not bind" not in log[len(before) :]:
+                    raise
     except subprocess.CalledProcessError as exc:
         log = (folder / "log").read_text() if (folder / "log").exists() else ""
         shutil.rmtree(folder, ignore_errors=True)

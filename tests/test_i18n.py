@@ -1,5 +1,9 @@
-"""Every player-facing message is translated, and the shipped catalogue is compiled from it."""
+"""Every player-facing message is translated, and the shipped catalogue is compiled from it.
 
+``scripts/translations.py`` and ``scripts/french_typography.py`` (and Babel, which the test extra
+carries) are imported, never skipped: without them these tests fail, in CI as anywhere."""
+
+import importlib
 import io
 import sys
 from pathlib import Path
@@ -9,7 +13,7 @@ from babel.messages.mofile import read_mo
 
 ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-translations = pytest.importorskip("translations")
+translations = importlib.import_module("translations")
 
 
 @pytest.mark.parametrize("language", ["fr", "de"])
@@ -131,7 +135,7 @@ def test_each_catalogue_follows_its_languages_typography(language: str) -> None:
     """French: a no-break space before : ; ! ? and inside « », and ’ for an apostrophe
     (``scripts/french_typography.py`` mends a catalogue that does not); German: „…“ quotes,
     never "…" (``french_typography.CHECKS``)."""
-    typography = pytest.importorskip("french_typography")
+    typography = importlib.import_module("french_typography")
     check = typography.CHECKS[language]
     catalog = translations.load_catalog(language)
     wrong = [
@@ -145,7 +149,7 @@ def test_each_catalogue_follows_its_languages_typography(language: str) -> None:
 
 
 def test_the_typography_checks_catch_what_they_promise() -> None:
-    typography = pytest.importorskip("french_typography")
+    typography = importlib.import_module("french_typography")
     french, german = typography.problems, typography.german_problems
     assert french("Total : 3") == [" :"] and french("Total\u00a0: 3") == []
     assert french("un endroit sans droit d\u2019écriture ?)") == [" ?"]

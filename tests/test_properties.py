@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tresfute.rules import SPECS, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Sheet, parse_move
+from tresfute.rules import SPECS, Game, IllegalMoveError, Move, MoveKind, MoveSyntaxError, Sheet, Where, parse_move
 from tresfute.rules.kinds import Grid, Order, Track
 
 from helpers import play_randomly
@@ -37,8 +37,10 @@ def check_invariants(game: Game) -> None:
         for track in spec.actions:
             assert 0 <= sheet.used[track.action] <= sheet.earned[track.action] <= track.circles
         assert len(sheet.foxes) == len(set(sheet.foxes)), "each fox once"
-    assert sorted(game.where) == sorted(game.where)  # six dice, one place each
-    assert len(game.field) <= 3
+    # six dice, each in one place; those on the die fields are the field's, each once
+    assert len(game.where) == 6 and all(isinstance(w, Where) for w in game.where)
+    assert len(game.field) == len(set(game.field)) <= 3
+    assert sorted(game.field) == [i for i, w in enumerate(game.where) if w is Where.FIELD]
 
 
 def recount(game: Game, player: int) -> int:

@@ -10,11 +10,14 @@ import contextlib
 import json
 import queue
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from tresfute import fair_dice, records
 from tresfute.bots import StrongBot
@@ -605,15 +608,14 @@ def test_a_bad_hello_on_the_websocket_gets_an_error_and_is_closed(client: TestCl
         socket.send_text(hello)
         message = socket.receive_json()
         assert message["type"] == "error" and message["error"]
-        with pytest.raises(Exception):  # noqa: B017 - closed by the server
+        with pytest.raises(WebSocketDisconnect) as closed:  # closed by the server, as a policy violation
             socket.receive_json()
+        assert closed.value.code == 1008
 
 
 def test_bytes_on_the_websocket_get_an_error_a_bad_hello_gets_and_change_nothing(client: TestClient) -> None:
     """The messages are text (JSON): bytes instead of the hello close the socket with the reason;
     bytes later are answered with it, and the page keeps listening."""
-    from starlette.websockets import WebSocketDisconnect
-
     created = new_game(client)
     token = created["seats"][0]["token"]
     path = f"/api/games/{created['id']}/ws"
@@ -747,7 +749,19 @@ def test_a_served_application_keeps_what_it_was_built_with_out_of_full_collectio
         gc.set_threshold(*thresholds)
 
 
-def test_game_work_runs_in_a_game_thread_and_its_result_or_error_comes_back_to_the_request() -> None:
+async def until(condition: Callable[[], bool], what: str, timeout: float = 20) -> None:
+    """Wait, on the event loop, until ``condition()`` holds; fail after ``timeout`` seconds."""
+    import asyncio
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.005)
+
+
+def test_game_work_runs_in_a_game_thread_and_its_result_or_error_comes_back_to_the_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Game work leaves the event loop for a game thread, with the request's context (its
     language); what it returns or raises reaches the awaiting request; a request that gave up
     (its client went away) leaves the threads serving the next ones."""
@@ -755,13 +769,25 @@ def test_game_work_runs_in_a_game_thread_and_its_result_or_error_comes_back_to_t
     import contextvars
     import threading
 
+    from tresfute.web import threads as threads_module
     from tresfute.web.threads import GameThreads
 
     language: contextvars.ContextVar[str] = contextvars.ContextVar("language", default="fr")
     threads = GameThreads(2)
     release = threading.Event()
+    began: list[str] = []  # each slow work, once a thread runs it
+    dropped: list[object] = []  # the answers that came back to a request that had gone
+
+    def settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+        if future.cancelled():
+            dropped.append(result)
+        settled(future, result, error)
+
+    settled = threads_module._settle
+    monkeypatch.setattr(threads_module, "_settle", settle)
 
     def slow() -> str:
+        began.append("slow")
         release.wait(5)
         return "too late"
 
@@ -775,19 +801,19 @@ def test_game_work_runs_in_a_game_thread_and_its_result_or_error_comes_back_to_t
         with pytest.raises(ValueError, match="illegal move"):
             await threads.run(fail)
         abandoned = asyncio.ensure_future(threads.run(slow))
-        await asyncio.sleep(0.05)
+        await until(lambda: len(began) == 1, "the slow work did not begin")
         abandoned.cancel()
         release.set()
         assert await threads.run(lambda x, y: x + y, 2, 3) == 5
-        await asyncio.sleep(0.05)  # the abandoned work's answer arrives and is dropped quietly
+        await until(lambda: dropped == ["too late"], "the abandoned work's answer did not come back")
         with pytest.raises(RuntimeError, match="StopIteration"):  # which a future cannot hold
             await threads.run(next, iter(()))
         release.clear()
         done: list[str] = []
         busy = [asyncio.ensure_future(threads.run(slow)) for _ in range(2)]  # both threads
-        await asyncio.sleep(0.05)
+        await until(lambda: len(began) == 3, "both threads did not take the slow work")
         never = asyncio.ensure_future(threads.run(done.append, "played"))
-        await asyncio.sleep(0.05)
+        await until(lambda: threads._work.qsize() == 1, "the work did not wait for a thread")
         never.cancel()  # its request went away before a thread was free: its work is not done
         release.set()
         assert await asyncio.gather(*busy) == ["too late", "too late"]
@@ -923,11 +949,14 @@ def test_a_change_told_late_does_not_hide_a_newer_one_told_before_it() -> None:
     release = threading.Event()
     copy = SimpleNamespace(id="g", stored=SimpleNamespace(revision=6), lock=threading.RLock())
 
+    telling = threading.Event()
+
     class Host:
         def holding(self, change: Change) -> Any:
             return copy if copy.stored.revision >= change.revision else None
 
         def told(self, table_id: str, changes: list[Change]) -> Any:
+            telling.set()
             release.wait(10)
             copy.stored.revision = max(copy.stored.revision, *(c.revision for c in changes))
             return copy
@@ -945,7 +974,7 @@ def test_a_change_told_late_does_not_hide_a_newer_one_told_before_it() -> None:
         # (as this server's own change is, told late): once at 7, the copy holds 7 but not 9
         for notice in [Change("g", 7), Change("g", 9), Change("g", 7)]:
             notices.put_nowait(notice)
-        await asyncio.sleep(0.2)
+        await until(lambda: telling.is_set() and notices.empty(), "the notices were not read")
         release.set()
         for _ in range(500):
             if page.got[-1:] == [9]:

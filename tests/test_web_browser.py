@@ -164,6 +164,8 @@ def test_the_server_stops_mid_game_the_page_reconnects_and_the_move_lands_once(t
     live = LiveServer(tmp_path / "games.sqlite3")
     live.start()
     page, _ = open_page(browser, live.url + "/")
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
     start_game(page, "tres-fute", [("", "Ana")])
     page.click("#moves .move-roll")
     page.wait_for_selector(".own-sheet button.target")
@@ -173,13 +175,18 @@ def test_the_server_stops_mid_game_the_page_reconnects_and_the_move_lands_once(t
     # of sending the move (the page's own choice, with no server)
     page.locator("#dice .die.playable").first.click()
     page.locator(".own-sheet button.target").first.click()
-    page.wait_for_timeout(300)  # the page draws a picker, if one opens, at its next render
+    # the move is sent (and fails: the banner), or a picker opens first
+    page.wait_for_selector(".chooser button[data-move], .connection", timeout=10_000)
     chooser = page.locator(".chooser button[data-move]")
     if chooser.count():
         chooser.first.click()
     page.wait_for_selector(".connection", timeout=10_000)  # "reconnecting…", not a raw failure
     assert "reconnexion" in page.locator(".connection").inner_text()
-    time.sleep(1)
+    tried = len(failed)
+    deadline = time.monotonic() + 20
+    while len(failed) <= tried:  # the page tries again while the server is away
+        assert time.monotonic() < deadline, "the page did not try again"
+        page.wait_for_timeout(50)
     live.start()
     page.wait_for_selector(f".game[data-revision='{before + 1}']", timeout=20_000)
     page.wait_for_selector(".connection", state="detached", timeout=10_000)
@@ -195,12 +202,20 @@ def test_the_page_sends_its_moves_on_its_websocket_while_it_is_open(server: str,
     """A page that listens plays on its socket (answered there): no request per move."""
     page, errors = open_page(browser, server + "/")
     frames: list[str] = []
+    received: list[str] = []
     posts: list[str] = []
-    page.on("websocket", lambda socket: socket.on("framesent", lambda payload: frames.append(str(payload))))
+
+    def listen(socket: Any) -> None:
+        socket.on("framesent", lambda payload: frames.append(str(payload)))
+        socket.on("framereceived", lambda payload: received.append(str(payload)))
+
+    page.on("websocket", listen)
     page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
     start_game(page, "tres-fute", [("", "Ana")])
-    page.wait_for_function("document.querySelector('.game') !== null")
-    page.wait_for_timeout(300)  # the socket says hello and listens
+    deadline = time.monotonic() + 20
+    while not any('"type":"state"' in frame.replace(" ", "") for frame in received):  # the socket listens
+        assert time.monotonic() < deadline, "the socket was not answered its hello"
+        page.wait_for_timeout(20)
     before = revision(page)
     page.click("#moves .move-roll")
     assert wait_for_change(page, before)

@@ -67,7 +67,7 @@ def pages(server: str, browser: Any) -> dict[str, str]:
 def _look(browser: Any, url: str, size: tuple[int, int]) -> tuple[Any, list[str]]:
     page, errors = open_page(browser, url, *size)
     page.wait_for_selector(".home, .game")
-    page.wait_for_timeout(300)  # the lists and boards fill in
+    page.wait_for_load_state("networkidle")  # the lists and boards fill in: every request answered
     return page, errors
 
 
@@ -116,7 +116,7 @@ def test_a_phone_keeps_the_turn_and_the_dice_on_screen_while_the_sheet_scrolls(
 ) -> None:
     page, _ = _look(browser, pages["tres-fute"], PHONE)
     page.mouse.wheel(0, 600)
-    page.wait_for_timeout(300)
+    page.wait_for_function("() => window.scrollY > 0")  # the page has scrolled
     for selector in ("#status", "#dice"):
         box = page.locator(selector).bounding_box()
         assert box is not None and 0 <= box["y"] < PHONE[1], f"{selector} left the screen: {box}"

@@ -32,6 +32,17 @@ class Server:
     """One ``tresfute serve`` process."""
 
     def __init__(self, database: str) -> None:
+        # ``serve --port`` takes a port from 1 up, not 0: a free one is looked up, and looked up
+        # again if another program took it before the server bound it
+        for _ in range(5):
+            if self._started(database):
+                return
+            stderr = self.process.stderr.read().decode()  # type: ignore[union-attr]
+            assert "address already in use" in stderr.lower(), stderr
+        raise AssertionError("every port tried was taken")
+
+    def _started(self, database: str) -> bool:
+        """Start the process on a free port: True once it answers, False if the port was taken."""
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -54,10 +65,12 @@ class Server:
         self.http = httpx.Client(base_url=self.url, timeout=30)
         deadline = time.monotonic() + 60
         while True:
-            assert self.process.poll() is None, self.process.stderr.read().decode()  # type: ignore[union-attr]
+            if self.process.poll() is not None:
+                self.http.close()
+                return False
             try:
                 if self.http.get("/api/strings").status_code == 200:
-                    return
+                    return True
             except httpx.TransportError:
                 pass
             assert time.monotonic() < deadline, "the server did not start"

@@ -60,7 +60,7 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
         assert csp["frame-ancestors"] == "'none'" and csp["base-uri"] == "'none'" and csp["connect-src"] == "'self'"
         assert "unsafe-inline" not in response.headers["content-security-policy"]
         assert response.headers["x-content-type-options"] == "nosniff"
-        assert response.headers["referrer-policy"] in ("same-origin", "no-referrer", "strict-origin-when-cross-origin")
+        assert response.headers["referrer-policy"] == "same-origin"  # as docs/web.md says
     assert [r.status_code for r in answers] == [200, 200, 200, 200, 200, 401, 404, 404, 200, 413]
 
 
@@ -125,6 +125,7 @@ def test_a_failure_of_the_server_is_said_in_the_same_shape(tmp_path: Path) -> No
     }
     for header in ("content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options"):
         assert response.headers[header], f"a failure's answer lacks {header}"
+    assert response.headers["referrer-policy"] == "same-origin"
 
 
 def test_a_malformed_request_is_told_in_sentences_of_the_players_language(client: TestClient) -> None:
