@@ -213,10 +213,11 @@ def _listed(move: Move, moves: list[Move]) -> Move | None:
 def _exact_dice(move: Move) -> Move:
     """A ``dice`` move built in Python, checked field by field and rebuilt in canonical order
     (die letters of the notation, values 1 to 6 as ints, each die once). The fields are read
-    as ``Any``: compiled, a declared type would be checked, with a TypeError, before these
+    through ``Any``: compiled, a declared type would be checked, with a TypeError, before these
     checks could say what is wrong."""
-    dice: Any = move.dice
-    platter: Any = move.platter
+    fields: Any = move
+    dice: Any = fields.dice
+    platter: Any = fields.platter
     if not isinstance(dice, tuple) or not dice:
         raise IllegalMoveError(Reason("a dice move gives each die rolled as (letter, value) pairs"))
     values: dict[str, int] = {}
@@ -239,7 +240,7 @@ def _exact_dice(move: Move) -> Move:
             raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
         if len(set(platter)) != len(platter) or len(platter) != 3:
             raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
-    if move.die is not None or move.area is not None or move.cell is not None or move.value is not None:
+    if fields.die is not None or fields.area is not None or fields.cell is not None or fields.value is not None:
         raise IllegalMoveError(Reason("a dice move gives only the dice and the platter"))
     order = DIE_LETTERS.index
     return Move(
@@ -256,15 +257,16 @@ def _exact_move(move: Move) -> Move:
     """A move built in Python, checked field by field before the rules read it: its kind a
     :class:`MoveKind` (or its text, ``"pick"``), a die and an area as text, a cell as two
     whole numbers, a value as a whole number (a bool is not one). Raises
-    :class:`IllegalMoveError` saying which field is wrong. Read as ``Any``: compiled, a
-    declared type would be checked first, with a TypeError from deep inside."""
-    kind: Any = move.kind
-    die: Any = move.die
-    area: Any = move.area
-    cell: Any = move.cell
-    value: Any = move.value
-    dice: Any = move.dice
-    platter: Any = move.platter
+    :class:`IllegalMoveError` saying which field is wrong. Read through ``Any``: compiled, a
+    field read from a ``Move`` is checked against its declared type, with a TypeError."""
+    fields: Any = move
+    kind: Any = fields.kind
+    die: Any = fields.die
+    area: Any = fields.area
+    cell: Any = fields.cell
+    value: Any = fields.value
+    dice: Any = fields.dice
+    platter: Any = fields.platter
     known = _MOVE_KINDS.get(kind) if isinstance(kind, str) else None
     if known is None:
         raise IllegalMoveError(
@@ -311,8 +313,8 @@ class Game:
     def __init__(
         self,
         game: str | GameSpec = "tres-fute",
-        players: int | Any = 1,  # Any: compiled, an int parameter would take True as 1 unseen
-        seed: int | None = None,
+        players: int | Any = 1,  # Any: compiled, an int parameter would take True as 1 unseen,
+        seed: int | Any | None = None,  # and refuse 1.0 in words of its own
         dice: str = "seeded",
         *,
         _copy_of: Game | None = None,
