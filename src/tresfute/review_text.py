@@ -8,7 +8,7 @@ from .bots.review import Decision, Review
 from .i18n import N_, _
 from .records import Record
 from .rules import Game, Move, parse_move
-from .text import describe_move
+from .text import describe_move, terminal_safe
 
 if TYPE_CHECKING:  # the table needs Rich (the tui extra); the JSON does not
     from rich.console import Console
@@ -85,13 +85,14 @@ def chart_lines(values: list[float], rounds: list[int] | None = None, rows: int 
 def print_review(record: Record, review: Review, console: Console | None = None) -> None:
     """The review as a table, the costliest decisions and the chart, for the terminal."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = console or Console(highlight=False)
     games = positions(record, review)
     console.print(
         _("Review of {name}: final score {score}, accuracy {accuracy} %, {cost} expected points lost").format(
-            name=review.name,
+            name=escape(terminal_safe(review.name)),  # the record's text: no control, no markup
             score=review.final_score,
             accuracy=number(review.accuracy),
             cost=number(review.total_cost),

@@ -18,6 +18,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
+from textual.markup import escape
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, RadioButton, RadioSet, Select, Static
 from textual.widgets.option_list import Option
@@ -137,7 +138,7 @@ class SetupScreen(Screen[None]):
     def resume(self) -> None:
         path = Path(self.query_one("#resume-path", Input).value.strip())
         try:
-            session = Session.load(path)
+            session = Session.load(path, self.app.extra_bots)  # type: ignore[attr-defined]
         except (records.RecordError, BotError) as exc:
             self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=explain(exc)))
             return
@@ -226,7 +227,7 @@ class GameScreen(Screen[None]):
             moves_list.clear_options()
             self._draw(decider, [])
             self.query_one("#prompt", Static).update(
-                _("{name} (computer) is playing…").format(name=session.seats[decider].name)
+                _("{name} (computer) is playing…").format(name=escape(session.seats[decider].shown))
             )
             delay = self.app.bot_delay  # type: ignore[attr-defined]
             if delay > 0:
@@ -240,7 +241,7 @@ class GameScreen(Screen[None]):
             self.waiting_handover = True
             moves_list.clear_options()
             self._draw(None, [])
-            self.app.push_screen(HandoverScreen(session.seats[decider].name), self._handed_over)
+            self.app.push_screen(HandoverScreen(session.seats[decider].shown), self._handed_over)
             return
         self.shown_person = decider
         moves = game.legal_moves(decider)
@@ -264,7 +265,7 @@ class GameScreen(Screen[None]):
             played = describe_move(self.game, move)
             self.session.play_bot(move)
             self.query_one("#message", Static).update(
-                _("{name} played: {move}").format(name=self.session.seats[decider].name, move=played)
+                _("{name} played: {move}").format(name=escape(self.session.seats[decider].shown), move=played)
             )
         self.refresh_view()
 
@@ -289,13 +290,13 @@ class GameScreen(Screen[None]):
         gap = " · " if compact else "  ·  "
         status = Text()
         status.append(_("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
-        active = self.session.seats[game.active].name
+        active = self.session.seats[game.active].shown
         if game.n_players == 1:
             turn = _("passive turn") if game.solo_passive else _("active turn")
             status.append(gap + turn)
         else:
             status.append(gap + _("active player: {name}").format(name=active))
-        status.append(gap + _("sheet of {name}").format(name=seat.name), style="bold")
+        status.append(gap + _("sheet of {name}").format(name=seat.shown), style="bold")
         title = Text(f" {game_name(game.spec)} ", style="bold reverse")
         if not compact or title.cell_len + 2 + status.cell_len <= width:  # long names: the game's goes
             status = Text.assemble(title, "  ", status)
@@ -304,7 +305,7 @@ class GameScreen(Screen[None]):
         self.query_one("#sheet", Static).update(sheet)
 
     def _prompt(self, player: int) -> Text:
-        text = Text(labelled(self.session.seats[player].name) + " ", style="bold")
+        text = Text(labelled(self.session.seats[player].shown) + " ", style="bold")
         text.append(situation(self.game, player))
         return text
 
@@ -382,7 +383,7 @@ class HandoverScreen(ModalScreen[None]):
     def __init__(self, name: str) -> None:
         super().__init__()
         bind_keys(self, [("enter", "ok", N_("OK"))])
-        self.person = name
+        self.person = escape(name)  # shown in markup
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -501,7 +502,7 @@ class EndScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         game = self.session.game
         table = Text()
-        names = [s.name for s in self.session.seats]
+        names = [s.shown for s in self.session.seats]
         width = max(10, *(len(n) + 2 for n in names))
         table.append(" " * 12 + "".join(f"{n:>{width}}" for n in names) + "\n", style="bold")
         scores = game.scores()
@@ -516,7 +517,7 @@ class EndScreen(ModalScreen[None]):
             yield Static(table, id="breakdown")
             if game.n_players > 1:
                 winners = ", ".join(names[w] for w in game.winners())
-                yield Label(_("Winner: {names}").format(names=winners), id="winner")
+                yield Label(_("Winner: {names}").format(names=escape(winners)), id="winner")
             rating = game.solo_rating()
             if rating is not None:
                 label = rating[0] if language() == "fr" else rating[1]
@@ -577,7 +578,7 @@ class TresFuteApp(App[None]):
     def on_mount(self) -> None:
         if self.resume is not None:
             try:
-                session = Session.load(self.resume)
+                session = Session.load(self.resume, self.extra_bots)
             except (records.RecordError, BotError) as exc:
                 self.push_screen(SetupScreen(_("Cannot resume: {reason}").format(reason=explain(exc))))
                 return
