@@ -333,3 +333,28 @@ def test_a_number_of_thousands_of_digits_is_named_as_such() -> None:
     with pytest.raises(records.RecordError) as refused:
         records.loads(text)
     assert str(refused.value) == "not a valid record: the file holds a number too long to be read (line 1)"
+
+
+def test_the_terminal_game_says_why_a_record_is_refused_even_when_it_quotes_markup(tmp_path: Path) -> None:
+    """The refusal quotes the record's text (``'[/]'``): shown as text on the start screen, not
+    read as markup (which would stop the screen with a markup error)."""
+    import asyncio
+
+    from tresfute.tui.app import SetupScreen, TresFuteApp
+
+    path = record_file(tmp_path, bots=[None, "[/]"])
+    shown: list[str] = []
+
+    async def main_() -> None:
+        app = TresFuteApp(resume=path, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            shown.append(str(app.screen.query_one("#setup-error").render()))
+
+    asyncio.run(asyncio.wait_for(main_(), 120))
+    assert shown == [
+        "Impossible de reprendre\u00a0: enregistrement de partie non valide\u00a0: bots\u00a0: '[/]' n’est pas un "
+        "joueur ordinateur\u00a0: un enregistrement nomme l’un de 'greedy', 'random', 'strong', 'strong-win', "
+        "'ppo', jamais un fichier"
+    ]

@@ -129,7 +129,7 @@ class SetupScreen(Screen[None]):
         try:
             session = Session.new(game_id, seats, int(seed_text) if seed_text else None)
         except BotError as exc:
-            self.query_one("#setup-error", Static).update(str(exc))
+            self.query_one("#setup-error", Static).update(escape(str(exc)))
             return
         self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
 
@@ -140,7 +140,8 @@ class SetupScreen(Screen[None]):
         try:
             session = Session.load(path, self.app.extra_bots)  # type: ignore[attr-defined]
         except (records.RecordError, BotError) as exc:
-            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=explain(exc)))
+            reason = escape(explain(exc))  # it may quote a record's text: never read as markup
+            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=reason))
             return
         self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
 
@@ -580,7 +581,8 @@ class TresFuteApp(App[None]):
             try:
                 session = Session.load(self.resume, self.extra_bots)
             except (records.RecordError, BotError) as exc:
-                self.push_screen(SetupScreen(_("Cannot resume: {reason}").format(reason=explain(exc))))
+                reason = escape(explain(exc))  # it may quote a record's text: never read as markup
+                self.push_screen(SetupScreen(_("Cannot resume: {reason}").format(reason=reason)))
                 return
             self.push_screen(GameScreen(session))
         else:
