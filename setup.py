@@ -3,11 +3,17 @@
 The build backend (``build_backend/tresfute_build.py``) sets ``TRESFUTE_COMPILE=1`` when a
 wheel is built on a machine with a C compiler: then these modules, the engine's hot path, are
 compiled with mypyc. The plain Python modules are the same code and the fallback.
+
+It also ships the examples (``examples/``: a game record, paper sheets, the training of an
+agent) inside the package, as ``tresfute/examples/``: ``importlib.resources.files("tresfute") /
+"examples"`` finds them in an installed wheel.
 """
 
 import os
+from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
 
 COMPILED = [
     "src/tresfute/rules/game.py",
@@ -32,4 +38,20 @@ if os.environ.get("TRESFUTE_COMPILE") == "1":
     # modules outside the compiled set import: mypy need not check those imports here.
     ext_modules = mypycify(["--ignore-missing-imports", *COMPILED], opt_level="3", group_name="tresfute_rules")
 
-setup(ext_modules=ext_modules)
+
+class BuildWithExamples(build_py):
+    """The package's modules and data, and ``examples/`` as ``tresfute/examples/`` (an editable
+    install reads them from the checkout's ``examples/``)."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        target = Path(self.build_lib) / "tresfute" / "examples"
+        self.mkpath(str(target))
+        for path in sorted(Path("examples").iterdir()):
+            if path.suffix in (".json", ".py"):
+                self.copy_file(str(path), str(target / path.name))
+
+
+setup(ext_modules=ext_modules, cmdclass={"build_py": BuildWithExamples})

@@ -80,6 +80,40 @@ def test_a_compiler_that_fails_gives_the_plain_wheel_with_a_message_not_a_failur
     assert "TRESFUTE_COMPILE" not in build.os.environ
 
 
+def test_a_failed_compile_is_said_on_the_terminal_without_pip_v(monkeypatch, tmp_path, capsys) -> None:
+    """pip keeps a build's output to itself unless -v: the warning that the plain engine is being
+    installed is also written on the terminal (here a file standing for it)."""
+    build = backend()
+    terminal = tmp_path / "tty"
+    terminal.touch()
+    monkeypatch.setattr(build, "TTY", str(terminal))
+    monkeypatch.setattr(build, "_can_compile", lambda: True)
+    monkeypatch.chdir(tmp_path)
+
+    def setuptools_build_wheel(directory, config_settings=None, metadata_directory=None):
+        if build.os.environ.get("TRESFUTE_COMPILE") == "1":
+            raise SystemExit("error: command 'cc' failed")
+        return "tresfute-0.1.0-py3-none-any.whl"
+
+    monkeypatch.setattr(build._setuptools, "build_wheel", setuptools_build_wheel)
+    build.build_wheel(str(tmp_path))
+    said = terminal.read_text()
+    assert said.startswith("tresfute: WARNING: compiling the engine failed (error: command 'cc' failed); ")
+    assert "installing the plain Python engine" in said and said.count("\n") == 1
+    assert said.strip() in capsys.readouterr().err, "and in the build's output"
+    monkeypatch.setattr(build, "_can_compile", lambda: False)
+    terminal.write_text("")
+    build.build_wheel(str(tmp_path))
+    assert terminal.read_text().startswith("tresfute: WARNING: no C compiler found"), "without a compiler too"
+
+
+def test_the_compiler_is_pinned_so_that_a_wheel_is_the_same_code() -> None:
+    """mypyc's output changes from one version to the next: the build asks for one exact mypy."""
+    import re
+
+    assert re.fullmatch(r"mypy==[0-9]+\.[0-9]+\.[0-9]+", backend().MYPY)
+
+
 def test_told_not_to_compile_the_build_says_it_builds_the_plain_wheel(monkeypatch, tmp_path, capsys) -> None:
     build = backend()
     monkeypatch.setenv("TRESFUTE_PURE", "1")
@@ -102,3 +136,19 @@ def test_the_compiled_engine_runs_where_ci_requires_it() -> None:
     if os.environ.get("TRESFUTE_COMPILED_TESTS") != "required":
         pytest.skip("TRESFUTE_COMPILED_TESTS=required is not set (CI sets it)")
     assert tresfute.rules.COMPILED, "the engine was not compiled: is there a C compiler?"
+
+
+def test_the_metadata_names_the_pythons_the_wheels_are_built_for_and_no_placeholder() -> None:
+    """Each CPython that cibuildwheel builds a wheel for is in the classifiers; no project URL
+    points at a host that does not exist."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    built = re.findall(r"cp3([0-9]+)-\*", project["tool"]["cibuildwheel"]["build"])
+    assert built == ["11", "12", "13"]
+    classifiers = project["project"]["classifiers"]
+    for minor in built:
+        assert f"Programming Language :: Python :: 3.{minor}" in classifiers
+    for url in project["project"].get("urls", {}).values():
+        assert ".invalid" not in url and "example." not in url, url

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tresfute import paper, records
+from tresfute import inputs, paper, records
 from tresfute.cli import main
 from tresfute.i18n import use_language
 from tresfute.rules import CHANCE, COMPILED, Game, IllegalMoveError, Move, MoveKind
@@ -210,10 +210,10 @@ def test_a_file_that_cannot_be_read_is_said_in_the_reader_s_language(
     locked = tmp_path / "locked.json"
     locked.write_text(json.dumps(SOLO))
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    def refuse(path: Path, *_mode: object, **_options: object) -> object:
+        raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(inputs, "open", refuse, raising=False)  # (as root, chmod would not refuse)
     assert says(locked) == f"Erreur{nbsp}: {resume}impossible de lire {locked}{nbsp}: accès refusé"
     assert says(locked, "--lang", "en").endswith(f"cannot read {locked}: permission denied")
 

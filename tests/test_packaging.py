@@ -30,7 +30,9 @@ def test_the_plain_wheel_is_for_every_platform_and_holds_what_the_program_reads(
         for p in PACKAGE.rglob("*")
         if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".po", ".pyc")
     }
-    assert shipped == source, "the package's files, the compiled catalogue, data and pages; nothing else"
+    examples = {"tresfute/examples/" + p.name for p in EXAMPLES.iterdir() if p.suffix in (".json", ".py")}
+    assert examples >= {"tresfute/examples/solo-game.json", "tresfute/examples/train_maskable_ppo.py"}
+    assert shipped == source | examples, "the package's files, the compiled catalogue, data, pages, examples; no more"
     assert "tresfute/locale/fr/LC_MESSAGES/tresfute.mo" in shipped
     assert "tresfute/bots/data/network-tres-fute.npz" in shipped
     assert "tresfute/web/static/index.html" in shipped

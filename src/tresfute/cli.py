@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from .bot_names import BUILT_IN, FILE_KINDS
 from .i18n import N_, _, environment_language, language, ngettext, set_language
 from .progress import Progress, progress_bar
 from .rules import SPECS
@@ -23,10 +24,10 @@ if TYPE_CHECKING:
 
 # The command imports what a command needs when it runs, so that ``tresfute --help`` and a
 # command's help start at once: the bots (numpy), records and paper sheets (pydantic), the
-# terminal game (Textual), the server (FastAPI). The bots' names are written out here for the
-# same reason; a test checks them against ``tresfute.bots``.
-BOT_NAMES = ("greedy", "random", "strong", "strong-win")
-FILE_BOT_KINDS = ("ppo",)
+# terminal game (Textual), the server (FastAPI). The bots' names are written out
+# (``tresfute.bot_names``) for the same reason; a test checks them against ``tresfute.bots``.
+BOT_NAMES = BUILT_IN
+FILE_BOT_KINDS = FILE_KINDS
 GAME_CHOICE = click.Choice(sorted(SPECS))
 
 
@@ -172,22 +173,17 @@ def _area(name: str) -> str:
 
 
 # A file the command reads: a folder given instead is refused when it is read, in the user's
-# language (click's own check, dir_okay=False, says it in English).
+# language (click's own check, dir_okay=False, says it in English); its size is bounded before
+# it is read (``records.load``, ``paper.load_sheet_file``).
 FILE = click.Path(path_type=Path)
 
 
-def _read(path: Path) -> bytes:
-    from .inputs import unreadable
-    from .text import explain
-
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise CliError(explain(unreadable(path, exc))) from None
-
-
 def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """``data`` as JSON, names as they are (accents) but no control character sent to the
+    terminal (``tresfute.text.terminal_safe_json``)."""
+    from .text import terminal_safe_json
+
+    click.echo(terminal_safe_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def _progress(games: int) -> AbstractContextManager[Progress | None]:
@@ -316,10 +312,10 @@ def replay(record_file: Path, as_json: bool) -> None:
     """Check a game record move by move and print its final scores."""
     from . import records
     from .rules.kinds import AREA_NAMES
-    from .text import explain, game_name, rating_label, rating_labels
+    from .text import explain, game_name, rating_label, rating_labels, terminal_safe
 
     try:
-        record = records.loads(_read(record_file))
+        record = records.load(record_file)
         game = records.replay(record)
     except records.RecordError as exc:
         raise CliError(explain(exc)) from None
@@ -348,13 +344,13 @@ def replay(record_file: Path, as_json: bool) -> None:
     if not game.is_over:
         state += " — " + _("game in progress")
     click.echo(f"{game_name(game.spec)} — {state}")
-    for player in data["players"]:
-        click.echo(f"\n{player['name']}")
+    for player in data["players"]:  # the names as the record gives them: printed harmless
+        click.echo(f"\n{terminal_safe(player['name'])}")
         _print_breakdown(player)
     if data["winners"] and len(record.players) > 1:  # a solo game has a rating, no winner
         winners = data["winners"]
         said = _("Winner: {names}") if len(winners) == 1 else _("Shared victory: {names}")
-        click.echo("\n" + said.format(names=", ".join(winners)))
+        click.echo("\n" + said.format(names=", ".join(map(terminal_safe, winners))))
     if rating:
         stars = "" if rating[2] is None else " " + "★" * rating[2] + "☆" * (5 - rating[2])
         click.echo(_("Solo rating: {label}").format(label=rating_label(rating[0], rating[1])) + stars)
@@ -385,7 +381,7 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     from .text import explain, game_name
 
     try:
-        spec, sheet = paper.load_sheet(_read(sheet_file))
+        spec, sheet = paper.load_sheet_file(sheet_file)
     except paper.SheetError as exc:
         raise CliError(explain(exc)) from None
     if game_id is not None and game_id != spec.id:
@@ -610,10 +606,10 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
     from . import records
     from .bots.appraisal import appraise
     from .rules import CHANCE, parse_move
-    from .text import describe_move, explain
+    from .text import describe_move, explain, terminal_safe
 
     try:
-        record = records.loads(_read(record_file))
+        record = records.load(record_file)
         game = records.replay(record, stop=move_number)
     except records.RecordError as exc:
         raise CliError(explain(exc)) from None
@@ -649,7 +645,9 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
         _emit_json({"game": game.spec.id, "player": player + 1, "name": record.players[player], "moves": rows})
         return
     click.echo(
-        _("{name} to decide: {n} legal moves, expected final score").format(name=record.players[player], n=len(rows))
+        _("{name} to decide: {n} legal moves, expected final score").format(
+            name=terminal_safe(record.players[player]), n=len(rows)
+        )
     )
     for row in rows:
         mark = "▶" if row["played"] else " "
@@ -686,7 +684,7 @@ def review(record_file: Path, seat: int, as_json: bool, practice: bool) -> None:
     from .text import explain
 
     try:
-        record = records.loads(_read(record_file))
+        record = records.load(record_file)
         result = review_game(record, seat - 1)
     except records.RecordError as exc:
         raise click.ClickException(explain(exc)) from None
@@ -736,7 +734,7 @@ def play(resume: Path | None, bot_delay: float, bots: tuple[str, ...], rules: di
         from .text import explain
 
         try:
-            Session.load(resume, rules or None)
+            Session.load(resume, bots, rules or None)
         except (records.RecordError, BotError) as exc:
             raise CliError(_("Cannot resume: {reason}").format(reason=explain(exc))) from None
     _game_rules("vraiment-tres-fute", rules)  # the one game with rules options

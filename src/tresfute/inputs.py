@@ -8,8 +8,12 @@ its JSON parser bounds the nesting depth). A refusal is one translatable sentenc
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import stat
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -80,6 +84,8 @@ def problem(exc: ValidationError) -> Reason:
         place = _PLACE.search(detail)
         if place is None:
             return Reason("the file is not valid JSON")
+        if detail.startswith("number out of range"):  # thousands of digits: no field takes that
+            return Reason("the file holds a number too long to be read (line {line})", line=place[1])
         if detail.startswith("EOF while parsing"):  # a file cut short (a copy that stopped)
             return Reason("the file is not valid JSON: it ends too soon (line {line})", line=place[1])
         return Reason("the file is not valid JSON (line {line}, column {column})", line=place[1], column=place[2])
@@ -118,15 +124,69 @@ def problem(exc: ValidationError) -> Reason:
 Titled = Callable[[Reason], Reason]  # the problem, said of the whole input ("not a valid record: ...")
 
 
+def _too_large(max_bytes: int) -> Reason:
+    return Reason("the file is too large: at most {most} bytes", most=max_bytes)
+
+
+def read_file(path: Path, max_bytes: int, error: type[ReasonError], title: Titled) -> bytes:
+    """The bytes of the file at ``path``, refused with ``error`` when there are more than
+    ``max_bytes``: a file's size is looked at before it is read, and no more than
+    ``max_bytes + 1`` bytes are ever read, so that a device or a pipe that does not end
+    (``/dev/zero``) is refused too, without being held in memory."""
+    try:
+        with open(path, "rb") as file:
+            info = os.fstat(file.fileno())
+            if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
+                raise error(title(_too_large(max_bytes)))
+            data = file.read(max_bytes + 1)
+    except OSError as exc:
+        raise error(unreadable(path, exc)) from None
+    if len(data) > max_bytes:
+        raise error(title(_too_large(max_bytes)))
+    return data
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> None:
+    """Raises :class:`_DuplicateKey` when an object gives a key twice (JSON parsers keep the last
+    one silently, and a file that says two things is not what its writer meant)."""
+    seen: set[str] = set()
+    for key, _value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen.add(key)
+
+
+def _duplicate_key(text: str | bytes) -> str | None:
+    """The first key given twice in one of the file's objects, if any. Only the keys are
+    looked at (numbers are not converted); a file that is not JSON is left to pydantic's
+    parser, which says where."""
+    try:
+        json.loads(text, object_pairs_hook=_unique_keys, parse_int=len, parse_float=len, parse_constant=len)
+    except _DuplicateKey as duplicate:
+        return duplicate.key
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
 def read_json(model: type[Model], text: str | bytes, max_bytes: int, error: type[ReasonError], title: Titled) -> Model:
     """``text`` read as ``model``, strictly; raises ``error`` with the first problem. A
-    byte-order mark at the start (UTF-8's, as some editors write it) is skipped."""
+    byte-order mark at the start (UTF-8's, as some editors write it) is skipped; a key given
+    twice in an object is refused."""
     size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     if size > max_bytes:
-        raise error(title(Reason("the file is too large: at most {most} bytes", most=max_bytes)))
+        raise error(title(_too_large(max_bytes)))
     text = text.removeprefix(_BOM.encode()) if isinstance(text, bytes) else text.removeprefix(_BOM)
     if not (text.strip(b" \t\r\n") if isinstance(text, bytes) else text.strip(" \t\r\n")):  # JSON's blanks
         raise error(title(Reason("the file is empty")))
+    duplicate = _duplicate_key(text)  # first: what follows reads only the last of the two
+    if duplicate is not None:
+        raise error(title(Reason("the key {key} is given twice in the same object", key=repr(duplicate))))
     try:
         return model.model_validate_json(text, strict=True)
     except ValidationError as exc:

@@ -8,6 +8,7 @@ translatable sentence naming the area and what was expected.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -43,6 +44,12 @@ class PaperSheet(BaseModel):
 def load_sheet(text: str | bytes) -> tuple[GameSpec, Sheet]:
     """Read and check a sheet file; raises :class:`SheetError` with the first problem."""
     return _build(inputs.read_json(PaperSheet, text, MAX_BYTES, SheetError, _invalid))
+
+
+def load_sheet_file(path: Path) -> tuple[GameSpec, Sheet]:
+    """Read and check the sheet file at ``path``, its size bounded before it is read
+    (:func:`tresfute.inputs.read_file`); raises :class:`SheetError` with the first problem."""
+    return load_sheet(inputs.read_file(path, MAX_BYTES, SheetError, _invalid))
 
 
 def sheet_from_data(data: Any) -> tuple[GameSpec, Sheet]:

@@ -7,11 +7,13 @@ scores it states. The format is in ``docs/records.md``.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from . import inputs
+from .bot_names import BUILT_IN, FILE_KINDS
 from .rules import (
     CHANCE,
     Game,
@@ -36,7 +38,7 @@ MAX_BYTES = 1 << 20  # a 4-player game's record is about 10 KB
 MAX_MOVES = 5000  # a game has a few hundred decisions and rolls
 _ENTRY = re.compile(r"(?:([0-9]+):)?([^:]+)", re.ASCII)  # "<seat>:<move>", or a dice move alone
 
-Name = Annotated[str, StringConstraints(max_length=1000)]  # a person's, or a bot's ("ppo:" and a path)
+Name = Annotated[str, StringConstraints(max_length=1000)]  # a person's
 Entry = Annotated[str, StringConstraints(max_length=100)]
 
 
@@ -67,7 +69,7 @@ class Record(BaseModel):
     format: Literal["tresfute-record/1"] = FORMAT
     game: str
     players: list[Name] = Field(min_length=1, max_length=4)
-    bots: list[Name | None] | None = None  # per seat: a computer player's name, or null for a person
+    bots: list[Name | None] | None = None  # per seat: a built-in computer player, "ppo", or null for a person
     dice: Literal["seeded", "external"] = "seeded"
     seed: int | None = Field(default=None, ge=-(1 << 64), le=1 << 64)
     # The game's rules options (``Game.rules``); an option left out, or no field, is its default.
@@ -79,6 +81,23 @@ class Record(BaseModel):
     @classmethod
     def _known_game(cls, game: str) -> str:
         return inputs.known_game(game, RecordError)
+
+    @field_validator("bots")
+    @classmethod
+    def _built_in_bots(cls, bots: list[str | None] | None) -> list[str | None] | None:
+        """A record names computer players, never code or a file: a built-in player, or the
+        kind of a trained agent alone (``"ppo"``), whose file is given when the game is
+        resumed (``tresfute play --resume FILE --bot ppo:AGENT.zip``)."""
+        for bot in bots or []:
+            if bot is not None and bot not in BUILT_IN and bot not in FILE_KINDS:
+                raise RecordError(
+                    Reason(
+                        "{name} is not a computer player: a record names one of {known}, never a file",
+                        name=repr(bot),
+                        known=Listing(tuple(repr(b) for b in (*BUILT_IN, *FILE_KINDS))),
+                    )
+                )
+        return bots
 
     @model_validator(mode="after")
     def _seed_matches_dice(self) -> Record:
@@ -107,8 +126,12 @@ def rules_text(rules: dict[str, bool]) -> str:
 
 
 def record_of(game: Game, names: list[str] | None = None, bots: list[str | None] | None = None) -> Record:
-    """The record of ``game`` as played so far (with its result once it is over)."""
+    """The record of ``game`` as played so far (with its result once it is over). ``bots``:
+    each seat's computer player; a trained agent (``"ppo:agent.zip"``) is written as its kind
+    alone (``"ppo"``): a record never names a file."""
     names = names or [f"Player {i + 1}" for i in range(game.n_players)]
+    if bots is not None:
+        bots = [None if bot is None else bot.partition(":")[0] for bot in bots]
     moves = [str(h.move) if h.player == CHANCE else f"{h.player + 1}:{h.move}" for h in game.moves_played()]
     result = None
     if game.is_over:
@@ -137,6 +160,12 @@ def loads(text: str | bytes) -> Record:
     return _checked(inputs.read_json(Record, text, MAX_BYTES, RecordError, _invalid))
 
 
+def load(path: Path) -> Record:
+    """Read the record file at ``path``: its size is bounded before it is read
+    (:func:`tresfute.inputs.read_file`); raises :class:`RecordError` with what is wrong."""
+    return loads(inputs.read_file(path, MAX_BYTES, RecordError, _invalid))
+
+
 def from_data(data: Any) -> Record:
     """A record from parsed JSON (dicts, lists, numbers, text), read as strictly as :func:`loads`."""
     return _checked(inputs.read_data(Record, data, RecordError, _invalid))
@@ -157,13 +186,17 @@ def split_entry(entry: str, players: int = 4, number: int | None = None) -> tupl
     """A record's move entry "seat:move" as (player index, move text); no seat for dice.
 
     Strict: the seat is an ASCII number from 1 to ``players``, a decision has one and dice
-    have none. Raises :class:`RecordError` (naming move ``number`` if given) otherwise.
+    have none; no space around the entry, and one ASCII space between its words (a Unicode
+    line break or space is not one). Raises :class:`RecordError` (naming move ``number`` if
+    given) otherwise.
     """
     m = _ENTRY.fullmatch(entry)
     try:
         if m is None:
             raise RecordError(Reason("write a move as '<seat>:<move>', as in '1:y@r2c3', or dice alone"))
         seat, text = m.groups()
+        if " ".join(text.split()) != text:  # "1: y@r2c3"
+            raise RecordError(Reason("write the move with no space around it, and one plain space between words"))
         move = parse_move(text)
         if seat is None:
             if move.kind is not MoveKind.DICE:

@@ -9,7 +9,7 @@ from .bots.review import Decision, Review
 from .i18n import N_, _
 from .records import Record
 from .rules import Game, Move, parse_move
-from .text import describe_move, explain
+from .text import describe_move, explain, terminal_safe
 
 if TYPE_CHECKING:  # the table needs Rich (the tui extra); the JSON does not
     from rich.console import Console
@@ -114,10 +114,9 @@ def print_review(record: Record, review: Review, console: Console | None = None)
 
     console = console or Console(highlight=False)
     games = positions(record, review)
-    name = review.name
     console.print(
         _("Review of {name}: final score {score}, accuracy {accuracy} %, {cost} expected points lost").format(
-            name=name,
+            name=terminal_safe(review.name),  # the record's text: no control (printed without markup)
             score=review.final_score,
             accuracy=number(review.accuracy),
             cost=number(review.total_cost),

@@ -26,6 +26,26 @@ _DIE_NAMES = {
 }
 
 
+# What a terminal acts on rather than shows: C0 controls (ESC starts a sequence that clears the
+# screen or sets the window's title), DEL, C1 controls (CSI, OSC), the Unicode line and paragraph
+# separators, and the bidirectional overrides and isolates (which reorder what follows them).
+_BEYOND_C0 = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_CONTROLS = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
+_JSON_CONTROLS = re.compile(f"[{_BEYOND_C0}]")  # JSON escapes C0 itself
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` from outside (a player's name in a record) as it may be printed on a terminal:
+    each control character written as its escape (``\\x1b``), never sent as it is."""
+    return _CONTROLS.sub(lambda m: ascii(m[0])[1:-1], text)
+
+
+def terminal_safe_json(text: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``) as it may be printed: the control
+    characters JSON may hold as they are written as ``\\u`` escapes (the same JSON)."""
+    return _JSON_CONTROLS.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
 def game_name(spec: GameSpec) -> str:
     """The game's published name in the current language (Très futé / That's Pretty Clever! /
     Ganz schön clever)."""

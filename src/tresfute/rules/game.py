@@ -222,10 +222,11 @@ def _listed(move: Move, moves: list[Move]) -> Move | None:
 def _exact_dice(move: Move) -> Move:
     """A ``dice`` move built in Python, checked field by field and rebuilt in canonical order
     (die letters of the notation, values 1 to 6 as ints, each die once). The fields are read
-    as ``Any``: compiled, a declared type would be checked, with a TypeError, before these
+    through ``Any``: compiled, a declared type would be checked, with a TypeError, before these
     checks could say what is wrong."""
-    dice: Any = move.dice
-    platter: Any = move.platter
+    fields: Any = move
+    dice: Any = fields.dice
+    platter: Any = fields.platter
     if not isinstance(dice, tuple) or not dice:
         raise IllegalMoveError(Reason("a dice move gives each die rolled as (letter, value) pairs"))
     values: dict[str, int] = {}
@@ -248,7 +249,7 @@ def _exact_dice(move: Move) -> Move:
             raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
         if len(set(platter)) != len(platter) or len(platter) != 3:
             raise IllegalMoveError(Reason("'platter=' names three of the dice rolled"))
-    if move.die is not None or move.area is not None or move.cell is not None or move.value is not None:
+    if fields.die is not None or fields.area is not None or fields.cell is not None or fields.value is not None:
         raise IllegalMoveError(Reason("a dice move gives only the dice and the platter"))
     order = DIE_LETTERS.index
     return Move(
@@ -256,6 +257,45 @@ def _exact_dice(move: Move) -> Move:
         dice=tuple(sorted(values.items(), key=lambda dv: order(dv[0]))),
         platter=None if platter is None else tuple(sorted(platter, key=order)),
     )
+
+
+_MOVE_KINDS: Final[dict[str, MoveKind]] = {k.value: k for k in MoveKind}
+
+
+def _exact_move(move: Move) -> Move:
+    """A move built in Python, checked field by field before the rules read it: its kind a
+    :class:`MoveKind` (or its text, ``"pick"``), a die and an area as text, a cell as two
+    whole numbers, a value as a whole number (a bool is not one). Raises
+    :class:`IllegalMoveError` saying which field is wrong. Read through ``Any``: compiled, a
+    field read from a ``Move`` is checked against its declared type, with a TypeError."""
+    fields: Any = move
+    kind: Any = fields.kind
+    die: Any = fields.die
+    area: Any = fields.area
+    cell: Any = fields.cell
+    value: Any = fields.value
+    dice: Any = fields.dice
+    platter: Any = fields.platter
+    known = _MOVE_KINDS.get(kind) if isinstance(kind, str) else None
+    if known is None:
+        raise IllegalMoveError(
+            Reason("{kind} is not a kind of move ({kinds})", kind=repr(kind), kinds=", ".join(_MOVE_KINDS))
+        )
+    if known is _DICE_KIND:
+        return _exact_dice(Move(known, die, area, cell, value, dice, platter))
+    if die is not None and type(die) is not str:
+        raise IllegalMoveError(Reason("a move's die is a letter, not {value}", value=repr(die)))
+    if area is not None and type(area) is not str:
+        raise IllegalMoveError(Reason("a move's area is a letter, not {value}", value=repr(area)))
+    if cell is not None and (
+        type(cell) is not tuple or len(cell) != 2 or type(cell[0]) is not int or type(cell[1]) is not int
+    ):
+        raise IllegalMoveError(Reason("a move's cell is (row, column), two whole numbers, not {cell}", cell=repr(cell)))
+    if value is not None and type(value) is not int:
+        raise IllegalMoveError(Reason("a move's value is a whole number, not {value}", value=repr(value)))
+    if dice != () or platter is not None:
+        raise IllegalMoveError(Reason("only a dice move gives dice or a platter"))
+    return Move(known, die, area, cell, value)
 
 
 _KNOWN_SPECS: Final[dict[str, GameSpec]] = {}  # found once (an import statement at every call costs more)
@@ -331,8 +371,8 @@ class Game:
     def __init__(
         self,
         game: str | GameSpec = "tres-fute",
-        players: int = 1,
-        seed: int | None = None,
+        players: int | Any = 1,  # Any: compiled, an int parameter would take True as 1 unseen,
+        seed: int | Any | None = None,  # and refuse 1.0 in words of its own
         dice: str = "seeded",
         *,
         rules: Mapping[str, object] | None = None,
@@ -343,10 +383,11 @@ class Game:
             self._copy_state(_copy_of, dice, _history)
             return
         spec = get_spec(game)
-        if type(players) is not int:
+        given_seed: Any = seed  # as Any: compiled, the type of an int is taken as int, a bool's too
+        if type(players) is not int:  # a bool is not a number of players, nor a seed
             raise TypeError(f"players is a whole number, 1 to 4, not {type(players).__name__}")
-        if seed is not None and type(seed) is not int:
-            raise TypeError(f"seed is a whole number or None, not {type(seed).__name__}")
+        if given_seed is not None and type(given_seed) is not int:
+            raise TypeError(f"seed is a whole number or None, not {type(given_seed).__name__}")
         if players not in spec.rounds_by_players:
             raise ValueError(f"{spec.name_fr} is played by 1 to 4 players, not {players}")
         if dice not in ("seeded", "external"):
@@ -490,11 +531,19 @@ class Game:
         return outcomes
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
-        """The legal moves of ``player`` (default: :attr:`to_move`); none for chance."""
+        """The legal moves of ``player`` (default: :attr:`to_move`); none for chance, nor for a
+        player who is not deciding now. Raises ValueError for a player not in the game."""
         movers = self._movers
         if player is None:
             player = movers[0] if movers else None
-        if player is None or player == CHANCE or player not in movers:
+        if player is None or player == CHANCE:
+            return []
+        if player not in movers:
+            if not 0 <= player < self.n_players:
+                raise ValueError(
+                    f"there is no player {player} in this game: players are numbered 0 to {self.n_players - 1}"
+                    " (CHANCE, -1, gives the dice)"
+                )
             return []
         return list(self._moves_for(player))
 
@@ -504,8 +553,8 @@ class Game:
         if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
             return False
         try:
-            if isinstance(move, Move) and move.kind == _DICE_KIND:
-                move = _exact_dice(move)
+            if isinstance(move, Move):
+                move = _exact_move(move)
             self._check(move if isinstance(move, Move) else parse_move(move), player)
         except (IllegalMoveError, ValueError, TypeError):
             return False
@@ -522,8 +571,9 @@ class Game:
         from_text = isinstance(move, str)  # then already read exactly, by the notation
         if isinstance(move, str):
             move = parse_move(move)
-        if player is not None and type(player) is not int:
-            raise TypeError(f"player is a seat number from 0 (an int) or None, not {type(player).__name__}")
+        given: Any = player  # as Any: compiled, the type of an int is taken as int, a bool's too
+        if given is not None and type(given) is not int:
+            raise TypeError(f"player is a seat number from 0 (an int) or None, not {type(given).__name__}")
         movers = self._movers
         p = movers[0] if player is None and movers else player
         if p is not None and p >= 0 and _has_player(movers, p) and isinstance(move, Move):  # the common case
@@ -536,8 +586,8 @@ class Game:
                 self._apply(p, listed)
                 self._advance()
                 return
-        if not from_text and isinstance(move, Move) and move.kind == _DICE_KIND:
-            move = _exact_dice(move)
+        if not from_text and isinstance(move, Move):
+            move = _exact_move(move)
         p = self._check(move, player)
         if p != CHANCE:  # the engine's own object: exact types, whatever was given
             moves = self._moves_for(p)

@@ -18,6 +18,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
+from textual.markup import escape
 from textual.screen import ModalScreen, Screen
 from textual.widgets import (
     Button,
@@ -163,7 +164,7 @@ class SetupScreen(Screen[None]):
             )
             session = Session.new(game_id, seats, int(seed_text) if seed_text else None, rules)
         except BotError as exc:
-            self.query_one("#setup-error", Static).update(str(exc))
+            self.query_one("#setup-error", Static).update(escape(str(exc)))
             return
         self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
 
@@ -172,9 +173,10 @@ class SetupScreen(Screen[None]):
     def resume(self) -> None:
         path = Path(self.query_one("#resume-path", Input).value.strip())
         try:
-            session = Session.load(path)
+            session = Session.load(path, self.app.extra_bots)  # type: ignore[attr-defined]
         except (records.RecordError, BotError) as exc:
-            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=explain(exc)))
+            reason = escape(explain(exc))  # it may quote a record's text: never read as markup
+            self.query_one("#setup-error", Static).update(_("Cannot resume: {reason}").format(reason=reason))
             return
         self.app.switch_screen(GameScreen(session))  # type: ignore[arg-type]
 
@@ -264,7 +266,7 @@ class GameScreen(Screen[None]):
             moves_list.clear_options()
             self._draw(decider, [])
             self.query_one("#prompt", Static).update(
-                _("{name} (computer) is playing…").format(name=session.seats[decider].name)
+                _("{name} (computer) is playing…").format(name=escape(session.seats[decider].shown))
             )
             delay = self.app.bot_delay  # type: ignore[attr-defined]
             if delay > 0:
@@ -278,7 +280,7 @@ class GameScreen(Screen[None]):
             self.waiting_handover = True
             moves_list.clear_options()
             self._draw(None, [])
-            self.app.push_screen(HandoverScreen(session.seats[decider].name), self._handed_over)
+            self.app.push_screen(HandoverScreen(session.seats[decider].shown), self._handed_over)
             return
         self.shown_person = decider
         moves = game.legal_moves(decider)
@@ -302,7 +304,7 @@ class GameScreen(Screen[None]):
             played = describe_move(self.game, move)
             rolls = self.game.dice_rolled
             self.session.play_bot(move)
-            said = _("{name} played: {move}").format(name=self.session.seats[decider].name, move=played)
+            said = _("{name} played: {move}").format(name=escape(self.session.seats[decider].shown), move=played)
             self.query_one("#message", Static).update(said)
             self._say(said, rolls)
         self.refresh_view()
@@ -317,7 +319,7 @@ class GameScreen(Screen[None]):
             dice = ", ".join(
                 f"{die_name(d['die'])} {d['value']}" for d in game.view()["dice"] if d["where"] == where and d["value"]
             )
-            roller = self.session.seats[game.active].name
+            roller = escape(self.session.seats[game.active].shown)
             self.moves_said.append(_("{name} rolls: {dice}").format(name=roller, dice=dice))
         del self.moves_said[:-50]
         self._show_log()
@@ -350,13 +352,13 @@ class GameScreen(Screen[None]):
         gap = " · " if compact else "  ·  "
         status = Text()
         status.append(_("Round {round}/{rounds}").format(round=game.round, rounds=game.rounds))
-        active = self.session.seats[game.active].name
+        active = self.session.seats[game.active].shown
         if game.n_players == 1:
             turn = _("passive turn") if game.solo_passive else _("active turn")
             status.append(gap + turn)
         else:
             status.append(gap + _("active player: {name}").format(name=active))
-        status.append(gap + _("sheet of {name}").format(name=seat.name), style="bold")
+        status.append(gap + _("sheet of {name}").format(name=seat.shown), style="bold")
         if game.rules != game_rules(game.spec):  # a reading other than the default is said
             status.append(gap + " · ".join(rules_lines(game.rules)))
         title = Text(f" {game_name(game.spec)} ", style="bold reverse")
@@ -367,7 +369,7 @@ class GameScreen(Screen[None]):
         self.query_one("#sheet", Static).update(sheet)
 
     def _prompt(self, player: int) -> Text:
-        text = Text(labelled(self.session.seats[player].name) + " ", style="bold")
+        text = Text(labelled(self.session.seats[player].shown) + " ", style="bold")
         text.append(situation(self.game, player))
         return text
 
@@ -389,7 +391,7 @@ class GameScreen(Screen[None]):
         rolls = self.game.dice_rolled
         self.session.play(move)  # listed moves are legal
         self.query_one("#message", Static).update(_("Played: {move}").format(move=played))
-        self._say(_("{name}: {move}").format(name=self.session.seats[decider].name, move=played), rolls)
+        self._say(_("{name}: {move}").format(name=escape(self.session.seats[decider].shown), move=played), rolls)
         self.viewed = None
         self.refresh_view()
 
@@ -446,7 +448,7 @@ class HandoverScreen(ModalScreen[None]):
     def __init__(self, name: str) -> None:
         super().__init__()
         bind_keys(self, [("enter", "ok", N_("OK"))])
-        self.person = name
+        self.person = escape(name)  # shown in markup
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -565,7 +567,7 @@ class EndScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         game = self.session.game
         table = Text()
-        names = [s.name for s in self.session.seats]
+        names = [s.shown for s in self.session.seats]
         width = max(10, *(len(n) + 2 for n in names))
         table.append(" " * 12 + "".join(f"{n:>{width}}" for n in names) + "\n", style="bold")
         scores = game.scores()
@@ -580,7 +582,7 @@ class EndScreen(ModalScreen[None]):
             yield Static(table, id="breakdown")
             if game.n_players > 1:
                 winners = ", ".join(names[w] for w in game.winners())
-                yield Label(_("Winner: {names}").format(names=winners), id="winner")
+                yield Label(_("Winner: {names}").format(names=escape(winners)), id="winner")
             rating = game.solo_rating()
             if rating is not None:
                 label = rating_label(rating[0], rating[1])
@@ -648,9 +650,10 @@ class TresFuteApp(App[None]):
     def on_mount(self) -> None:
         if self.resume is not None:
             try:
-                session = Session.load(self.resume, self.rules or None)
+                session = Session.load(self.resume, self.extra_bots, self.rules or None)
             except (records.RecordError, BotError) as exc:
-                self.push_screen(SetupScreen(_("Cannot resume: {reason}").format(reason=explain(exc))))
+                reason = escape(explain(exc))  # it may quote a record's text: never read as markup
+                self.push_screen(SetupScreen(_("Cannot resume: {reason}").format(reason=reason)))
                 return
             self.push_screen(GameScreen(session))
         else:

@@ -6,15 +6,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import records
-from ..bots import Bot, make_bot
-from ..inputs import unreadable
+from ..bots import FILE_BOTS, Bot, make_bot
 from ..rules import CHANCE, Game, Move
+from ..rules.reasons import Reason
+from ..text import terminal_safe
 
 
 @dataclass(frozen=True)
 class Seat:
     name: str
     bot: str | None = None  # None: a person at the keyboard
+
+    @property
+    def shown(self) -> str:
+        """The name as the terminal shows it: it may come from a record, where it may hold
+        anything (``tresfute.text.terminal_safe``)."""
+        return terminal_safe(self.name)
 
 
 @dataclass(frozen=True)
@@ -109,17 +116,33 @@ class Session:
         path.write_text(records.dumps(self.record()) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: Path, rules: dict[str, bool] | None = None) -> Session:
+    def load(cls, path: Path, agents: tuple[str, ...] = (), rules: dict[str, bool] | None = None) -> Session:
         """Resume a saved game; raises ``records.RecordError`` with the reason. ``rules``: those
-        the game must have been played under (a record of other rules is refused)."""
-        try:
-            text = path.read_bytes()
-        except OSError as exc:
-            raise records.RecordError(unreadable(path, exc)) from None
-        record = records.loads(text)
+        the game must have been played under (a record of other rules is refused).
+
+        The record names its computer players, never a file: a trained agent's seat is its
+        kind alone (``"ppo"``), played by the agent given on the command line (``agents``,
+        ``--bot ppo:agent.zip``), the only file ever loaded."""
+        record = records.load(path)
         if record.dice != "seeded":
             raise records.RecordError("the terminal game resumes games with seeded dice only")
         game = records.replay(record, rules=rules)
-        bots = record.bots or [None] * len(record.players)
+        bots = [_agent(bot, agents) for bot in record.bots or [None] * len(record.players)]
         seats = [Seat(name, bot) for name, bot in zip(record.players, bots, strict=True)]
         return cls(game, seats, bot_seed=(game.seed or 0) % 1_000_003 + len(record.moves))
+
+
+def _agent(bot: str | None, agents: tuple[str, ...]) -> str | None:
+    """A record's computer player as it plays now: a built-in one as it is, a trained agent's
+    kind (``"ppo"``) as the one agent of that kind given (``"ppo:agent.zip"``)."""
+    if bot not in FILE_BOTS:
+        return bot
+    given = sorted({a for a in agents if a.partition(":")[0] == bot})
+    if len(given) != 1:
+        raise records.RecordError(
+            Reason(
+                "the record has a seat for a trained agent: give its file with --bot {kind}:FILE (one file)",
+                kind=bot,
+            )
+        )
+    return given[0]
