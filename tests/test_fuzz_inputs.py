@@ -354,13 +354,9 @@ def test_the_command_line_answers_a_hostile_record_in_one_line_or_a_result(
     _one_line_or_result(["replay", "--lang", lang, str(path)])
 
 
-# --- hostile records once issue 54 is mended ----------------------------------------------
-# These hold the readers to the fixes of issue 54 made on other branches (records and the
-# command line): they fail on code without them, hence the strict xfail marks, to be removed
-# when those branches are merged (an unexpected pass fails the run, so a mark left over shows).
-NEEDS_ISSUE_54 = pytest.mark.xfail(
-    strict=True, reason="issue 54's fixes to the readers (records, command line) are on other branches"
-)
+# --- hostile records (issue 54) ------------------------------------------------------------
+# These hold the readers (records and the command line) to issue 54's fixes: each failed on the
+# code before them.
 TERMINAL_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -370,7 +366,6 @@ def _refusal(text: str) -> str:
     return str(refused.value)
 
 
-@NEEDS_ISSUE_54
 @FUZZ
 @given(data=st.data(), base=st.sampled_from(range(len(RECORDS))))
 def test_issue_54_a_record_with_a_key_given_twice_is_refused(data: st.DataObject, base: int) -> None:
@@ -380,7 +375,6 @@ def test_issue_54_a_record_with_a_key_given_twice_is_refused(data: st.DataObject
     _refusal(text[:-1] + f", {json.dumps(key)}: {json.dumps(record[key])}}}")  # even with the same value
 
 
-@NEEDS_ISSUE_54
 @FUZZ
 @given(data=st.data(), space=UNICODE_SPACES.filter(lambda c: c != " "))
 def test_issue_54_unicode_spaces_around_a_move_are_refused(data: st.DataObject, space: str) -> None:
@@ -391,7 +385,6 @@ def test_issue_54_unicode_spaces_around_a_move_are_refused(data: st.DataObject, 
     _refusal(json.dumps(record))
 
 
-@NEEDS_ISSUE_54
 @FUZZ
 @given(digits=st.integers(4_400, 20_000), key=st.sampled_from(["seed", "format", "extra"]))
 def test_issue_54_a_number_thousands_of_digits_long_is_not_called_invalid_json(digits: int, key: str) -> None:
@@ -400,7 +393,6 @@ def test_issue_54_a_number_thousands_of_digits_long_is_not_called_invalid_json(d
     assert invalid_json not in _refusal(text)
 
 
-@NEEDS_ISSUE_54
 @FUZZ
 @given(bots=st.lists(HOSTILE_BOTS, min_size=3, max_size=3))
 def test_issue_54_a_record_names_only_built_in_computer_players(bots: list[str]) -> None:
@@ -409,7 +401,6 @@ def test_issue_54_a_record_names_only_built_in_computer_players(bots: list[str])
     _refusal(json.dumps(record))
 
 
-@NEEDS_ISSUE_54
 @FUZZ
 @given(
     names=st.lists(st.lists(CONTROLS | st.sampled_from(["A", "na"]), min_size=1, max_size=4), min_size=3, max_size=3)
