@@ -232,7 +232,7 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
 def test_review_prints_a_table_and_a_chart_in_french_or_english(two_player_record: Path) -> None:
     code, out = run("review", str(two_player_record))
     assert code == 0
-    assert "Analyse de Alice" in out and "précision" in out and "Score final attendu" in out and "●" in out
+    assert "Analyse — Alice" in out and "précision" in out and "Score final attendu" in out and "●" in out
     assert "y@r" not in out and "w>" not in out  # moves in words, never the notation
     code, out = run("review", str(two_player_record), "--lang", "en")
     assert code == 0
@@ -292,12 +292,12 @@ def test_review_practice_in_the_terminal(tmp_path: Path) -> None:
     the answer is judged right or wrong, with the best move and why."""
     path = tmp_path / "game.json"
     path.write_text(records.dumps(records.record_of(play_game("tres-fute", 1, "greedy", 5, 1), ["Ana"])))
-    review = review_game(records.loads(path.read_text()))
-    first = max(review.decisions, key=lambda d: (d.cost, -d.move_number))
-    game = records.replay(records.loads(path.read_text()), stop=first.move_number)
-    moves = game.legal_moves(0)
-    right = str(moves.index(first.best) + 1)
-    wrong = str(moves.index(first.played) + 1)
+    record = records.loads(path.read_text())
+    review = review_game(record)
+    costly = sorted((d for d in review.decisions if d.cost >= WHY_FROM), key=lambda d: (-d.cost, d.move_number))
+    first, second = costly[:2]
+    right = str(records.replay(record, stop=first.move_number).legal_moves(0).index(first.best) + 1)
+    wrong = str(records.replay(record, stop=second.move_number).legal_moves(0).index(second.played) + 1)
     result = CliRunner().invoke(
         main, ["review", str(path), "--practice", "--lang", "en"], input=f"99\n{right}\n{wrong}\n\n"
     )
