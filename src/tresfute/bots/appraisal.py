@@ -29,7 +29,7 @@ from .strong import Estimate, StrongBot
 # MOST_FUTURES (by game: Vraiment très futé's turns are dearer). The choice alone (nothing to
 # compare it with) is valued on FIRST_FUTURES.
 FIRST_FUTURES: dict[str, int] = {"tres-fute": 8, "vraiment-tres-fute": 8}
-MOST_FUTURES: dict[str, int] = {"tres-fute": 64, "vraiment-tres-fute": 32}
+MOST_FUTURES: dict[str, int] = {"tres-fute": 48, "vraiment-tres-fute": 32}
 TARGET_SE = 0.5
 RELATIVE_SE = 0.1
 # The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
