@@ -5,6 +5,7 @@ against the strong player's choice, both valued on the same valuation futures
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -136,7 +137,7 @@ def test_moves_are_valued_on_the_same_valuation_futures_until_their_difference_i
 
 def test_every_costly_decision_says_why_in_words() -> None:
     """Each decision costing WHY_FROM points or more says, in one sentence of the reader's
-    language, what separated the two moves."""
+    language (its numbers too), what separated the two moves."""
     from tresfute.i18n import use_language
     from tresfute.text import explain
 
@@ -150,7 +151,10 @@ def test_every_costly_decision_says_why_in_words() -> None:
             english = explain(d.reason)
         with use_language("fr"):
             french = explain(d.reason)
+        with use_language("de"):
+            german = explain(d.reason)
         assert english and french and english != french and "{" not in english + french
+        assert not re.search(r"\d\.\d", french + german), "a decimal comma in French and German: 8,7 points"
     data = review.to_json(explain=explain)
     assert all("why" in e for e in data["decisions"] if e["cost"] >= WHY_FROM)
 

@@ -15,6 +15,7 @@ from browser import (
     require_chromium,
     revision,
     serious_accessibility_problems,
+    start_game,
     wait_for_change,
 )
 
@@ -157,5 +158,57 @@ def test_a_guided_solo_game_explains_each_step_once_until_left(browser: Any, ser
     page.goto(server + "/")
     page.wait_for_selector("#new-game")
     assert not page.is_checked("#guided"), "a browser with a game: the guide is offered, not ticked"
+    assert errors == []
+    page.context.close()
+
+
+def _choose_a_middle_die(page: Any) -> None:
+    """A die of middle value on its first cell: the lower dice go to the platter, the higher stay
+    for the next roll (the turn goes on)."""
+    before = revision(page)
+    dice = page.locator("#dice .dice-hand .die.playable")
+    values = [int(dice.nth(i).locator(".value").inner_text()) for i in range(dice.count())]
+    dice.nth(values.index(sorted(values)[len(values) // 2])).click()
+    page.locator(".own-sheet button.target").first.click()
+    if page.locator(".chooser button[data-move]").count():
+        page.locator(".chooser button[data-move]").first.click()
+    assert wait_for_change(page, before)
+
+
+def _platter_tip_over_own_dice(page: Any) -> bool:
+    """No platter tip, or one over the seat's own platter with dice on it."""
+    if _tip(page) != "platter":
+        return True
+    platter = page.locator("#dice .dice-platter")
+    title = platter.locator("h3").inner_text()
+    return platter.locator(".die").count() > 0 and title.strip().lower() == "plateau d’argent"
+
+
+def test_the_platter_tip_never_stays_over_an_empty_platter(browser: Any, server: str) -> None:
+    """The silver platter's tip, left unread, goes once its step is over: never shown over an
+    empty platter, nor over the computer's platter in its turn after ours."""
+    page, errors = open_page(browser, server + "/", *PHONE)
+    page.wait_for_selector("#new-game")
+    page.evaluate("localStorage.setItem('tresfute.pace', 'normal')")  # the computer's steps shown one by one
+    start_game(page, "tres-fute", [("", "Ana"), ("greedy", "Robot")])
+    page.wait_for_selector("#guide .guide-tip[data-step='roll']")
+    page.click("#moves .move-roll")
+    for _ in range(30):  # to the platter's tip, the others read; the platter's left up
+        if _tip(page) == "platter":
+            break
+        if page.locator("#guide-ok").count():
+            page.click("#guide-ok")
+        elif page.locator("#dice .dice-hand .die.playable").count():
+            _choose_a_middle_die(page)
+        else:
+            play_by_clicks(page)
+    assert _tip(page) == "platter"
+    seen_gone = False
+    for _ in range(24):  # our turn goes on, the computer's comes: the tip only ever over our platter's dice
+        assert _platter_tip_over_own_dice(page), "the platter's tip over an empty platter, or another's"
+        seen_gone = seen_gone or _tip(page) != "platter"
+        if not play_by_clicks(page):
+            page.wait_for_timeout(400)
+    assert seen_gone, "the platter's tip stayed up for good"
     assert errors == []
     page.context.close()

@@ -183,3 +183,23 @@ def test_practise_my_mistakes_walks_through_them_costliest_first(
     page.wait_for_selector("#practice-ask")
     assert f"Coup {costly[0]['move_number']}," in page.locator("#practice").inner_text()
     assert errors == []
+
+
+def test_on_a_phone_the_practice_shows_its_roll_beside_its_question(
+    server: str, browser: Any, reviewed: tuple[str, str, str]
+) -> None:
+    """On a phone the practice's question sits in the play panel: the panel grows with it and
+    scrolls with the page, so the roll's dice are never hidden inside a panel cut to 30 % of the
+    screen (where they needed a scroll inside the panel to be seen)."""
+    game_id, token, _player = reviewed
+    page, errors = open_page(browser, f"{server}/g/{game_id}?review#seat={token}", width=390, height=844)
+    page.wait_for_selector("#practise-mistakes")
+    page.click("#practise-mistakes")
+    page.wait_for_selector("#practice-ask")
+    panel = page.locator(".play-panel").bounding_box()
+    dice = page.locator("#dice .dice-hand .die")
+    assert panel and dice.count() >= 1
+    for i in range(dice.count()):
+        box = dice.nth(i).bounding_box()
+        assert box and box["y"] + box["height"] <= panel["y"] + panel["height"] + 1, "a die of the roll cut off"
+    assert errors == []

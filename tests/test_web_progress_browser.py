@@ -62,6 +62,13 @@ def test_three_games_then_three_points_a_histogram_and_the_same_history_elsewher
     # the numbers behind the charts: three games' scores, the histogram's bins
     assert page.locator("#score-chart-tres-fute tbody tr").count() == 3
     assert page.locator("#histogram-tres-fute tbody tr").count() >= 3
+    # three games of one day: each its own tick on the time axis, the day named once
+    assert page.locator("#score-chart-tres-fute line.point-tick").count() == 3
+    assert page.locator("#score-chart-tres-fute .group text").count() == 1
+    # the histogram's axis title sits under its bins, above the legend's line, not in it
+    axis = page.locator("#histogram-tres-fute text.axis-name").bounding_box()
+    legend = page.locator("#histogram-tres-fute .legend text").first.bounding_box()
+    assert axis and legend and axis["y"] + axis["height"] <= legend["y"] + 1
     assert page.locator(".not-reviewed").count() == 3  # no review yet: offered
     link = page.input_value("#player-link")
     assert link == f"{server}/me#player={secret}"

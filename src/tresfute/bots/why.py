@@ -110,7 +110,7 @@ def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reaso
             played=points_played - game.score(player).total,
         )
     # 5. the area or the cell, by what the futures found
-    cost_text = f"{cost:.1f}"
+    cost_text = round(cost, 1)  # a number: the reader's language writes its decimal point (text.explain)
     if best.area is not None and played.area is not None and best.area != played.area:
         return Reason(
             "the best move plays in {best_area} rather than in {played_area}: over the rest of the game "

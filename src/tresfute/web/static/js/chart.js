@@ -51,6 +51,7 @@ export function LineChart({ points, marked = [], title, valueName, groupName, id
       ${ticks(bottom, top).map((v) => html`<g class="tick">
         <line x1=${LEFT} x2=${WIDTH - RIGHT} y1=${y(v)} y2=${y(v)} />
         <text x=${LEFT - 4} y=${y(v) + 4} text-anchor="end">${num(v)}</text></g>`)}
+      ${dots ? points.map((_, i) => html`<line class="point-tick" x1=${x(i)} x2=${x(i)} y1=${HEIGHT - BOTTOM} y2=${HEIGHT - BOTTOM + 4} />`) : null}
       ${groups.map((i) => html`<g class="group">
         <line x1=${x(i)} x2=${x(i)} y1=${TOP} y2=${HEIGHT - BOTTOM} />
         <text x=${x(i) + 2} y=${HEIGHT - BOTTOM + 14}>${points[i].group}</text></g>`)}
@@ -107,7 +108,7 @@ export function Histogram({ series, title, valueName, id = null }) {
   });
   const labelEvery = Math.ceil(count / 6);
   return html`<figure class="chart" id=${id}>
-    <svg viewBox=${`0 0 ${WIDTH} ${HEIGHT + 16}`} role="img" aria-label=${summary} class="line-chart histogram">
+    <svg viewBox=${`0 0 ${WIDTH} ${HEIGHT + 22}`} role="img" aria-label=${summary} class="line-chart histogram">
       ${ticks(0, top * 100, 3).map((v) => html`<g class="tick">
         <line x1=${LEFT} x2=${WIDTH - RIGHT} y1=${y(v / 100)} y2=${y(v / 100)} />
         <text x=${LEFT - 4} y=${y(v / 100) + 4} text-anchor="end">${percent(v / 100)}</text></g>`)}
@@ -116,9 +117,9 @@ export function Histogram({ series, title, valueName, id = null }) {
           y=${y(shares[k][i] / s.values.length)} width=${Math.max(bar - 1, 1)}
           height=${TOP + height - y(shares[k][i] / s.values.length)} />` : null)}
         ${i % labelEvery === 0 ? html`<text x=${LEFT + i * slot} y=${HEIGHT - BOTTOM + 14}>${num(b)}</text>` : null}</g>`)}
-      <text class="axis-name" x=${WIDTH - RIGHT} y=${HEIGHT + 13} text-anchor="end">${valueName}</text>
-      ${series.map((s, k) => html`<g class="legend"><rect class=${`bar ${s.kind}`} x=${LEFT + k * 150} y=${HEIGHT + 4} width="10" height="10" />
-        <text x=${LEFT + k * 150 + 14} y=${HEIGHT + 13}>${s.name}</text></g>`)}
+      <text class="axis-name" x=${WIDTH - RIGHT} y=${HEIGHT - 2} text-anchor="end">${valueName}</text>
+      ${series.map((s, k) => html`<g class="legend"><rect class=${`bar ${s.kind}`} x=${LEFT + k * 150} y=${HEIGHT + 8} width="10" height="10" />
+        <text x=${LEFT + k * 150 + 14} y=${HEIGHT + 17}>${s.name}</text></g>`)}
     </svg>
     <figcaption>${summary}</figcaption>
     <details class="chart-numbers"><summary>${t("The numbers behind the chart")}</summary>

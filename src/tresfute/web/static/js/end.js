@@ -50,7 +50,7 @@ async function checkDice(view, token) {
     }
   }
   return problems.length ? t("Rolls that do not match: {rolls}", { rolls: problems.join(", ") })
-    : t("All {n} rolls match the secret seed.", { n: num(roll) });
+    : tn("The only roll matches the secret seed.", "All {n} rolls match the secret seed.", roll);
 }
 
 /** The published hash of the game's secret seed, the seed once revealed, and the check. */

@@ -50,7 +50,7 @@ export function stepsNow(view) {
 }
 
 /** The guide's panel, in the play panel: the new tips of this view, one at a time ("Got it" shows
-the next), until dismissed or replaced by the tips of a later step. */
+the next), until dismissed, replaced by the tips of a later step or their step is over. */
 export function Guide({ view }) {
   const [guide, setGuideState] = useState(() => guideOf(view.id));
   const [queue, setQueue] = useState([]);
@@ -70,13 +70,15 @@ export function Guide({ view }) {
     setGuide(view.id, next);
     setGuideState(next);
   };
-  const tip = STEPS.find(([key]) => key === queue[0]);
+  const now = stepsNow(view);
+  const shown = queue.filter((key) => now.has(key)); // a tip whose step is over goes (the platter's, once it is empty)
+  const tip = STEPS.find(([key]) => key === shown[0]);
   return html`<section class=${`guide${tip ? "" : " idle"}`} id="guide" role="status" aria-label=${t("Guide for a first game")}>
     ${tip ? html`<p class="guide-tip" data-step=${tip[0]}><b>${t(tip[1])}</b> ${t(tip[2])}</p>`
       : html`<p class="guide-idle">${t("Guided game: each step is explained when it first happens.")}</p>`}
     <p class="guide-buttons">
-      ${tip ? html`<button type="button" id="guide-ok" onClick=${() => setQueue(queue.slice(1))}>
-        ${queue.length > 1 ? t("Next tip") : t("Got it")}</button>` : null}
+      ${tip ? html`<button type="button" id="guide-ok" onClick=${() => setQueue(shown.slice(1))}>
+        ${shown.length > 1 ? t("Next tip") : t("Got it")}</button>` : null}
       <button type="button" id="guide-leave" onClick=${leave}>${t("Leave the guide")}</button>
     </p>
   </section>`;
