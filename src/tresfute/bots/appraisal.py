@@ -90,12 +90,11 @@ def appraise(
         player = game.to_move
     if player is None or player == CHANCE:
         raise ValueError("no player decides now")
-    bot = StrongBot(seed)
+    ranked = StrongBot(seed).analyse(game, player)
+    wanted = [ranked[0].move]
+    asked = [*(e.move for e in ranked if e.searched and searched), *moves]
+    wanted += [m for m in asked if m not in wanted]
     with blas_threads(), collector_paused():
-        ranked = bot._analyse(game, player, None, False)
-        wanted = [ranked[0].move]
-        asked = [*(e.move for e in ranked if e.searched and searched), *moves]
-        wanted += [m for m in asked if m not in wanted]
         values = _values(game, player, wanted, seed, shipped_network(game.spec.id))
     return Appraisal(player, ranked, values)
 
