@@ -13,24 +13,20 @@ reason is a :class:`~tresfute.rules.reasons.Reason`, written in the reader's lan
 from __future__ import annotations
 
 from ..rules import Game, Move, MoveKind
-from ..rules.game import Where
+from ..rules.game import DIE_NAMES, Where
+from ..rules.kinds import area_word
 from ..rules.reasons import Listing, Named, Reason
 
-_DIE_WORDS = {"w": "white", "y": "yellow", "b": "blue", "g": "green", "o": "orange", "p": "purple", "s": "silver"}
 _ACTION_WORDS = {"reroll": "reroll", "plus_one": "extra die (+1)", "reprise": "reprise"}
 _ACTION_MOVES = {MoveKind.REROLL: "reroll", MoveKind.EXTRA: "plus_one", MoveKind.REPRISE: "reprise"}
 
 
 def _die(letter: str) -> Named:
-    return Named("die", letter, _DIE_WORDS.get(letter, letter))
+    return Named("die", letter, DIE_NAMES.get(letter, letter))
 
 
 def _action(name: str) -> Named:
     return Named("action", name, _ACTION_WORDS[name])
-
-
-def _area(letter: str) -> Named:
-    return Named("area", letter, _DIE_WORDS.get(letter, letter))
 
 
 def _after(game: Game, player: int, move: Move) -> Game:
@@ -115,8 +111,8 @@ def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reaso
         return Reason(
             "the best move plays in {best_area} rather than in {played_area}: over the rest of the game "
             "the strong player's simulated futures find it worth {cost} points more",
-            best_area=_area(best.area),
-            played_area=_area(played.area),
+            best_area=area_word(best.area),
+            played_area=area_word(played.area),
             cost=cost_text,
         )
     if best.die is not None and played.die is not None and best.die != played.die:
