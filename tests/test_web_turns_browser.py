@@ -32,9 +32,15 @@ def test_the_strong_computers_turn_is_shown_move_by_move_in_the_turn_line_the_lo
     for _ in range(80):  # Ana plays; the computer's passive picks, then its turn, are shown as they come
         while page.locator("#step-text").count():  # a move of the computer's on screen: looked at as it goes
             seen_step = True
-            status = page.locator("#status-text").inner_text()
-            assert "Robot" in status and "À vous" not in status, status
-            assert page.locator("#moves").count() == 0, "nothing to play while another player's move is shown"
+            # one look at the whole screen, so that the step's end cannot fall between two checks
+            shown = page.evaluate(
+                "document.querySelector('#step-text') ? {status: document.querySelector('#status-text').innerText,"
+                " moves: !!document.querySelector('#moves')} : null"
+            )
+            if shown is None:
+                break
+            assert "Robot" in shown["status"] and "À vous" not in shown["status"], shown
+            assert not shown["moves"], "nothing to play while another player's move is shown"
             titles = page.locator("#dice h3").all_text_contents()
             if "Lancer de Robot" in titles:  # its active turn: its dice are named as its own, never as Ana's
                 robots_tray = True
