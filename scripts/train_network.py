@@ -39,6 +39,12 @@ def main() -> None:
         action="store_true",
         help="self-play moves chosen by the strong player's search over the network (about ten times slower)",
     )
+    parser.add_argument(
+        "--openings",
+        type=float,
+        default=Settings.openings,
+        help="share of training games begun by a random, greedy or careless player (beginners' sheets to value)",
+    )
     parser.add_argument("--eval-every", type=int, default=Settings.eval_every)
     parser.add_argument("--eval-games", type=int, default=Settings.eval_games)
     parser.add_argument("--seed", type=int, default=Settings.seed)
@@ -78,6 +84,7 @@ def main() -> None:
             seed=args.seed,
             workers=args.workers,
             search=args.search,
+            openings=args.openings,
         )
         state = new_state(settings, _start_network(args.start) if args.start else None)
     state = run(state, args.checkpoint, report=_report, bar=progress_bar, until=args.until)

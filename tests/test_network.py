@@ -261,14 +261,14 @@ def test_self_play_with_search_plays_the_strong_player_s_moves_and_learns_each_o
     trained (its futures seeded by the game's number); each chosen afterstate is a row."""
     network = shipped_network("tres-fute")
     seed, number = 7, 0
-    x, targets, finals = play_games((network.to_bytes(), "train", seed, [number], 0.0, 0.7, True))
+    x, targets, finals = play_games((network.to_bytes(), "train", seed, [number], 0.0, 0.7, True, 0.0))
     game = Game("tres-fute", players=1, seed=derived_seed(seed, number, "train"))
     bot = StrongBot(derived_seed(seed, number, "train-search"), network=network)
     while not game.is_over:
         game.play(bot.choose(game, 0), 0)
     assert finals == [game.score(0).total]
     assert x.shape == (len(targets), network.encoder.size) and len(targets) > 20
-    alone = play_games((network.to_bytes(), "train", seed, [number], 0.0, 0.7, False))
+    alone = play_games((network.to_bytes(), "train", seed, [number], 0.0, 0.7, False, 0.0))
     assert alone[2] != finals or not np.array_equal(alone[0], x), "the search chose other moves than the network"
 
 

@@ -16,6 +16,13 @@ peaked and then decayed). Every ``eval_every`` iterations the network plays game
 exploration on evaluation seeds (never the held-out benchmark's), and the best so far is kept.
 A checkpoint after each iteration holds everything needed to resume.
 
+Openings (``openings``, a share of the training games): a game first played for a few rounds by
+another kind of player (``OPENINGS``: random, greedy, or the network with a third of its moves
+random), then by the network as in self-play. Only the positions from the hand-over on are
+learned, so their targets are still what the network scores from there: the network then values
+beginners' and careless sheets as well as its own (the review shows those values, issue 52),
+where self-play alone never shows it such sheets.
+
 Seeds: training games use ``derived_seed(seed, n, "train")`` and evaluation games
 ``derived_seed(seed, n, "eval")``; the held-out benchmark (``tresfute bench --seed 1000``) uses
 purpose "game", so no training or tuning game is ever a benchmark game.
@@ -38,6 +45,7 @@ import numpy as np
 from ..rules import Game
 from ..seeds import derived_seed
 from .blas import blas_threads
+from .greedy import GreedyBot
 from .network import SCALE, ValueNetwork
 from .strong import StrongBot, afterstates
 
@@ -61,6 +69,7 @@ class Settings:
     seed: int = 1
     workers: int = 2
     search: bool = False  # self-play moves chosen by the strong player's search over this network
+    openings: float = 0.0  # share of training games that begin with other players' play (see OPENINGS)
 
     def at(self, pair: tuple[float, float], iteration: int) -> float:
         """A setting annealed from its first to its last value, geometrically."""
@@ -116,7 +125,7 @@ def choose(
 
 @blas_threads()
 def teacher_games(
-    job: tuple[bytes, str, int, list[int], float, float, bool],
+    job: tuple[bytes, str, int, list[int], float, float, bool, float],
 ) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Games of the linear evaluation (``bots/value.py``): every afterstate it valued, with its value.
 
@@ -125,7 +134,7 @@ def teacher_games(
     """
     from .value import shipped_model
 
-    network_bytes, _, seed, numbers, explore, _, _ = job
+    network_bytes, _, seed, numbers, explore, _, _, _ = job
     network = ValueNetwork.from_bytes(network_bytes)
     teacher = shipped_model(network.spec_id)
     rows: list[list[float]] = []
@@ -155,10 +164,35 @@ def teacher_games(
     return x, np.array(targets, dtype=np.float32), finals
 
 
+OPENINGS = ("random", "greedy", "careless")
+CARELESS = 1 / 3  # the share of random moves of the careless opening
+
+
+def play_opening(game: Game, network: ValueNetwork, rng: random.Random) -> None:
+    """Rounds of another kind of player than the network (``OPENINGS``, one drawn), from the
+    first round to one drawn among the others: the sheets a beginner or a careless player has."""
+    kind = OPENINGS[rng.randrange(len(OPENINGS))]
+    hand_over = rng.randint(2, game.rounds)  # the network plays from this round's start
+    greedy = GreedyBot(rng.getrandbits(32))
+    while not game.is_over and game.round < hand_over:
+        moves = game.legal_moves(0)
+        if kind == "random" or (kind == "careless" and rng.random() < CARELESS):
+            move = moves[rng.randrange(len(moves))]
+        elif kind == "greedy":
+            move = greedy.choose(game, 0)
+        else:
+            moves, afters = afterstates(game, 0)
+            values = network.values(afters, 0)
+            move = moves[max(range(len(moves)), key=values.__getitem__)]
+        game.play(move, 0)
+
+
 @blas_threads()
-def play_games(job: tuple[bytes, str, int, list[int], float, float, bool]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def play_games(
+    job: tuple[bytes, str, int, list[int], float, float, bool, float],
+) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Self-play games: the inputs of every chosen afterstate, their targets, the final scores."""
-    network_bytes, purpose, seed, numbers, explore, lam, search = job
+    network_bytes, purpose, seed, numbers, explore, lam, search, openings = job
     network = ValueNetwork.from_bytes(network_bytes)
     rows: list[list[float]] = []
     targets: list[float] = []
@@ -168,6 +202,10 @@ def play_games(job: tuple[bytes, str, int, list[int], float, float, bool]) -> tu
         rng = random.Random(derived_seed(seed, number, f"{purpose}-explore"))
         searcher = StrongBot(derived_seed(seed, number, f"{purpose}-search"), network=network) if search else None
         values, now, inputs = [], [], []
+        if openings and purpose == "train":
+            opening = random.Random(derived_seed(seed, number, "opening"))
+            if opening.random() < openings:
+                play_opening(game, network, opening)
         while not game.is_over:
             move, value, x, after = choose(network, game, 0, rng, explore, searcher)
             if x is not None:
@@ -201,10 +239,12 @@ def _jobs(
     lam: float,
     chunk: int,
     search: bool = False,
+    openings: float = 0.0,
 ):
     data = network.to_bytes()
     return [
-        (data, purpose, seed, list(numbers[i : i + chunk]), explore, lam, search) for i in range(0, len(numbers), chunk)
+        (data, purpose, seed, list(numbers[i : i + chunk]), explore, lam, search, openings)
+        for i in range(0, len(numbers), chunk)
     ]
 
 
@@ -302,7 +342,17 @@ def run(
             chunk = max(1, min(50, settings.games // (4 * max(settings.workers, 1)) or 1))
             taught = i < settings.teacher
             play = teacher_games if taught else play_games
-            jobs = _jobs(state.network, "train", settings.seed, numbers, explore, settings.lam, chunk, settings.search)
+            jobs = _jobs(
+                state.network,
+                "train",
+                settings.seed,
+                numbers,
+                explore,
+                settings.lam,
+                chunk,
+                settings.search,
+                settings.openings,
+            )
             parts = []
             with bar(len(numbers), f"iteration {i + 1}") if bar else nullcontext() as progress:
                 for part in _map(pool, play, jobs):
