@@ -15,7 +15,7 @@ import pytest
 from tresfute.bots import network as network_module
 from tresfute.bots.network import ValueNetwork, _encoder, finished_for, shipped_network
 from tresfute.bots.strong import StrongBot, afterstates
-from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, play_games, run
+from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, play_games, play_opening, run
 from tresfute.rules import SPECS, Game
 from tresfute.simulate import derived_seed
 
@@ -270,6 +270,28 @@ def test_self_play_with_search_plays_the_strong_player_s_moves_and_learns_each_o
     assert x.shape == (len(targets), network.encoder.size) and len(targets) > 20
     alone = play_games((network.to_bytes(), "train", seed, [number], 0.0, 0.7, False, 0.0))
     assert alone[2] != finals or not np.array_equal(alone[0], x), "the search chose other moves than the network"
+
+
+def test_an_opening_hands_a_beginners_sheet_to_the_network_and_only_what_follows_is_learned() -> None:
+    """With ``openings``, a training game begins with rounds of a random, greedy or careless
+    player: the rows are the network's afterstates from the hand-over on, their targets what the
+    network then scores (so fewer rows than the same game's self-play, and a lower final)."""
+    network = shipped_network("tres-fute")
+    seed, numbers = 7, list(range(12))
+    opened = play_games((network.to_bytes(), "train", seed, numbers, 0.0, 0.7, False, 1.0))
+    plain = play_games((network.to_bytes(), "train", seed, numbers, 0.0, 0.7, False, 0.0))
+    assert len(opened[1]) < len(plain[1]) and np.mean(opened[2]) < np.mean(plain[2])
+    again = play_games((network.to_bytes(), "train", seed, numbers, 0.0, 0.7, False, 1.0))
+    assert again[2] == opened[2] and np.array_equal(again[0], opened[0]), "seeded by the game's number"
+    # the opening itself: from round 1 to a round drawn from 2 on, by one kind of player
+    for number in range(6):
+        game = Game("tres-fute", players=1, seed=number)
+        play_opening(game, network, random.Random(number))
+        assert 2 <= game.round <= game.rounds or game.is_over
+    evaluated = play_games((network.to_bytes(), "eval", seed, numbers[:3], 0.0, 0.7, False, 1.0))
+    assert evaluated[2] == play_games((network.to_bytes(), "eval", seed, numbers[:3], 0.0, 0.7, False, 0.0))[2], (
+        "evaluation games are never opened"
+    )
 
 
 @pytest.mark.slow
