@@ -18,6 +18,7 @@ from pathlib import Path
 from tresfute.bots.network import ValueNetwork
 from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, run
 from tresfute.progress import progress_bar
+from tresfute.rules import Game, RulesError
 
 
 def main() -> None:
@@ -44,6 +45,15 @@ def main() -> None:
         type=float,
         default=Settings.openings,
         help="share of training games begun by a random, greedy or careless player (beginners' sheets to value)",
+    )
+    parser.add_argument(
+        "--rule",
+        type=_rule,
+        action="append",
+        default=[],
+        metavar="NAME=true|false",
+        help="a rules option of the games (a reading of the rules: its own network), e.g. "
+        "--rule reprise_with_no_die_left=false",
     )
     parser.add_argument("--eval-every", type=int, default=Settings.eval_every)
     parser.add_argument("--eval-games", type=int, default=Settings.eval_games)
@@ -85,13 +95,25 @@ def main() -> None:
             workers=args.workers,
             search=args.search,
             openings=args.openings,
+            rules=dict(args.rule),
         )
+        try:
+            Game(args.game, rules=settings.rules)  # the rules options are the game's
+        except RulesError as exc:
+            parser.error(str(exc))
         state = new_state(settings, _start_network(args.start) if args.start else None)
     state = run(state, args.checkpoint, report=_report, bar=progress_bar, until=args.until)
     final = final_network(state)
     final.save(args.out)
     judged = f"best evaluation mean {state.best_mean:.1f}" if state.best is not None else "not evaluated yet"
     print(f"{judged}; network written to {args.out} (weights SHA-256 {final.weights_digest()})")
+
+
+def _rule(text: str) -> tuple[str, bool]:
+    name, sep, value = text.partition("=")
+    if not sep or value.lower() not in ("true", "false"):
+        raise argparse.ArgumentTypeError(f"{text!r}: write NAME=true or NAME=false")
+    return name, value.lower() == "true"
 
 
 def _start_network(path: Path) -> ValueNetwork:

@@ -13,9 +13,26 @@ import numpy as np
 import pytest
 
 from tresfute.bots import network as network_module
-from tresfute.bots.network import ValueNetwork, _encoder, finished_for, shipped_network
+from tresfute.bots.network import (
+    ValueNetwork,
+    _encoder,
+    finished_for,
+    network_file,
+    network_for,
+    reading_of,
+    shipped_network,
+)
 from tresfute.bots.strong import StrongBot, afterstates
-from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, play_games, play_opening, run
+from tresfute.bots.training import (
+    Job,
+    Settings,
+    final_network,
+    load_checkpoint,
+    new_state,
+    play_games,
+    play_opening,
+    run,
+)
 from tresfute.rules import SPECS, Game
 from tresfute.simulate import derived_seed
 
@@ -292,6 +309,23 @@ def test_an_opening_hands_a_beginners_sheet_to_the_network_and_only_what_follows
     assert evaluated[2] == play_games((network.to_bytes(), "eval", seed, numbers[:3], 0.0, 0.7, False, 0.0))[2], (
         "evaluation games are never opened"
     )
+
+
+def test_training_plays_under_its_reading_of_the_rules_and_the_strong_player_finds_its_network() -> None:
+    """A run's ``rules`` (a reading of the rules, docs/rules-decisions.md) are those of every game
+    it plays; the network for a reading is shipped as its own file, named by the options off
+    their default, and the strong player picks the one for its game's reading."""
+    network = shipped_network("vraiment-tres-fute")
+    strict = (("reprise_with_no_die_left", False),)
+    numbers = list(range(6))
+    default = play_games(Job(network.to_bytes(), "train", 3, numbers, 0.0, 0.7))
+    stricter = play_games(Job(network.to_bytes(), "train", 3, numbers, 0.0, 0.7, rules=strict))
+    assert default[2] != stricter[2], "the turn ends where the strict reading says: other games"
+    game = Game("vraiment-tres-fute", seed=1, rules={"reprise_with_no_die_left": False})
+    assert reading_of(game) == strict and reading_of(Game("vraiment-tres-fute", seed=1)) == ()
+    assert network_file("vraiment-tres-fute", strict) == "network-vraiment-tres-fute-reprise_with_no_die_left-false.npz"
+    assert network_file("tres-fute") == "network-tres-fute.npz"
+    assert network_for(Game("tres-fute", seed=1)) is shipped_network("tres-fute")
 
 
 @pytest.mark.slow

@@ -692,7 +692,33 @@ def _encoder(spec_id: str) -> Encoder:
 
 
 @cache
-def shipped_network(game_id: str) -> ValueNetwork:
-    """The network shipped with the package for this game, loaded once per process."""
-    path = resources.files("tresfute.bots") / "data" / f"network-{game_id}.npz"
-    return ValueNetwork.from_bytes(path.read_bytes())
+def shipped_network(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> ValueNetwork:
+    """The network shipped with the package for this game, loaded once per process; with
+    ``reading`` (rules options off their default, sorted by name), the one trained under that
+    reading of the rules where the package has it, else the default reading's."""
+    data = resources.files("tresfute.bots") / "data"
+    name = network_file(game_id, reading)
+    return _loaded(name if (data / name).is_file() else network_file(game_id))
+
+
+@cache
+def _loaded(name: str) -> ValueNetwork:  # one object per file, however it was asked for
+    return ValueNetwork.from_bytes((resources.files("tresfute.bots") / "data" / name).read_bytes())
+
+
+def network_file(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
+    """The file name of a game's network for a reading of its rules: one part per option off
+    its default (``network-vraiment-tres-fute-reprise_with_no_die_left-false.npz``)."""
+    parts = "".join(f"-{name}-{str(value).lower()}" for name, value in reading)
+    return f"network-{game_id}{parts}.npz"
+
+
+def reading_of(game: Game) -> tuple[tuple[str, bool], ...]:
+    """The game's rules options that differ from its defaults, sorted by name."""
+    chosen = game.rules
+    return tuple(sorted((o.name, chosen[o.name]) for o in game.spec.rule_options if chosen[o.name] != o.default))
+
+
+def network_for(game: Game) -> ValueNetwork:
+    """The shipped network for this game under its reading of the rules (see ``shipped_network``)."""
+    return shipped_network(game.spec.id, reading_of(game))

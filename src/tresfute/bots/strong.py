@@ -18,7 +18,7 @@ from typing import NamedTuple
 from ..rules import CHANCE, Game, Move
 from .blas import blas_threads
 from .futures import collector_paused, future_values, own_dice
-from .network import ValueNetwork, shipped_network
+from .network import ValueNetwork, network_for
 
 
 def roll_own_dice(game: Game, rng: random.Random) -> None:
@@ -121,7 +121,7 @@ class StrongBot:
         self.margin = margin
 
     def _network(self, game: Game) -> ValueNetwork:
-        return self.network or shipped_network(game.spec.id)
+        return self.network or network_for(game)
 
     def search(self, game: Game) -> Search:
         """The search settings for this game: the bot's own, or else the game's (alone or at a table)."""
@@ -195,4 +195,4 @@ class ValueBot:
         if self.explore and self._rng.random() < self.explore:
             return moves[int(self._rng.random() * len(moves))]
         with blas_threads():
-            return evaluate_moves(game, player, self.network or shipped_network(game.spec.id))[0][1]
+            return evaluate_moves(game, player, self.network or network_for(game))[0][1]

@@ -38,7 +38,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -70,6 +70,7 @@ class Settings:
     workers: int = 2
     search: bool = False  # self-play moves chosen by the strong player's search over this network
     openings: float = 0.0  # share of training games that begin with other players' play (see OPENINGS)
+    rules: dict[str, bool] = field(default_factory=dict)  # rules options of the games (a reading)
 
     def at(self, pair: tuple[float, float], iteration: int) -> float:
         """A setting annealed from its first to its last value, geometrically."""
@@ -78,6 +79,20 @@ class Settings:
             return first
         t = iteration / (self.iterations - 1)
         return float(first * (last / first) ** t) if first > 0 and last > 0 else first + (last - first) * t
+
+
+class Job(NamedTuple):
+    """A batch of games for one worker: the network, what the games are for and how to play them."""
+
+    network: bytes
+    purpose: str  # "train", "eval" (or "teacher"): the games' seeds come from it
+    seed: int
+    numbers: list[int]
+    explore: float
+    lam: float
+    search: bool = False
+    openings: float = 0.0
+    rules: tuple[tuple[str, bool], ...] = ()  # the game's rules options (a reading of the rules)
 
 
 @dataclass
@@ -124,9 +139,7 @@ def choose(
 
 
 @blas_threads()
-def teacher_games(
-    job: tuple[bytes, str, int, list[int], float, float, bool, float],
-) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def teacher_games(job: Job) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Games of the linear evaluation (``bots/value.py``): every afterstate it valued, with its value.
 
     The first iterations of a run start the network from that evaluation's judgement of every
@@ -134,14 +147,15 @@ def teacher_games(
     """
     from .value import shipped_model
 
-    network_bytes, _, seed, numbers, explore, _, _, _ = job
-    network = ValueNetwork.from_bytes(network_bytes)
+    job = Job(*job)
+    network = ValueNetwork.from_bytes(job.network)
+    seed, explore = job.seed, job.explore
     teacher = shipped_model(network.spec_id)
     rows: list[list[float]] = []
     targets: list[float] = []
     finals = []
-    for number in numbers:
-        game = Game(network.spec_id, players=1, seed=derived_seed(seed, number, "teacher"))
+    for number in job.numbers:
+        game = Game(network.spec_id, players=1, seed=derived_seed(seed, number, "teacher"), rules=dict(job.rules))
         rng = random.Random(derived_seed(seed, number, "teacher-explore"))
         while not game.is_over:
             moves = game.legal_moves(0)
@@ -188,23 +202,22 @@ def play_opening(game: Game, network: ValueNetwork, rng: random.Random) -> None:
 
 
 @blas_threads()
-def play_games(
-    job: tuple[bytes, str, int, list[int], float, float, bool, float],
-) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def play_games(job: Job) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Self-play games: the inputs of every chosen afterstate, their targets, the final scores."""
-    network_bytes, purpose, seed, numbers, explore, lam, search, openings = job
-    network = ValueNetwork.from_bytes(network_bytes)
+    job = Job(*job)
+    purpose, seed, explore, lam = job.purpose, job.seed, job.explore, job.lam
+    network = ValueNetwork.from_bytes(job.network)
     rows: list[list[float]] = []
     targets: list[float] = []
     finals = []
-    for number in numbers:
-        game = Game(network.spec_id, players=1, seed=derived_seed(seed, number, purpose))
+    for number in job.numbers:
+        game = Game(network.spec_id, players=1, seed=derived_seed(seed, number, purpose), rules=dict(job.rules))
         rng = random.Random(derived_seed(seed, number, f"{purpose}-explore"))
-        searcher = StrongBot(derived_seed(seed, number, f"{purpose}-search"), network=network) if search else None
+        searcher = StrongBot(derived_seed(seed, number, f"{purpose}-search"), network=network) if job.search else None
         values, now, inputs = [], [], []
-        if openings and purpose == "train":
+        if job.openings and purpose == "train":
             opening = random.Random(derived_seed(seed, number, "opening"))
-            if opening.random() < openings:
+            if opening.random() < job.openings:
                 play_opening(game, network, opening)
         while not game.is_over:
             move, value, x, after = choose(network, game, 0, rng, explore, searcher)
@@ -240,10 +253,12 @@ def _jobs(
     chunk: int,
     search: bool = False,
     openings: float = 0.0,
-):
+    rules: dict[str, bool] | None = None,
+) -> list[Job]:
     data = network.to_bytes()
+    kept = tuple(sorted((rules or {}).items()))
     return [
-        (data, purpose, seed, list(numbers[i : i + chunk]), explore, lam, search, openings)
+        Job(data, purpose, seed, list(numbers[i : i + chunk]), explore, lam, search, openings, kept)
         for i in range(0, len(numbers), chunk)
     ]
 
@@ -305,9 +320,11 @@ def _gradients(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray, y: np
 # --- the run ----------------------------------------------------------------------------
 
 
-def evaluate(network: ValueNetwork, games: int, seed: int, pool: Any, chunk: int = 25) -> float:
+def evaluate(
+    network: ValueNetwork, games: int, seed: int, pool: Any, chunk: int = 25, rules: dict[str, bool] | None = None
+) -> float:
     """Mean score of the network's own play (no exploration) on evaluation seeds."""
-    jobs = _jobs(network, "eval", seed, range(games), 0.0, 0.0, chunk)
+    jobs = _jobs(network, "eval", seed, range(games), 0.0, 0.0, chunk, rules=rules)
     finals = [s for _, _, scores in _map(pool, play_games, jobs) for s in scores]
     return float(np.mean(finals))
 
@@ -352,6 +369,7 @@ def run(
                 chunk,
                 settings.search,
                 settings.openings,
+                settings.rules,
             )
             parts = []
             with bar(len(numbers), f"iteration {i + 1}") if bar else nullcontext() as progress:
@@ -376,7 +394,7 @@ def run(
             }
             state.iteration += 1
             if state.iteration % settings.eval_every == 0 or state.iteration == settings.iterations:
-                mean = evaluate(state.network, settings.eval_games, settings.seed, pool)
+                mean = evaluate(state.network, settings.eval_games, settings.seed, pool, rules=settings.rules)
                 point["eval_mean"] = round(mean, 2)
                 if mean > state.best_mean:
                     state.best_mean = mean

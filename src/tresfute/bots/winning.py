@@ -52,7 +52,7 @@ import numpy as np
 from ..rules import CHANCE, Game, Move, Played
 from .blas import blas_threads
 from .futures import collector_paused, future_values
-from .network import ValueNetwork, shipped_network
+from .network import ValueNetwork, network_for
 from .strong import SEARCH, TABLE_SEARCH, Search, StrongBot, _ranked, evaluate_moves
 
 # The searches at a table, chosen on tuning games (seeds below 1000): see docs/bench.md.
@@ -263,7 +263,7 @@ class WinningBot:
             return self._analyse(game, player)
 
     def _analyse(self, game: Game, player: int) -> list[Chance]:
-        network = self.network or shipped_network(game.spec.id)
+        network = self.network or network_for(game)
         ranked = _ranked(game, player, network)
         afters = [after for _, _, after in ranked]
         values = {p: network.values(afters, p) for p in range(game.n_players) if p != player}
