@@ -8,7 +8,9 @@ curse), and a few futures leave a wide margin of error. An appraisal keeps the s
 choice (so that it is the move the strong player would play, and the hint's best move) but
 values it, and every other move asked about, again on *valuation futures*: futures drawn anew,
 never those of the choice, the same for every move valued (common random numbers, so that the
-difference between two moves is measured far more precisely than either value). More futures
+difference between two moves is measured far more precisely than either value), and one turn
+longer than the choice's (:data:`MORE_TURNS`): where no dice come between (a +1 after the last
+pick) fresh dice alone would give the choice back the very network values that chose it. More futures
 are drawn until the standard error of each difference to the choice is under
 :data:`TARGET_SE`, or :data:`MOST_FUTURES` are reached. ``docs/review.md`` gives the figures.
 """
@@ -32,6 +34,10 @@ FIRST_FUTURES: dict[str, int] = {"tres-fute": 8, "vraiment-tres-fute": 8}
 MOST_FUTURES: dict[str, int] = {"tres-fute": 48, "vraiment-tres-fute": 32}
 TARGET_SE = 0.5
 RELATIVE_SE = 0.1
+# The valuation futures go one turn further than the strong player's own: the value of its
+# choice is then read from other positions than those that chose it, so that the network's own
+# errors, which the choice favours (a best of several estimates), are not counted in its value.
+MORE_TURNS = 1
 # The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
 VALUATION_SEEDS = 1_000_000
 
@@ -115,7 +121,7 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
     while active:
         n = len(found[active[0]])
         seeds = [hash((seed, len(game.history), game.dice_rolled, VALUATION_SEEDS + i)) for i in range(n, n + step)]
-        drawn = future_values([starts[k] for k in active], seeds, player, network)
+        drawn = future_values([starts[k] for k in active], seeds, player, network, more_turns=MORE_TURNS)
         for k, these in zip(active, drawn, strict=True):
             found[k] += these
         active = [k for k in active if k == 0 or not (len(found[k]) >= most or _precise(found[0], found[k]))]
@@ -149,4 +155,4 @@ def _difference_se(first: list[float], other: list[float]) -> float:
     return math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n) if n > 1 else math.inf
 
 
-__all__ = ["FIRST_FUTURES", "MOST_FUTURES", "TARGET_SE", "Appraisal", "Value", "appraise"]
+__all__ = ["FIRST_FUTURES", "MORE_TURNS", "MOST_FUTURES", "TARGET_SE", "Appraisal", "Value", "appraise"]

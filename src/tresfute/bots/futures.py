@@ -71,23 +71,35 @@ def _turn(game: Game) -> tuple[int, int, bool]:
 class _Position:
     """A position reached by some of the futures of one start (their numbers)."""
 
-    __slots__ = ("futures", "game", "rolled", "start", "turn")
+    __slots__ = ("futures", "game", "more_turns", "rolled", "start", "turn")
 
     def __init__(
-        self, game: Game, start: int, futures: list[int], turn: tuple[int, int, bool], rolled: bool = False
+        self,
+        game: Game,
+        start: int,
+        futures: list[int],
+        turn: tuple[int, int, bool],
+        rolled: bool = False,
+        more_turns: int = 0,
     ) -> None:
         self.game = game
         self.start = start
         self.futures = futures
         self.turn = turn
         self.rolled = rolled  # whether these futures have rolled dice of their own
+        self.more_turns = more_turns  # turns still to play after this one
 
     def ended(self) -> bool:
         """Whether these futures are over (see the module's docstring)."""
         game = self.game
-        if game.is_over or _turn(game) != self.turn:
+        if game.is_over:
             return True
-        return self.rolled and game.phase is _ACTIVE_EXTRA and game.n_players == 1
+        if _turn(game) != self.turn:
+            if not self.more_turns:
+                return True
+            self.turn, self.more_turns = _turn(game), self.more_turns - 1
+            return False
+        return self.rolled and not self.more_turns and game.phase is _ACTIVE_EXTRA and game.n_players == 1
 
 
 def future_values(
@@ -96,16 +108,18 @@ def future_values(
     player: int,
     network: ValueNetwork,
     worth: Callable[[list[Game]], list[float]] | None = None,
+    more_turns: int = 0,
 ) -> list[list[float]]:
     """For each start (a position right after a move, waiting for outside dice), the value for
     ``player`` at the end of each future (see above), the future ``i`` drawing its dice from
     ``random.Random(seeds[i])``. The starts are not changed. The rest of the turn is played by
     the network's best moves; ``worth``, if given, values the positions at the end of the turn
     (or of the game) instead of the network's expected final score for ``player``.
+    ``more_turns``: the futures go on for that many turns after the current one.
 
     Python's cyclic garbage collector is paused meanwhile (:func:`collector_paused`)."""
     with collector_paused():
-        return _future_values(starts, seeds, player, network, worth)
+        return _future_values(starts, seeds, player, network, worth, more_turns)
 
 
 @contextmanager
@@ -128,10 +142,14 @@ def _future_values(
     player: int,
     network: ValueNetwork,
     worth: Callable[[list[Game]], list[float]] | None,
+    more_turns: int = 0,
 ) -> list[list[float]]:
     generators = [[random.Random(s) for s in seeds] for _ in starts]
     everyone = list(range(len(seeds)))
-    going = [_Position(g.copy(dice="external", history=False), k, everyone, _turn(g)) for k, g in enumerate(starts)]
+    going = [
+        _Position(g.copy(dice="external", history=False), k, everyone, _turn(g), more_turns=more_turns)
+        for k, g in enumerate(starts)
+    ]
     ended: list[_Position] = []
     while going:  # one step of every future still in its turn: a roll, or a decision
         deciding: list[_Position] = []
@@ -171,7 +189,7 @@ def _roll(position: _Position, generators: list[random.Random]) -> list[_Positio
     for k, (move, futures) in enumerate(rolls.values()):
         game = position.game if k == last else position.game.copy(dice="external", history=False)
         game.play(move)
-        out.append(_Position(game, position.start, futures, position.turn, True))
+        out.append(_Position(game, position.start, futures, position.turn, True, position.more_turns))
     return out
 
 
