@@ -13,7 +13,9 @@ from click.testing import CliRunner
 
 from tresfute import records
 from tresfute.bots import GreedyBot, StrongBot
-from tresfute.bots.appraisal import MOST_FUTURES, RELATIVE_SE, TARGET_SE, appraise
+from tresfute.bots.appraisal import MORE_TURNS, MOST_FUTURES, RELATIVE_SE, TARGET_SE, appraise
+from tresfute.bots.futures import future_values
+from tresfute.bots.network import shipped_network
 from tresfute.bots.review import LABELS, WHY_FROM, computer_choices, judge, label, level, review_game
 from tresfute.cli import main
 from tresfute.rules import Game
@@ -135,6 +137,32 @@ def test_moves_are_valued_on_the_same_valuation_futures_until_their_difference_i
     ranked = appraisal.expected()
     assert ranked[0][0] == appraisal.choice and all(value <= ranked[0][1] for _, value, _ in ranked)
     assert sorted(str(m) for m, _, _ in ranked) == sorted(str(m) for m in moves)
+
+
+def test_valuation_futures_go_one_turn_further_than_the_choices() -> None:
+    """The strong player's futures of a pick end with its turn; the valuation futures play the
+    next turn too (MORE_TURNS, here the solo player's passive pick), on dice of their own, so a
+    choice's value comes from other positions than those that chose it."""
+    game = Game("tres-fute", 1, seed=3)
+    while game.round < 2 or game.phase != "choose":
+        game.play(GreedyBot(0).choose(game, 0), 0)
+    after = game.copy(dice="external")
+    after.play(game.legal_moves(0)[0], 0)
+    network = shipped_network("tres-fute")
+
+    def rounds_of(more_turns: int) -> set[int]:
+        ends: list[Game] = []
+
+        def worth(games: list[Game]) -> list[float]:
+            ends.extend(games)
+            return [0.0] * len(games)
+
+        future_values([after], list(range(8)), 0, network, worth, more_turns=more_turns)
+        return {end.round for end in ends}
+
+    assert MORE_TURNS == 1
+    assert rounds_of(0) == {2}, "the analysis's futures end within the turn"
+    assert rounds_of(MORE_TURNS) == {3}, "the valuation futures play the passive pick too"
 
 
 def test_every_costly_decision_says_why_in_words() -> None:

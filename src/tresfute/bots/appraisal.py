@@ -9,8 +9,9 @@ choice (so that it is the move the strong player would play, and the hint's best
 values it, and every other move asked about, again on *valuation futures*: futures drawn anew,
 never those of the choice, the same for every move valued (common random numbers, so that the
 difference between two moves is measured far more precisely than either value), and one turn
-longer than the choice's (:data:`MORE_TURNS`): where no dice come between (a +1 after the last
-pick) fresh dice alone would give the choice back the very network values that chose it. More futures
+longer than the choice's (:data:`MORE_TURNS`): fresh dice remove the luck that chose a move, not
+the network's own errors, which the choice favours as much; futures ending where the analysis's
+end would give the choice back much of the very network values that chose it. More futures
 are drawn until the standard error of each difference to the choice is under
 :data:`TARGET_SE`, or :data:`MOST_FUTURES` are reached. ``docs/review.md`` gives the figures.
 """
