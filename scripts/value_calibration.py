@@ -11,7 +11,9 @@ first move's afterstate and the network's inputs there (for fitting the values),
 final score the hint and the review show there (``bots/appraisal.py``), and the final score
 reached. ``--seed`` picks the games and the rollouts: the review's and the benchmark's
 seeds (0 and 1000 on) must not be used for fitting; ``scripts/value_calibration.py --report``
-measures the calibration error by round and kind on a file.
+measures the calibration error by round and kind on a file, and with ``--fit`` gives the search
+gain (``appraisal.SEARCH_GAIN``: what the strong player scores above the network's valuation,
+by rounds left) that fits it: the shipped one is fitted on ``--seed 20``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from tresfute.bots import GreedyBot, RandomBot, StrongBot
-from tresfute.bots.appraisal import appraise
+from tresfute.bots.appraisal import appraise, search_gain
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.network import shipped_network
 from tresfute.bots.strong import roll_own_dice
@@ -77,7 +79,7 @@ def rollout(start: Game, seed: int) -> tuple[list[float], float, int]:
     return first[0], first[1], sim.score(0).total
 
 
-def one_game(job: tuple[str, str, int]) -> list[tuple[str, int, list[float], float, float, int, float]]:
+def one_game(job: tuple[str, str, int]) -> list[tuple[str, int, list[float], float, float, int, float, float]]:
     game_id, kind, seed = job
     rng = random.Random(seed)
     game = Game(game_id, players=1, seed=seed)
@@ -101,7 +103,9 @@ def one_game(job: tuple[str, str, int]) -> list[tuple[str, int, list[float], flo
         position = positions[rng.choice(indices)]
         shown = appraise(position, 0).best.expected  # what the hint and the review show
         inputs, first_value, final = rollout(position, rng.getrandbits(48))
-        rows.append((kind, rnd, inputs, shown, first_value, final, float(position.score(0).total)))
+        rows.append(
+            (kind, rnd, inputs, shown, first_value, final, float(position.score(0).total), search_gain(position))
+        )
     return rows
 
 
@@ -121,6 +125,7 @@ def generate(game_id: str, games: int, seed: int, workers: int) -> dict[str, np.
         "first_value": np.array([r[4] for r in rows], dtype=np.float32),
         "final": np.array([r[5] for r in rows], dtype=np.float32),
         "score_now": np.array([r[6] for r in rows], dtype=np.float32),
+        "gain": np.array([r[7] for r in rows], dtype=np.float32),  # the search gain in ``shown``
     }
 
 
@@ -147,6 +152,15 @@ def report(data: dict[str, np.ndarray], field: str = "shown") -> None:
         print(line)
 
 
+def fit(data: dict[str, np.ndarray], rounds: int) -> tuple[float, float]:
+    """The search gain ``a + b * rounds_left`` (``appraisal.SEARCH_GAIN``) that makes the shown
+    values meet the final scores on average: least squares over every position, every kind."""
+    left = (rounds - data["round"]).astype(float)
+    raw = data["final"] - (data["shown"] - data.get("gain", np.zeros_like(data["shown"])))
+    a, b = np.linalg.lstsq(np.vstack([np.ones_like(left), left]).T, raw, rcond=None)[0]
+    return round(float(a), 1), round(float(b), 2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=["tres-fute", "vraiment-tres-fute"], required=True)
@@ -155,11 +169,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--report", type=Path, nargs="*", help="measure the calibration of these files")
+    parser.add_argument("--fit", action="store_true", help="with --report: the search gain that fits these files")
     args = parser.parse_args()
     if args.report:
         parts = [dict(np.load(p)) for p in args.report]
         data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
         report(data)
+        if args.fit:
+            a, b = fit(data, Game(args.game, players=1).rounds)
+            print(f"search gain: {a} + {b} * rounds left (appraisal.SEARCH_GAIN)")
         return
     data = generate(args.game, args.games, args.seed, args.workers)
     if args.out:

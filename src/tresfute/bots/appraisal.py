@@ -39,6 +39,11 @@ RELATIVE_SE = 0.1
 # choice is then read from other positions than those that chose it, so that the network's own
 # errors, which the choice favours (a best of several estimates), are not counted in its value.
 MORE_TURNS = 1
+# What the strong player scores from a position above its valuation futures' value, by the
+# rounds left after the position's (a + b * rounds_left): the network values its own play to the
+# end, where the strong player searches; the shown expected final scores are the strong player's.
+# Fitted on tuning games of every kind of player (``scripts/value_calibration.py --fit``, seed 20).
+SEARCH_GAIN: dict[str, tuple[float, float]] = {"tres-fute": (5.4, 0.23), "vraiment-tres-fute": (0.0, 0.0)}
 # The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
 VALUATION_SEEDS = 1_000_000
 
@@ -129,15 +134,22 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
         if active == [0]:
             active = []
     # The choice's value on its first futures alone; each other move's, that minus the
-    # difference measured on its own futures.
+    # difference measured on its own futures; both with the strong player's search gain.
     first = found[0]
-    best = sum(first[:step]) / step
+    best = sum(first[:step]) / step + search_gain(game)
     values = {moves[0]: Value(best, 0.0, step)}
     for move, other in zip(moves[1:], found[1:], strict=True):
         paired = first[: len(other)]
         difference = sum(a - b for a, b in zip(paired, other, strict=True)) / len(other)
         values[move] = Value(best - difference, _difference_se(paired, other), len(other))
     return values
+
+
+def search_gain(game: Game) -> float:
+    """What the strong player scores above the valuation futures' value from this position
+    (:data:`SEARCH_GAIN`)."""
+    a, b = SEARCH_GAIN[game.spec.id]
+    return a + b * max(0, game.rounds - game.round)
 
 
 def _precise(first: list[float], other: list[float]) -> bool:
@@ -156,4 +168,14 @@ def _difference_se(first: list[float], other: list[float]) -> float:
     return math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n) if n > 1 else math.inf
 
 
-__all__ = ["FIRST_FUTURES", "MORE_TURNS", "MOST_FUTURES", "TARGET_SE", "Appraisal", "Value", "appraise"]
+__all__ = [
+    "FIRST_FUTURES",
+    "MORE_TURNS",
+    "MOST_FUTURES",
+    "SEARCH_GAIN",
+    "TARGET_SE",
+    "Appraisal",
+    "Value",
+    "appraise",
+    "search_gain",
+]
