@@ -253,7 +253,7 @@ def test_behind_on_the_last_turn_it_takes_the_risk_that_can_still_win() -> None:
     safe_score, safe_wins = _outcomes(game, safe)
     risky_score, risky_wins = _outcomes(game, risky)
     assert safe_score > risky_score  # the strong player's move is worth more points …
-    assert safe_wins < 0.05 < 0.15 < risky_wins  # … and almost never wins, where the risk does
+    assert safe_wins < 0.05 < 0.1 < risky_wins  # … and almost never wins, where the risk does
     outcomes = {str(m): _outcomes(game, str(m)) for m in game.legal_moves(1)}
     most_points = max(outcomes, key=lambda m: outcomes[m][0])
     assert outcomes[most_points][1] < 0.05  # the move of most points almost never wins

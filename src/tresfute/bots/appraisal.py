@@ -136,7 +136,8 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
     # The choice's value on its first futures alone; each other move's, that minus the
     # difference measured on its own futures; both with the strong player's search gain.
     first = found[0]
-    best = sum(first[:step]) / step + search_gain(game)
+    gain = 0.0 if starts[0].is_over else search_gain(game)  # a move that ends the game: its score
+    best = sum(first[:step]) / step + gain
     values = {moves[0]: Value(best, 0.0, step)}
     for move, other in zip(moves[1:], found[1:], strict=True):
         paired = first[: len(other)]
