@@ -21,6 +21,7 @@ from tresfute.bots.network import (
     network_for,
     reading_of,
     shipped_network,
+    valuation_network,
 )
 from tresfute.bots.strong import StrongBot, afterstates
 from tresfute.bots.training import (
@@ -207,13 +208,16 @@ def test_the_shipped_weights_checksums_are_documented_with_the_command_that_rebu
     from importlib import resources
 
     text = (Path(__file__).parent.parent / "docs" / "bench.md").read_text(encoding="utf-8")
-    rows = re.findall(r"\| `network-([a-z-]+)\.npz` \| `([0-9a-f]{64})` \| `([0-9a-f]{64})` \|", text)
-    assert sorted(game for game, _, _ in rows) == sorted(GAMES)
-    for game_id, file_sha, weights_sha in rows:
-        data = (resources.files("tresfute.bots") / "data" / f"network-{game_id}.npz").read_bytes()
-        assert hashlib.sha256(data).hexdigest() == file_sha, f"{game_id}: the file is not the one documented"
-        assert shipped_network(game_id).weights_digest() == weights_sha
-        assert f"--out src/tresfute/bots/data/network-{game_id}.npz" in text, "the command that wrote it"
+    rows = re.findall(r"\| `(network-[a-z_-]+\.npz)` \| `([0-9a-f]{64})` \| `([0-9a-f]{64})` \|", text)
+    data_dir = resources.files("tresfute.bots") / "data"
+    shipped = sorted(f.name for f in data_dir.iterdir() if f.name.startswith("network-") and f.name.endswith(".npz"))
+    assert sorted(name for name, _, _ in rows) == shipped, "every shipped network is documented"
+    assert {f"network-{game_id}.npz" for game_id in GAMES} <= set(shipped)
+    for name, file_sha, weights_sha in rows:
+        data = (data_dir / name).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == file_sha, f"{name}: the file is not the one documented"
+        assert ValueNetwork.from_bytes(data).weights_digest() == weights_sha
+        assert f"--out src/tresfute/bots/data/{name}" in text, "the command that wrote it"
 
 
 def test_the_weights_digest_follows_the_weights_not_the_file(tmp_path: Path) -> None:
@@ -326,6 +330,14 @@ def test_training_plays_under_its_reading_of_the_rules_and_the_strong_player_fin
     assert network_file("vraiment-tres-fute", strict) == "network-vraiment-tres-fute-reprise_with_no_die_left-false.npz"
     assert network_file("tres-fute") == "network-tres-fute.npz"
     assert network_for(Game("tres-fute", seed=1)) is shipped_network("tres-fute")
+    strict_game = Game("vraiment-tres-fute", seed=1, rules={"reprise_with_no_die_left": False})
+    assert network_for(strict_game) is not shipped_network("vraiment-tres-fute"), "shipped for its reading"
+    assert network_for(strict_game).info["settings"]["rules"] == {"reprise_with_no_die_left": False}
+    # the hint's and the review's values come from a network trained on every kind of sheet
+    for game_id in GAMES:
+        valuing = valuation_network(Game(game_id, seed=1))
+        assert valuing is not shipped_network(game_id) and valuing.info["settings"]["openings"] > 0
+    assert valuation_network(strict_game) is network_for(strict_game), "else the player's network"
 
 
 @pytest.mark.slow

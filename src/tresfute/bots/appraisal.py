@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..rules import CHANCE, Game, Move
 from .blas import blas_threads
 from .futures import collector_paused, future_values
-from .network import ValueNetwork, network_for
+from .network import ValueNetwork, valuation_network
 from .strong import Estimate, StrongBot
 
 # Futures per move valued: first FIRST_FUTURES, then more by FIRST_FUTURES while a difference's
@@ -107,7 +107,7 @@ def appraise(
     asked = [*(e.move for e in ranked if e.searched and searched), *moves]
     wanted += [m for m in asked if m not in wanted]
     with blas_threads(), collector_paused():
-        values = _values(game, player, wanted, seed, network_for(game))
+        values = _values(game, player, wanted, seed, valuation_network(game))
     return Appraisal(player, ranked, values)
 
 

@@ -706,11 +706,12 @@ def _loaded(name: str) -> ValueNetwork:  # one object per file, however it was a
     return ValueNetwork.from_bytes((resources.files("tresfute.bots") / "data" / name).read_bytes())
 
 
-def network_file(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
+def network_file(game_id: str, reading: tuple[tuple[str, bool], ...] = (), role: str = "") -> str:
     """The file name of a game's network for a reading of its rules: one part per option off
-    its default (``network-vraiment-tres-fute-reprise_with_no_die_left-false.npz``)."""
+    its default (``network-vraiment-tres-fute-reprise_with_no_die_left-false.npz``), and the
+    role if it is not the player's (``network-tres-fute-valuation.npz``)."""
     parts = "".join(f"-{name}-{str(value).lower()}" for name, value in reading)
-    return f"network-{game_id}{parts}.npz"
+    return f"network-{game_id}{parts}{'-' + role if role else ''}.npz"
 
 
 def reading_of(game: Game) -> tuple[tuple[str, bool], ...]:
@@ -722,3 +723,20 @@ def reading_of(game: Game) -> tuple[tuple[str, bool], ...]:
 def network_for(game: Game) -> ValueNetwork:
     """The shipped network for this game under its reading of the rules (see ``shipped_network``)."""
     return shipped_network(game.spec.id, reading_of(game))
+
+
+@cache
+def _valuation(game_id: str, reading: tuple[tuple[str, bool], ...]) -> ValueNetwork:
+    name = network_file(game_id, reading, "valuation")
+    if (resources.files("tresfute.bots") / "data" / name).is_file():
+        return _loaded(name)
+    return shipped_network(game_id, reading)
+
+
+def valuation_network(game: Game) -> ValueNetwork:
+    """The network that values moves for the hint and the review (``bots/appraisal.py``): one
+    trained on every kind of sheet, a beginner's too, where the package has it
+    (``network-<game>-valuation.npz``), else the player's. The player keeps the network that
+    plays best; valuing with another one also keeps its errors out of the values of the moves
+    it chose (docs/review.md)."""
+    return _valuation(game.spec.id, reading_of(game))
