@@ -43,7 +43,7 @@ MORE_TURNS = 1
 # rounds left after the position's (a + b * rounds_left): the network values its own play to the
 # end, where the strong player searches; the shown expected final scores are the strong player's.
 # Fitted on tuning games of every kind of player (``scripts/value_calibration.py --fit``, seed 20).
-SEARCH_GAIN: dict[str, tuple[float, float]] = {"tres-fute": (5.4, 0.23), "vraiment-tres-fute": (4.0, 3.18)}
+SEARCH_GAIN: dict[str, tuple[float, float]] = {"tres-fute": (5.4, 0.23), "vraiment-tres-fute": (-0.1, 3.25)}
 # The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
 VALUATION_SEEDS = 1_000_000
 
