@@ -22,6 +22,9 @@ one more future per move (``SEARCH`` in ``bots/strong.py``; docs/bench.md). A fu
 there plays the rest of its turn, and so does every future at a table, where the rest of the
 turn holds the others' picks from the platter.
 
+The review's valuation futures (``bots/appraisal.py``) go on for one turn more
+(``more_turns``): in a solo game, through the +1 entries and the passive pick that follows.
+
 What a future's end is worth is the player's own expected final score by default; another
 player (``bots/winning.py``) gives its own measure of an end-of-turn position instead (its
 chance of finishing first, from every player's sheet), on the same futures.
@@ -90,7 +93,8 @@ class _Position:
         self.more_turns = more_turns  # turns still to play after this one
 
     def ended(self) -> bool:
-        """Whether these futures are over (see the module's docstring)."""
+        """Whether these futures are over (see the module's docstring); past their turn's end
+        with turns still to play, they go on into the next one."""
         game = self.game
         if game.is_over:
             return True

@@ -696,9 +696,13 @@ def shipped_network(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) ->
     """The network shipped with the package for this game, loaded once per process; with
     ``reading`` (rules options off their default, sorted by name), the one trained under that
     reading of the rules where the package has it, else the default reading's."""
+    return _first_shipped(network_file(game_id, reading), network_file(game_id))
+
+
+def _first_shipped(*names: str) -> ValueNetwork:
+    """The network of the first of these files that the package has."""
     data = resources.files("tresfute.bots") / "data"
-    name = network_file(game_id, reading)
-    return _loaded(name if (data / name).is_file() else network_file(game_id))
+    return _loaded(next(name for name in names if (data / name).is_file()))
 
 
 @cache
@@ -727,10 +731,9 @@ def network_for(game: Game) -> ValueNetwork:
 
 @cache
 def _valuation(game_id: str, reading: tuple[tuple[str, bool], ...]) -> ValueNetwork:
-    name = network_file(game_id, reading, "valuation")
-    if (resources.files("tresfute.bots") / "data" / name).is_file():
-        return _loaded(name)
-    return shipped_network(game_id, reading)
+    return _first_shipped(
+        network_file(game_id, reading, "valuation"), network_file(game_id, reading), network_file(game_id)
+    )
 
 
 def valuation_network(game: Game) -> ValueNetwork:
