@@ -198,6 +198,14 @@ print(int(reward) == env.unwrapped.game.score(0).total, type(env.unwrapped).__na
 """
 
 
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a fresh interpreter (imports as a new user's program makes them), which
+    must succeed; its output to check."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 @pytest.mark.parametrize(
     ("extra", "env_id"),
     [
@@ -212,8 +220,7 @@ def test_gym_make_works_in_a_fresh_interpreter(extra: str, env_id: str) -> None:
     code = FRESH_EPISODE.format(extra=extra, env_id=env_id)
     if extra.startswith("\n"):  # import tresfute first, Gymnasium after it
         code = "import tresfute\n" + code.replace("\nimport tresfute", "", 1)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert done.stdout.split() == ["True", "TresFuteEnv"]
 
 
@@ -226,15 +233,13 @@ def test_looking_gymnasium_up_before_importing_it_keeps_the_ids_registered() -> 
         "import gymnasium as gym\n"
         "print(gym.make('tresfute/TresFute-v0').spec.id)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert done.stdout.strip() == "tresfute/TresFute-v0"
 
 
 def test_importing_tresfute_does_not_import_gymnasium_or_the_environments() -> None:
     code = "import sys, tresfute; print(sorted(m for m in sys.modules if m.startswith(('gymnasium', 'tresfute.envs'))))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert done.stdout.strip() == "[]"
 
 
@@ -639,8 +644,7 @@ def test_importing_the_environments_without_their_extra_names_the_extra(module: 
     # tresfute first (its registration looks Gymnasium up), then the package made unimportable
     code = f"import sys, tresfute; sys.modules[{blocked!r}] = None\n"
     code += f"try:\n    import {module}\nexcept ImportError as e:\n    print(e)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert f'pip install "tresfute[{extra}]"' in done.stdout and blocked in done.stdout, done.stdout
 
 
@@ -655,8 +659,7 @@ def test_the_environments_need_rich_only_for_the_ansi_render_and_say_so() -> Non
         "             lambda: tresfute.envs.raw_env(render_mode='ansi')):\n"
         "    try:\n        make()\n    except ImportError as e:\n        print(e)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert done.stdout.count('the tui extra): pip install "tresfute[tui]"') == 2, done.stdout
 
 
@@ -666,6 +669,5 @@ def test_the_human_render_without_pygame_names_the_video_extra() -> None:
         "import gymnasium as gym\n"
         "try:\n    gym.make('tresfute/TresFute-v0', render_mode='human')\nexcept ImportError as e:\n    print(e)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert '(the video extra): pip install "tresfute[video]"' in done.stdout, done.stdout
