@@ -47,7 +47,7 @@ from ..seeds import derived_seed
 from .blas import blas_threads
 from .greedy import GreedyBot
 from .network import SCALE, ValueNetwork
-from .strong import StrongBot, afterstates
+from .strong import StrongBot, afterstates, evaluate_moves
 
 
 @dataclass
@@ -195,9 +195,7 @@ def play_opening(game: Game, network: ValueNetwork, rng: random.Random) -> None:
         elif kind == "greedy":
             move = greedy.choose(game, 0)
         else:
-            moves, afters = afterstates(game, 0)
-            values = network.values(afters, 0)
-            move = moves[max(range(len(moves)), key=values.__getitem__)]
+            move = evaluate_moves(game, 0, network)[0][1]  # the network's best
         game.play(move, 0)
 
 
