@@ -49,6 +49,8 @@ def one(job: tuple[str, str, int, int]) -> dict:
         "decisions": len(review.decisions),
         "mistakes": counts["mistake"] + counts["blunder"],
         "seconds": seconds,
+        # each decision where the move played was not the choice: its cost and standard error
+        "departures": [[round(d.cost, 2), round(d.cost_se, 2)] for d in review.decisions if d.played != d.best],
     }
 
 
@@ -83,13 +85,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=24, help="games of each kind")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--kinds", default=",".join(KINDS), help="the kinds of player, comma-separated")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     rows: list[dict] = []
     if args.out and args.out.exists():
         rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
     done = {(r["kind"], r["n"]) for r in rows}
-    jobs = [(args.game, kind, args.seed, n) for n in range(args.games) for kind in KINDS if (kind, n) not in done]
+    kinds = [k for k in args.kinds.split(",") if k]
+    if any(k not in KINDS for k in kinds):
+        parser.error(f"--kinds: each of {', '.join(KINDS)}")
+    jobs = [(args.game, kind, args.seed, n) for n in range(args.games) for kind in kinds if (kind, n) not in done]
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
     with Pool(args.workers) as pool:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import math
 import random
@@ -16,7 +17,7 @@ from threadpoolctl import ThreadpoolController, threadpool_info  # type: ignore[
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
 from tresfute.bots import strong as strong_module
 from tresfute.bots.blas import blas_threads
-from tresfute.bots.futures import own_dice
+from tresfute.bots.futures import _aligned_drawn, _aligned_draws, own_dice
 from tresfute.bots.network import Encoder, ValueNetwork, shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
@@ -373,6 +374,52 @@ def test_the_futures_draw_their_dice_as_the_notation_s_text_did(game_id: str) ->
             else:
                 game.play(play.choice(game.legal_moves()))
     assert rolls > 100
+
+
+@pytest.mark.parametrize("game_id", sorted(SPECS))
+def test_aligned_futures_give_a_die_the_same_face_after_either_move(game_id: str) -> None:
+    """The review's valuation futures draw by die (``future_values(aligned=True)``): after two
+    moves that leave different dice to roll, a future's next roll gives every die both still
+    hold the same face; and a solo passive roll so drawn still sends the three lowest dice to
+    the platter. Every roll drawn is a legal move."""
+    compared = solo = 0
+    for seed in range(30):
+        game = Game(game_id, players=1, dice="external")
+        play = random.Random(seed)
+        while not game.is_over and (compared < 40 or solo < 40):
+            player = game.to_move
+            assert player is not None
+            if player != CHANCE and game.phase == "choose":
+                afters = []
+                for move in game.legal_moves(player):
+                    after = game.copy(dice="external", history=False)
+                    after.play(move, player)
+                    if after.to_move == CHANCE and after.phase != "solo roll":
+                        afters.append(after)
+                for a, b in itertools.pairwise(afters):
+                    if a.dice_to_roll() == b.dice_to_roll():
+                        continue
+                    draws = _aligned_draws(seed * 1000 + compared)
+                    faces_a, faces_b = dict(_aligned_drawn(a, draws)[0].dice), dict(_aligned_drawn(b, draws)[0].dice)
+                    common = set(faces_a) & set(faces_b)
+                    if not common:
+                        continue
+                    assert all(faces_a[d] == faces_b[d] for d in common)
+                    a.copy().play(_aligned_drawn(a, draws)[0])
+                    compared += 1
+            if game.phase == "solo roll":
+                for k in range(5):
+                    rolled = game.copy(dice="external", history=False)
+                    move = _aligned_drawn(rolled, _aligned_draws(seed * 100 + k))[0]
+                    rolled.play(move)  # legal: the platter holds the three lowest
+                    values = dict(move.dice)
+                    assert move.platter is not None
+                    assert max(values[d] for d in move.platter) <= min(
+                        v for d, v in values.items() if d not in move.platter
+                    )
+                    solo += 1
+            game.play(own_dice(game, play) if player == CHANCE else play.choice(game.legal_moves()))
+    assert compared >= 40 and solo >= 40
 
 
 def test_a_decision_pauses_the_garbage_collector_and_leaves_it_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -91,14 +91,18 @@ def test_a_decision_is_labelled_by_its_cost_and_the_costliest_come_first() -> No
         "blunder",
     ]
     assert [name for name, _ in LABELS] == ["best", "good", "inaccuracy", "mistake", "blunder"]
-    # a cost is worse than good only when it clears twice its standard error
-    assert [label(3.0, 0.6), label(3.0, 0.4), label(12.0, 5.1), label(12.0, 4.9), label(1.0, 3.0)] == [
-        "good",
-        "inaccuracy",
-        "good",
-        "blunder",
-        "good",
-    ]
+    # a cost is worse than good only when it clears twice its standard error, and then labelled
+    # by what it certainly cost: the cost less twice its standard error
+    assert [
+        label(3.0, 0.6),
+        label(3.0, 0.4),
+        label(12.0, 5.1),
+        label(12.0, 4.9),
+        label(1.0, 3.0),
+        label(9.0, 2.5),
+        label(13.0, 1.0),
+        label(13.0, 1.6),
+    ] == ["good", "inaccuracy", "good", "inaccuracy", "good", "inaccuracy", "blunder", "mistake"]
     assert [level(r) for r in (0.1, 0.5, 1.5, 3.0, 6.0)] == ["expert", "strong", "advanced", "intermediate", "beginner"]
     review = review_game(records.record_of(play_game("tres-fute", 1, "greedy", 1, 0)))
     costs = [d.cost for d in review.decisions]
@@ -272,7 +276,7 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
     assert code == 0
     data = json.loads(out)
     record = records.loads(two_player_record.read_text())
-    assert data["format"] == "tresfute-review/2" and data["game"] == "tres-fute"
+    assert data["format"] == "tresfute-review/3" and data["game"] == "tres-fute"
     assert (data["player"], data["name"]) == (2, "Bob")
     numbers = [n for n, entry in enumerate(record.moves, start=1) if entry.startswith("2:")]
     assert [d["move_number"] for d in data["decisions"]] == numbers

@@ -32,13 +32,18 @@ from .strong import Estimate, StrongBot
 # MOST_FUTURES (by game: Vraiment très futé's turns are dearer). The choice alone (nothing to
 # compare it with) is valued on FIRST_FUTURES.
 FIRST_FUTURES: dict[str, int] = {"tres-fute": 8, "vraiment-tres-fute": 8}
-MOST_FUTURES: dict[str, int] = {"tres-fute": 48, "vraiment-tres-fute": 32}
+MOST_FUTURES: dict[str, int] = {"tres-fute": 32, "vraiment-tres-fute": 24}
 TARGET_SE = 0.5
 RELATIVE_SE = 0.1
 # The valuation futures go one turn further than the strong player's own: the value of its
 # choice is then read from other positions than those that chose it, so that the network's own
 # errors, which the choice favours (a best of several estimates), are not counted in its value.
 MORE_TURNS = 1
+# The valuation futures draw aligned dice (``future_values(aligned=True)``): a future gives the
+# same die the same face at the same roll of the same turn after either move, so that two moves
+# that leave different dice to roll are still compared on the same luck.
+ALIGNED = True
+SHORT_LAST_TURN = False
 # What the strong player scores from a position above its valuation futures' value, by the
 # rounds left after the position's (a + b * rounds_left): the network values its own play to the
 # end, where the strong player searches; the shown expected final scores are the strong player's.
@@ -127,9 +132,12 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
     while active:
         n = len(found[active[0]])
         seeds = [hash((seed, len(game.history), game.dice_rolled, VALUATION_SEEDS + i)) for i in range(n, n + step)]
-        drawn = future_values([starts[k] for k in active], seeds, player, network, more_turns=MORE_TURNS)
-        for k, these in zip(active, drawn, strict=True):
-            found[k] += these
+        these = [starts[k] for k in active]
+        drawn = future_values(
+            these, seeds, player, network, more_turns=MORE_TURNS, aligned=ALIGNED, short=SHORT_LAST_TURN
+        )
+        for k, values in zip(active, drawn, strict=True):
+            found[k] += values
         active = [k for k in active if k == 0 or not (len(found[k]) >= most or _precise(found[0], found[k]))]
         if active == [0]:
             active = []

@@ -23,7 +23,10 @@ there plays the rest of its turn, and so does every future at a table, where the
 turn holds the others' picks from the platter.
 
 The review's valuation futures (``bots/appraisal.py``) go on for one turn more
-(``more_turns``): in a solo game, through the +1 entries and the passive pick that follows.
+(``more_turns``; in a solo game the passive pick is a turn of its own), and draw *aligned* dice
+(``aligned``): each roll's faces come from the future, the turn and the count of rolls in it,
+by die, so that the futures of two moves meet the same luck even where the moves leave
+different dice to roll.
 
 What a future's end is worth is the player's own expected final score by default; another
 player (``bots/winning.py``) gives its own measure of an end-of-turn position instead (its
@@ -71,10 +74,43 @@ def _turn(game: Game) -> tuple[int, int, bool]:
     return (game.round, game.turn, game.solo_passive)
 
 
+_MASK = (1 << 64) - 1
+
+
+def _aligned_draws(key: int) -> list[float]:
+    """Twelve numbers in [0, 1) from ``key`` alone (splitmix64): a face and a tie-break for
+    each of the six dice."""
+    x = key & _MASK
+    draws: list[float] = []
+    for _ in range(12):
+        x = (x + 0x9E3779B97F4A7C15) & _MASK
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        draws.append(((z ^ (z >> 31)) >> 11) * 2.0**-53)
+    return draws
+
+
+def _aligned_drawn(game: Any, draws: list[float]) -> tuple[Move, tuple[int, ...]]:
+    """:func:`_drawn`'s move from one roll's :func:`_aligned_draws`, taken by die: two futures
+    of different moves that draw for the same roll (same future, same turn, same count of rolls
+    in it) give the same die the same face, so that the difference between the moves is
+    measured on the same luck, where drawing in order would part their dice for good at the
+    first roll of another size."""
+    names: list[str] = list(game.dice)
+    rolled: list[str] = game.dice_to_roll()
+    index = {d: k for k, d in enumerate(names)}
+    faces = [int(draws[index[d]] * 6) + 1 for d in rolled]
+    if game.phase != "solo roll":
+        return Move(_DICE, dice=tuple(zip(rolled, faces, strict=True))), tuple(faces)
+    order = sorted(range(len(rolled)), key=lambda k: (faces[k], draws[6 + index[rolled[k]]]))[:3]
+    platter = tuple(rolled[k] for k in sorted(order))
+    return Move(_DICE, dice=tuple(zip(rolled, faces, strict=True)), platter=platter), (*faces, *order)
+
+
 class _Position:
     """A position reached by some of the futures of one start (their numbers)."""
 
-    __slots__ = ("futures", "game", "more_turns", "rolled", "start", "turn")
+    __slots__ = ("base", "futures", "game", "last", "more_turns", "over", "rolled", "short", "start", "turn")
 
     def __init__(
         self,
@@ -82,26 +118,44 @@ class _Position:
         start: int,
         futures: list[int],
         turn: tuple[int, int, bool],
-        rolled: bool = False,
         more_turns: int = 0,
+        base: int = 0,
+        short: bool = False,
     ) -> None:
         self.game = game
         self.start = start
         self.futures = futures
         self.turn = turn
-        self.rolled = rolled  # whether these futures have rolled dice of their own
+        self.rolled = False  # whether these futures have rolled dice of their own in this turn
         self.more_turns = more_turns  # turns still to play after this one
+        self.base = base  # the game's count of rolls where this turn's counting starts (aligned dice)
+        self.short = short  # the last turn ends at its first decision after a roll
+        self.last = False  # in the last of the more turns
+        self.over = False  # ended by ``short``
+
+    def rolled_child(self, game: Game, futures: list[int]) -> _Position:
+        """The position of some of these futures after their dice."""
+        child = _Position(game, self.start, futures, self.turn, self.more_turns, self.base, self.short)
+        child.rolled, child.last = True, self.last
+        return child
+
+    def decided(self) -> None:
+        """A decision was just played here: with ``short``, the last turn's first after a roll
+        ends these futures."""
+        if self.short and self.last and self.rolled:
+            self.over = True
 
     def ended(self) -> bool:
         """Whether these futures are over (see the module's docstring); past their turn's end
         with turns still to play, they go on into the next one."""
         game = self.game
-        if game.is_over:
+        if game.is_over or self.over:
             return True
         if _turn(game) != self.turn:
             if not self.more_turns:
                 return True
-            self.turn, self.more_turns = _turn(game), self.more_turns - 1
+            self.turn, self.more_turns, self.base = _turn(game), self.more_turns - 1, game.dice_rolled
+            self.rolled, self.last = False, not self.more_turns
             return False
         return self.rolled and not self.more_turns and game.phase is _ACTIVE_EXTRA and game.n_players == 1
 
@@ -113,17 +167,22 @@ def future_values(
     network: ValueNetwork,
     worth: Callable[[list[Game]], list[float]] | None = None,
     more_turns: int = 0,
+    aligned: bool = False,
+    short: bool = False,
 ) -> list[list[float]]:
     """For each start (a position right after a move, waiting for outside dice), the value for
     ``player`` at the end of each future (see above), the future ``i`` drawing its dice from
     ``random.Random(seeds[i])``. The starts are not changed. The rest of the turn is played by
     the network's best moves; ``worth``, if given, values the positions at the end of the turn
     (or of the game) instead of the network's expected final score for ``player``.
-    ``more_turns``: the futures go on for that many turns after the current one.
+    ``more_turns``: the futures go on for that many turns after the current one. ``aligned``:
+    the dice of future ``i`` are drawn by :func:`_aligned_drawn` instead, the same faces for the
+    same die at the same roll of the same turn whatever move each start began with. ``short``:
+    the last of the more turns ends at its first decision after a roll (valued as played).
 
     Python's cyclic garbage collector is paused meanwhile (:func:`collector_paused`)."""
     with collector_paused():
-        return _future_values(starts, seeds, player, network, worth, more_turns)
+        return _future_values(starts, seeds, player, network, worth, more_turns, aligned, short)
 
 
 @contextmanager
@@ -147,11 +206,14 @@ def _future_values(
     network: ValueNetwork,
     worth: Callable[[list[Game]], list[float]] | None,
     more_turns: int = 0,
+    aligned: bool = False,
+    short: bool = False,
 ) -> list[list[float]]:
-    generators = [[random.Random(s) for s in seeds] for _ in starts]
+    generators = [] if aligned else [[random.Random(s) for s in seeds] for _ in starts]
+    cache: dict[int, list[float]] = {}
     everyone = list(range(len(seeds)))
     going = [
-        _Position(g.copy(dice="external", history=False), k, everyone, _turn(g), more_turns=more_turns)
+        _Position(g.copy(dice="external", history=False), k, everyone, _turn(g), more_turns, g.dice_rolled, short)
         for k, g in enumerate(starts)
     ]
     ended: list[_Position] = []
@@ -163,10 +225,12 @@ def _future_values(
             if position.ended():
                 ended.append(position)
             elif game.to_move == CHANCE:
-                rolled += _roll(position, generators[position.start])
+                rolled += _roll(position, seeds if aligned else generators[position.start], aligned, cache)
             else:
                 deciding.append(position)
         _play_best(deciding, network)
+        for position in deciding:
+            position.decided()
         going = deciding + rolled
     games = [position.game for position in ended]
     worths = network.values(games, player) if worth is None else worth(games)
@@ -178,11 +242,21 @@ def _future_values(
     return values
 
 
-def _roll(position: _Position, generators: list[random.Random]) -> list[_Position]:
-    """The positions after each future's own dice: one per distinct roll."""
+def _roll(position: _Position, sources: list[Any], aligned: bool, cache: dict[int, list[float]]) -> list[_Position]:
+    """The positions after each future's own dice (from its generator, or aligned: from its
+    seed, each roll's draws kept in ``cache`` for the other starts): one per distinct roll."""
     rolls: dict[tuple[int, ...], tuple[Move, list[int]]] = {}
+    game = position.game
+    events = game.dice_rolled - position.base
     for i in position.futures:
-        move, drawn = _drawn(position.game, generators[i])
+        if aligned:
+            key = hash((sources[i], position.turn, events))
+            draws = cache.get(key)
+            if draws is None:
+                draws = cache[key] = _aligned_draws(key)
+            move, drawn = _aligned_drawn(game, draws)
+        else:
+            move, drawn = _drawn(game, sources[i])
         found = rolls.get(drawn)
         if found is None:
             rolls[drawn] = (move, [i])
@@ -193,7 +267,7 @@ def _roll(position: _Position, generators: list[random.Random]) -> list[_Positio
     for k, (move, futures) in enumerate(rolls.values()):
         game = position.game if k == last else position.game.copy(dice="external", history=False)
         game.play(move)
-        out.append(_Position(game, position.start, futures, position.turn, True, position.more_turns))
+        out.append(position.rolled_child(game, futures))
     return out
 
 

@@ -6,7 +6,8 @@ are both valued on valuation futures drawn anew (never those that chose the move
 choice's value carries no winner's curse), the same futures for both (common random numbers).
 A decision's **cost** is the choice's expected final score minus the played move's, never below
 0, with the standard error of that difference (``cost_se``); a decision is labelled worse than
-*good* only when its cost clears twice its standard error. A played move that is the strong
+*good* only when its cost clears twice its standard error, and then by what it certainly cost
+(the cost less twice its standard error). A played move that is the strong
 choice costs exactly 0. Each costly decision gets a reason in words (``bots/why.py``).
 
 The game's figures: the **accuracy** (the share of the expected final score at the first
@@ -51,7 +52,7 @@ LEVELS: tuple[tuple[str, float], ...] = (
     ("beginner", float("inf")),
 )
 ACCURACY_HALVING = 4.0  # points lost per decision that halve the accuracy
-FORMAT = "tresfute-review/2"  # the JSON form of a review (docs/review.md)
+FORMAT = "tresfute-review/3"  # the JSON form of a review, and its numbers' version (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 
 
@@ -67,9 +68,11 @@ class ReviewError(ValueError):
 
 def label(cost: float, cost_se: float = 0.0) -> str:
     """The word for a decision that cost ``cost`` expected points (``LABELS``), measured with
-    standard error ``cost_se``: no worse than *good* unless the cost clears its noise."""
-    if cost - NOISE * cost_se < LABELS[1][1]:
-        cost = min(cost, LABELS[1][1] - 1e-9)
+    standard error ``cost_se``. *Best* and *good* go by the cost; a worse label is a claim
+    that the cost is at least its threshold, so it goes by the cost less NOISE standard
+    errors: a cost of 9 ± 3 is certainly above 2, not certainly above 5 (an *inaccuracy*)."""
+    low = cost - NOISE * cost_se
+    cost = min(cost, LABELS[1][1] - 1e-9) if low < LABELS[1][1] else low
     for name, below in LABELS:
         if cost < below:
             return name
