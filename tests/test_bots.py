@@ -17,7 +17,15 @@ from threadpoolctl import ThreadpoolController, threadpool_info  # type: ignore[
 from tresfute.bots import BOTS, StrongBot, analyse, make_bot
 from tresfute.bots import strong as strong_module
 from tresfute.bots.blas import blas_threads
-from tresfute.bots.futures import _aligned_drawn, _aligned_draws, own_dice
+from tresfute.bots.futures import (
+    FIRST_DECISION,
+    NEXT_ROLL,
+    WHOLE,
+    _aligned_drawn,
+    _aligned_draws,
+    future_values,
+    own_dice,
+)
 from tresfute.bots.network import Encoder, ValueNetwork, shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
@@ -420,6 +428,50 @@ def test_aligned_futures_give_a_die_the_same_face_after_either_move(game_id: str
                     solo += 1
             game.play(own_dice(game, play) if player == CHANCE else play.choice(game.legal_moves()))
     assert compared >= 40 and solo >= 40
+
+
+@pytest.mark.parametrize("game_id", sorted(SPECS))
+def test_a_valuation_future_s_last_turn_ends_where_it_is_told(game_id: str) -> None:
+    """``future_values(more_turns=1, short=...)``: every future reaches the turn after its start's;
+    WHOLE plays that turn out (a solo game's to the end of the player's picks), FIRST_DECISION
+    stops it at its first decision after a roll, NEXT_ROLL at the roll after that decision (its
+    bonuses played out); and never further than WHOLE."""
+    network = shipped_network(game_id)
+    play = random.Random(4)
+    game = Game(game_id, players=1, dice="external")
+    checked = shorter = 0
+    while not game.is_over and checked < 10:
+        player = game.to_move
+        assert player is not None
+        if player == CHANCE:
+            game.play(own_dice(game, play))
+            continue
+        moves = game.legal_moves(player)
+        if len(moves) > 1 and play.random() < 0.5:
+            start = game.copy(dice="external", history=False)
+            start.play(moves[0], player)
+            turn = (start.round, start.turn, start.solo_passive)
+            ended: dict[str, list[Game]] = {}
+            for short in (WHOLE, FIRST_DECISION, NEXT_ROLL):
+                seen: list[Game] = []
+
+                def worth(games: list[Game], seen: list[Game] = seen) -> list[float]:
+                    seen.extend(g.copy() for g in games)
+                    return [0.0] * len(games)
+
+                future_values([start], [1, 2, 3], player, network, worth, more_turns=1, aligned=True, short=short)
+                ended[short] = seen
+            for short, games in ended.items():
+                for g in games:
+                    assert g.is_over or (g.round, g.turn, g.solo_passive) != turn
+                    if short == NEXT_ROLL and not g.is_over and g.phase not in ("active extra", "turn start"):
+                        assert g.to_move == CHANCE or (g.round, g.turn, g.solo_passive) != turn
+            rolls = {short: max(g.dice_rolled for g in games) for short, games in ended.items()}
+            assert rolls[FIRST_DECISION] <= rolls[NEXT_ROLL] <= rolls[WHOLE]
+            shorter += rolls[FIRST_DECISION] < rolls[WHOLE]
+            checked += 1
+        game.play(play.choice(moves), player)
+    assert checked == 10 and shorter >= 1
 
 
 def test_a_decision_pauses_the_garbage_collector_and_leaves_it_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,7 +23,8 @@ there plays the rest of its turn, and so does every future at a table, where the
 turn holds the others' picks from the platter.
 
 The review's valuation futures (``bots/appraisal.py``) go on for one turn more
-(``more_turns``; in a solo game the passive pick is a turn of its own), and draw *aligned* dice
+(``more_turns``; in a solo game the passive pick is a turn of its own; ``short`` says where in
+that turn they may stop), and draw *aligned* dice
 (``aligned``): each roll's faces come from the future, the turn and the count of rolls in it,
 by die, so that the futures of two moves meet the same luck even where the moves leave
 different dice to roll.
@@ -107,10 +108,16 @@ def _aligned_drawn(game: Any, draws: list[float]) -> tuple[Move, tuple[int, ...]
     return Move(_DICE, dice=tuple(zip(rolled, faces, strict=True)), platter=platter), (*faces, *order)
 
 
+# Where the last of a future's more turns ends (``future_values(short=...)``).
+WHOLE = "whole"
+FIRST_DECISION = "first decision"
+NEXT_ROLL = "next roll"
+
+
 class _Position:
     """A position reached by some of the futures of one start (their numbers)."""
 
-    __slots__ = ("base", "futures", "game", "last", "more_turns", "over", "rolled", "short", "start", "turn")
+    __slots__ = ("base", "futures", "game", "last", "more_turns", "picked", "rolled", "short", "start", "turn")
 
     def __init__(
         self,
@@ -120,7 +127,7 @@ class _Position:
         turn: tuple[int, int, bool],
         more_turns: int = 0,
         base: int = 0,
-        short: bool = False,
+        short: str = WHOLE,
     ) -> None:
         self.game = game
         self.start = start
@@ -129,27 +136,28 @@ class _Position:
         self.rolled = False  # whether these futures have rolled dice of their own in this turn
         self.more_turns = more_turns  # turns still to play after this one
         self.base = base  # the game's count of rolls where this turn's counting starts (aligned dice)
-        self.short = short  # the last turn ends at its first decision after a roll
+        self.short = short  # where the last of the more turns ends (``future_values``)
         self.last = False  # in the last of the more turns
-        self.over = False  # ended by ``short``
+        self.picked = False  # a decision was played after a roll in the last turn
 
     def rolled_child(self, game: Game, futures: list[int]) -> _Position:
         """The position of some of these futures after their dice."""
         child = _Position(game, self.start, futures, self.turn, self.more_turns, self.base, self.short)
-        child.rolled, child.last = True, self.last
+        child.rolled, child.last, child.picked = True, self.last, self.picked
         return child
 
     def decided(self) -> None:
-        """A decision was just played here: with ``short``, the last turn's first after a roll
-        ends these futures."""
-        if self.short and self.last and self.rolled:
-            self.over = True
+        """A decision was just played here."""
+        if self.last and self.rolled:
+            self.picked = True
 
     def ended(self) -> bool:
         """Whether these futures are over (see the module's docstring); past their turn's end
         with turns still to play, they go on into the next one."""
         game = self.game
-        if game.is_over or self.over:
+        if game.is_over:
+            return True
+        if self.picked and (self.short == FIRST_DECISION or (self.short == NEXT_ROLL and game.to_move == CHANCE)):
             return True
         if _turn(game) != self.turn:
             if not self.more_turns:
@@ -168,7 +176,7 @@ def future_values(
     worth: Callable[[list[Game]], list[float]] | None = None,
     more_turns: int = 0,
     aligned: bool = False,
-    short: bool = False,
+    short: str = WHOLE,
 ) -> list[list[float]]:
     """For each start (a position right after a move, waiting for outside dice), the value for
     ``player`` at the end of each future (see above), the future ``i`` drawing its dice from
@@ -178,7 +186,9 @@ def future_values(
     ``more_turns``: the futures go on for that many turns after the current one. ``aligned``:
     the dice of future ``i`` are drawn by :func:`_aligned_drawn` instead, the same faces for the
     same die at the same roll of the same turn whatever move each start began with. ``short``:
-    the last of the more turns ends at its first decision after a roll (valued as played).
+    where the last of the more turns ends: at its end (:data:`WHOLE`, as the first), at its first
+    decision after a roll (:data:`FIRST_DECISION`), or at the first roll after that decision
+    (:data:`NEXT_ROLL`: the decision's bonuses played out, before the dice).
 
     Python's cyclic garbage collector is paused meanwhile (:func:`collector_paused`)."""
     with collector_paused():
@@ -207,7 +217,7 @@ def _future_values(
     worth: Callable[[list[Game]], list[float]] | None,
     more_turns: int = 0,
     aligned: bool = False,
-    short: bool = False,
+    short: str = WHOLE,
 ) -> list[list[float]]:
     generators = [] if aligned else [[random.Random(s) for s in seeds] for _ in starts]
     cache: dict[int, list[float]] = {}
