@@ -111,7 +111,6 @@ def _aligned_drawn(game: Any, draws: list[float]) -> tuple[Move, tuple[int, ...]
 # Where the last of a future's more turns ends (``future_values(short=...)``).
 WHOLE = "whole"
 FIRST_DECISION = "first decision"
-NEXT_ROLL = "next roll"
 
 
 class _Position:
@@ -157,7 +156,7 @@ class _Position:
         game = self.game
         if game.is_over:
             return True
-        if self.picked and (self.short == FIRST_DECISION or (self.short == NEXT_ROLL and game.to_move == CHANCE)):
+        if self.picked and self.short == FIRST_DECISION:
             return True
         if _turn(game) != self.turn:
             if not self.more_turns:
@@ -186,9 +185,8 @@ def future_values(
     ``more_turns``: the futures go on for that many turns after the current one. ``aligned``:
     the dice of future ``i`` are drawn by :func:`_aligned_drawn` instead, the same faces for the
     same die at the same roll of the same turn whatever move each start began with. ``short``:
-    where the last of the more turns ends: at its end (:data:`WHOLE`, as the first), at its first
-    decision after a roll (:data:`FIRST_DECISION`), or at the first roll after that decision
-    (:data:`NEXT_ROLL`: the decision's bonuses played out, before the dice).
+    where the last of the more turns ends: at its end (:data:`WHOLE`, as the first), or at its
+    first decision after a roll (:data:`FIRST_DECISION`).
 
     Python's cyclic garbage collector is paused meanwhile (:func:`collector_paused`)."""
     with collector_paused():
