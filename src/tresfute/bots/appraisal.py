@@ -32,7 +32,7 @@ from .strong import Estimate, StrongBot
 # MOST_FUTURES (by game: Vraiment très futé's turns are dearer). The choice alone (nothing to
 # compare it with) is valued on FIRST_FUTURES.
 FIRST_FUTURES: dict[str, int] = {"tres-fute": 8, "vraiment-tres-fute": 8}
-MOST_FUTURES: dict[str, int] = {"tres-fute": 32, "vraiment-tres-fute": 24}
+MOST_FUTURES: dict[str, int] = {"tres-fute": 32, "vraiment-tres-fute": 16}
 TARGET_SE = 0.5
 RELATIVE_SE = 0.1
 # The valuation futures go one turn further than the strong player's own: the value of its
