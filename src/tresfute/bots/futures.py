@@ -65,8 +65,13 @@ def _drawn(game: Any, rng: random.Random) -> tuple[Move, tuple[int, ...]]:
     faces = [int(rng.random() * 6) + 1 for _ in dice]
     if game.phase != "solo roll":
         return Move(_DICE, dice=tuple(zip(dice, faces, strict=True))), tuple(faces)
-    # the three lowest dice go to the platter, equal faces in a random order
-    order = sorted(range(len(dice)), key=lambda k: (faces[k], rng.random()))[:3]
+    return _solo_roll(dice, faces, lambda _: rng.random())
+
+
+def _solo_roll(dice: list[str], faces: list[int], tie_break: Callable[[int], float]) -> tuple[Move, tuple[int, ...]]:
+    """A solo passive roll's move and what was drawn: the three lowest dice go to the platter,
+    equal faces in the order of ``tie_break`` (asked once per die, in die order)."""
+    order = sorted(range(len(dice)), key=lambda k: (faces[k], tie_break(k)))[:3]
     platter = tuple(dice[k] for k in sorted(order))
     return Move(_DICE, dice=tuple(zip(dice, faces, strict=True)), platter=platter), (*faces, *order)
 
@@ -103,9 +108,7 @@ def _aligned_drawn(game: Any, draws: list[float]) -> tuple[Move, tuple[int, ...]
     faces = [int(draws[index[d]] * 6) + 1 for d in rolled]
     if game.phase != "solo roll":
         return Move(_DICE, dice=tuple(zip(rolled, faces, strict=True))), tuple(faces)
-    order = sorted(range(len(rolled)), key=lambda k: (faces[k], draws[6 + index[rolled[k]]]))[:3]
-    platter = tuple(rolled[k] for k in sorted(order))
-    return Move(_DICE, dice=tuple(zip(rolled, faces, strict=True)), platter=platter), (*faces, *order)
+    return _solo_roll(rolled, faces, lambda k: draws[6 + index[rolled[k]]])
 
 
 # Where the last of a future's more turns ends (``future_values(short=...)``).

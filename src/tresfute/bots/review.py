@@ -4,8 +4,9 @@ For every decision of the reviewed player, the position is appraised (``bots/app
 the strong player's choice is found by its own analysis, then the choice and the move played
 are both valued on valuation futures drawn anew (never those that chose the move, so that the
 choice's value carries no winner's curse), the same futures for both (common random numbers).
-A decision's **cost** is the choice's expected final score minus the played move's, never below
-0, with the standard error of that difference (``cost_se``); a decision is labelled worse than
+A decision's **cost** is the choice's expected final score minus the played move's (below 0
+where the futures found the move played better: not cut, so that the costs add up), with the
+standard error of that difference (``cost_se``); a decision is labelled worse than
 *good* only when its cost clears twice its standard error, and then by what it certainly cost
 (the cost less twice its standard error). A played move that is the strong
 choice costs exactly 0. Each costly decision gets a reason in words (``bots/why.py``).
