@@ -111,6 +111,13 @@ def _aligned_drawn(game: Any, draws: list[float]) -> tuple[Move, tuple[int, ...]
     return _solo_roll(rolled, faces, lambda k: draws[6 + index[rolled[k]]])
 
 
+def aligned_roll(game: Any, key: int) -> Move:
+    """The chance move due in a game that waits for outside dice, its faces drawn from ``key``
+    alone, die by die (:func:`_aligned_drawn`): the same key gives the same die the same face
+    whatever other dice are rolled with it (``bots/clairvoyant.py`` fixes a game's dice so)."""
+    return _aligned_drawn(game, _aligned_draws(key))[0]
+
+
 # Where the last of a future's more turns ends (``future_values(short=...)``).
 WHOLE = "whole"
 FIRST_DECISION = "first decision"
