@@ -17,8 +17,14 @@ each forecast and models each final score as normal about it, with that spread o
 root of 2 (which gives each difference of two scores exactly the measured spread). The table,
 with the command and the seed, is written to ``src/tresfute/bots/data/win-spread.json``.
 ``--raw FILE`` keeps every game's forecasts there (and reads them back on the next run).
-``--only GAME`` plays only that game's tables (after its network changed) and keeps the other
-game's from the file: what the whole command would write, in a fraction of the time.
+``--only GAME`` plays only that game's tables (after its network changed) and keeps the others
+from the file: what the whole command would write, in a fraction of the time.
+
+Each reading of a game's rules has its own network (``bots/network.py``), so its own tables:
+besides each game under its default rules, every rules option read the other way is calibrated
+under its own name (``winning.calibration_key``: ``"vraiment-tres-fute
+reprise_with_no_die_left=false"``, with ``--vtf-games`` games a table), and ``--only`` takes
+such a name too.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from tresfute.bots.blas import blas_threads
 from tresfute.bots.futures import own_dice
 from tresfute.bots.network import shipped_network
 from tresfute.bots.strong import StrongBot
-from tresfute.bots.winning import turns_left
+from tresfute.bots.winning import calibration_key, turns_left
 from tresfute.rules import CHANCE, SPECS, Game
 from tresfute.simulate import derived_seed
 
@@ -44,16 +50,29 @@ PURPOSE = "calibrate-win"
 
 
 Forecast = tuple[int, int, list[float], list[int]]  # turns left, active player, forecasts, scores now
+Reading = tuple[tuple[str, bool], ...]  # rules options off their default, sorted by name
 
 
-def one_game(job: tuple[str, int, int, int]) -> tuple[list[Forecast], list[int]]:
+def readings() -> dict[str, tuple[str, Reading]]:
+    """What is calibrated, by its name in the file: each game under its default rules, and
+    under each of its rules options read the other way."""
+    found: dict[str, tuple[str, Reading]] = {}
+    for game_id, spec in SPECS.items():
+        found[game_id] = (game_id, ())
+        for option in spec.rule_options:
+            reading = ((option.name, not option.default),)
+            found[calibration_key(game_id, reading)] = (game_id, reading)
+    return found
+
+
+def one_game(job: tuple[str, Reading, int, int, int]) -> tuple[list[Forecast], list[int]]:
     """One self-play game: at the start of each turn the turns left, the active player, every
     player's forecast and score; and the final scores."""
-    game_id, players, seed, number = job
-    network = shipped_network(game_id)
+    game_id, reading, players, seed, number = job
+    network = shipped_network(game_id, reading)
     rng = random.Random(derived_seed(seed, number, PURPOSE))
     bots = [StrongBot(derived_seed(seed, number, f"{PURPOSE}-bot{p}")) for p in range(players)]
-    game = Game(game_id, players=players, dice="external")
+    game = Game(game_id, players=players, dice="external", rules=dict(reading))
     forecasts: list[Forecast] = []
     seen: set[tuple[int, int]] = set()
     while not game.is_over:
@@ -124,14 +143,15 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument(
         "--only",
-        choices=list(SPECS),
-        help="play only this game's tables (after its network changed) and keep the other's from --out, "
+        choices=list(readings()),
+        help="play only this game's tables (after its network changed) and keep the others from --out, "
         "made with the same seed: the file is the one the whole command writes",
     )
     args = parser.parse_args()
     if not 0 <= args.seed < 1000:
         parser.error("calibrate on tuning seeds (0 to 999): 1000 and up are the benchmark's")
-    counts = {"tres-fute": args.games, "vraiment-tres-fute": args.vtf_games}
+    calibrated = readings()
+    counts = {key: args.games if game_id == "tres-fute" else args.vtf_games for key, (game_id, _) in calibrated.items()}
     kept: dict = {}
     if args.only:
         try:
@@ -139,10 +159,10 @@ def main() -> None:
         except (OSError, ValueError) as error:
             parser.error(f"--only keeps the other game's tables from {args.out}, which cannot be read: {error}")
         if not isinstance(kept, dict) or not all(
-            isinstance(kept.get(part), dict) and game_id in kept[part]
+            isinstance(kept.get(part), dict) and name in kept[part]
             for part in ("by_game", "games")
-            for game_id in SPECS
-            if game_id != args.only
+            for name in SPECS  # every game's default reading: the tables of last resort
+            if name != args.only
         ):
             parser.error(f"--only keeps the other game's tables from {args.out}, which holds none")
         if kept.get("seed") != args.seed:
@@ -150,29 +170,34 @@ def main() -> None:
     raw: dict[str, list] = json.loads(args.raw.read_text()) if args.raw and args.raw.exists() else {}
     by_game: dict[str, dict[str, dict[str, list]]] = {}
     with multiprocessing.Pool(args.workers) as pool:
-        for game_id, spec in SPECS.items():
-            if args.only and game_id != args.only:
-                by_game[game_id] = kept["by_game"][game_id]
-                counts[game_id] = kept["games"][game_id]
+        for name, (game_id, reading) in calibrated.items():
+            if args.only and name != args.only:
+                if name in kept["by_game"]:
+                    by_game[name] = kept["by_game"][name]
+                    counts[name] = kept["games"][name]
+                else:  # a reading the file has no tables for: its games use the default reading's
+                    del counts[name]
                 continue
-            by_game[game_id] = {}
+            by_game[name] = {}
             for players in (2, 3, 4):
-                key = f"{game_id}/{players}"
+                key = f"{name}/{players}"
                 start = time.perf_counter()
-                if len(raw.get(key, [])) != counts[game_id]:
-                    jobs = [(game_id, players, args.seed, n) for n in range(counts[game_id])]
+                if len(raw.get(key, [])) != counts[name]:
+                    jobs = [(game_id, reading, players, args.seed, n) for n in range(counts[name])]
                     raw[key] = pool.map(one_game, jobs, chunksize=1)
                     if args.raw:
                         args.raw.write_text(json.dumps(raw))
-                table = fit(raw[key], players, spec.rounds_by_players[players] * players)
-                by_game[game_id][str(players)] = table
+                table = fit(raw[key], players, SPECS[game_id].rounds_by_players[players] * players)
+                by_game[name][str(players)] = table
                 print(f"{key}: spread {table['spread']} ({time.perf_counter() - start:.0f} s)", flush=True)
     data = {
         "what": (
             "strong self-play at tables of 2 to 4, by number of turns left k (index 0: the game is over): "
             "bias[k][d], the mean of F - m for the player d seats after the active one; spread[k], the root mean "
             "square over pairs of players of the difference of F - m - bias (F the final score, m the network's "
-            "forecast at the start of a turn, before its first roll)"
+            "forecast at the start of a turn, before its first roll); by game, and by game under a reading of its "
+            "rules with an option off its default (its own network), named as in 'vraiment-tres-fute "
+            "reprise_with_no_die_left=false'"
         ),
         "command": (
             f"python scripts/calibrate_win.py --games {counts['tres-fute']} --vtf-games {counts['vraiment-tres-fute']}"

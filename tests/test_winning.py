@@ -16,7 +16,14 @@ from click.testing import CliRunner
 from tresfute.bots import BOTS, StrongBot, WinningBot, make_bot
 from tresfute.bots.futures import future_values, own_dice
 from tresfute.bots.network import shipped_network
-from tresfute.bots.winning import SKILL_SHRINK, calibration, chance_first, turns_left
+from tresfute.bots.winning import (
+    SKILL_SHRINK,
+    TIE_BREAK,
+    calibration,
+    calibration_key,
+    chance_first,
+    turns_left,
+)
 from tresfute.cli import main
 from tresfute.rules import CHANCE, SPECS, Game, Sheet
 from tresfute.rules.kinds import ActionKind
@@ -63,8 +70,10 @@ def test_a_calibration_of_one_game_keeps_the_other_game_s_tables(tmp_path) -> No
     done = subprocess.run([*command, "--only", "tres-fute", "--seed", str(shipped["seed"])], capture_output=True)
     assert done.returncode == 0, done.stderr
     data = json.loads(out.read_text())
-    assert data["by_game"]["vraiment-tres-fute"] == shipped["by_game"]["vraiment-tres-fute"]
-    assert data["games"] == {"tres-fute": 1, "vraiment-tres-fute": shipped["games"]["vraiment-tres-fute"]}
+    kept = [name for name in shipped["by_game"] if name != "tres-fute"]
+    assert "vraiment-tres-fute" in kept
+    assert all(data["by_game"][name] == shipped["by_game"][name] for name in kept)
+    assert data["games"] == {**shipped["games"], "tres-fute": 1}
     assert data["command"].startswith("python scripts/calibrate_win.py --games 1 --vtf-games ")
     assert sorted(data["by_game"]["tres-fute"]) == ["2", "3", "4"]
     before = out.read_text()
@@ -76,19 +85,43 @@ def test_a_calibration_of_one_game_keeps_the_other_game_s_tables(tmp_path) -> No
     assert empty.returncode == 2 and "holds none" in empty.stderr and out.read_text() == '{"seed": 0}'
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-def test_the_calibration_covers_every_table_and_every_turn(game_id: str) -> None:
+STRICT = (("reprise_with_no_die_left", False),)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "reading"), [("tres-fute", ()), ("vraiment-tres-fute", ()), ("vraiment-tres-fute", STRICT)]
+)
+def test_the_calibration_covers_every_table_and_every_turn(game_id: str, reading: tuple) -> None:
     """The shipped calibration has a bias per seat and a spread for every turn left of every
-    table of 2 to 4, made on tuning seeds (below 1000); a finished game has no spread."""
+    table of 2 to 4, for each game and each reading of its rules (each has its own network),
+    made on tuning seeds (below 1000); a finished game has no spread."""
     spec = SPECS[game_id]
     data = json.loads((resources.files("tresfute.bots") / "data" / "win-spread.json").read_text())
     assert data["seed"] < 1000 and "calibrate_win.py" in data["command"]
+    assert calibration_key(game_id, reading) in data["by_game"]
     for players in (2, 3, 4):
-        table = calibration(game_id, players)
+        table = calibration(game_id, players, reading)
         turns = spec.rounds_by_players[players] * players
         assert len(table.spread) == len(table.bias) == turns + 1
         assert table.spread[0] == 0.0 and all(s > 0 for s in table.spread[1:])
         assert all(len(row) == players for row in table.bias)
+
+
+def test_a_table_under_the_strict_reading_is_forecast_with_that_reading_s_calibration() -> None:
+    """The strict reading of Vraiment très futé has its own network, so its own calibration: the
+    winning player reads the tables of its game's reading, and a reading without tables of its
+    own falls back on the default reading's."""
+    strict = calibration("vraiment-tres-fute", 2, STRICT)
+    assert strict != calibration("vraiment-tres-fute", 2)
+    assert calibration("tres-fute", 2, (("no_such_option", True),)) == calibration("tres-fute", 2)
+    game = Game("vraiment-tres-fute", players=2, seed=3, rules={"reprise_with_no_die_left": False})
+    player = WinningBot(0)
+    values = [150.0, 140.0]
+    k = turns_left(game)
+    means = [v + strict.bias[k][p] for p, v in enumerate(values)]
+    assert player.chance(game, 0, values) == pytest.approx(
+        chance_first(means, 0, strict.spread[k]) + TIE_BREAK * means[0]
+    )
 
 
 def test_turns_left_counts_the_current_turn_whole() -> None:

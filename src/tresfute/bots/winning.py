@@ -52,7 +52,7 @@ import numpy as np
 from ..rules import CHANCE, Game, Move, Played
 from .blas import blas_threads
 from .futures import collector_paused, future_values
-from .network import ValueNetwork, network_for
+from .network import ValueNetwork, network_for, reading_of
 from .strong import SEARCH, TABLE_SEARCH, Search, StrongBot, _ranked, evaluate_moves
 
 # The searches at a table, chosen on tuning games (seeds below 1000): see docs/bench.md.
@@ -146,11 +146,21 @@ class Calibration(NamedTuple):
     spread: list[float]  # [k]: each final score's spread about its corrected forecast
 
 
+def calibration_key(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
+    """A game's name in ``data/win-spread.json`` under a reading of its rules (rules options off
+    their default, sorted by name, as ``network.reading_of`` gives them): each reading has its
+    own network, so its own forecasts to correct (``vraiment-tres-fute
+    reprise_with_no_die_left=false``)."""
+    return " ".join([game_id, *(f"{name}={str(value).lower()}" for name, value in reading)])
+
+
 @cache
-def calibration(game_id: str, players: int) -> Calibration:
-    """The shipped calibration of a table of ``players`` (2 to 4)."""
+def calibration(game_id: str, players: int, reading: tuple[tuple[str, bool], ...] = ()) -> Calibration:
+    """The shipped calibration of a table of ``players`` (2 to 4), under ``reading`` where the
+    file has one for it, else the default reading's."""
     path = resources.files("tresfute.bots") / "data" / "win-spread.json"
-    table = json.loads(path.read_text())["by_game"][game_id][str(players)]
+    by_game = json.loads(path.read_text())["by_game"]
+    table = by_game.get(calibration_key(game_id, reading), by_game[game_id])[str(players)]
     return Calibration(table["bias"], [pair / _SQRT2 for pair in table["spread"]])
 
 
@@ -226,7 +236,7 @@ class WinningBot:
             winners = game.winners()
             return (1 / len(winners) if player in winners else 0.0) + TIE_BREAK * values[player]
         n = game.n_players
-        table = calibration(game.spec.id, n)
+        table = calibration(game.spec.id, n, reading_of(game))
         k = turns_left(game)
         bias = table.bias[k]
         means = [value + bias[(p - game.active) % n] for p, value in enumerate(values)]
