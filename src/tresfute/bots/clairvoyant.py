@@ -56,6 +56,11 @@ class TimelineDice:
         self.follow(game)
         return aligned_roll(game, hash((self.seed, self._turn, game.dice_rolled - self._base)))
 
+    def key(self) -> tuple[object, ...]:
+        """What the dice still to come depend on besides the seed and the game's count of rolls:
+        the turn, and that count when the turn began (as :meth:`follow` last saw the game)."""
+        return (self._turn, self._base)
+
     def copy(self) -> TimelineDice:
         twin = TimelineDice(self.seed)
         twin._turn, twin._base = self._turn, self._base
@@ -101,10 +106,12 @@ class _Node:
         return [move for part in reversed(parts) for move in part]
 
 
-def _position_key(game: Game) -> tuple[object, ...]:
-    """What makes two positions of a solo game the same position (the dice to come included)."""
+def _position_key(game: Game, dice: TimelineDice) -> tuple[object, ...]:
+    """What makes two positions of a solo game the same position, the dice to come included
+    (they follow from the turn and the count of rolls since its start)."""
     sheet = game.sheets[0]
     return (
+        dice.key(),
         tuple(tuple(state) for state in sheet.areas.values()),
         tuple(sheet.earned.values()),
         tuple(sheet.used.values()),
@@ -147,7 +154,7 @@ def clairvoyant_line(
             for move, after in node.game.afterstates(0, history=False):
                 own_dice = node.dice.copy()
                 child = _Node(after, own_dice, node, [move, *play_chance(after, own_dice)])
-                reached.setdefault(_position_key(after), child)
+                reached.setdefault(_position_key(after, own_dice), child)
         going: list[_Node] = []
         for child in reached.values():
             if not child.game.is_over:
