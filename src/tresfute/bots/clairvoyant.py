@@ -27,12 +27,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..rules import CHANCE, Game, Move
-from .futures import aligned_roll
+from . import Bot
+from .futures import _turn, aligned_roll
 from .network import ValueNetwork, network_for
-
-
-def _turn(game: Game) -> tuple[int, int, bool]:
-    return (game.round, game.turn, game.solo_passive)
 
 
 class TimelineDice:
@@ -111,12 +108,11 @@ def _position_key(game: Game, dice: TimelineDice) -> tuple[object, ...]:
     (they follow from the turn and the count of rolls since its start)."""
     sheet = game.sheets[0]
     return (
-        dice.key(),
+        dice.key(),  # the turn too
         tuple(tuple(state) for state in sheet.areas.values()),
         tuple(sheet.earned.values()),
         tuple(sheet.used.values()),
         tuple(sheet.foxes),
-        _turn(game),
         str(game.phase),
         tuple(game.values),
         tuple(str(where) for where in game.where),
@@ -168,14 +164,13 @@ def clairvoyant_line(
     return Line(best.game.score(0).total, best.line())
 
 
-def play_on(game_id: str, seed: int, bot: object, rules: Mapping[str, object] | None = None) -> int:
-    """What ``bot`` (anything with ``choose(game, player)``) scores in a solo game on the dice
-    of ``seed``, as :func:`clairvoyant_line` sees them; the bot does not see them before they
-    are rolled."""
+def play_on(game_id: str, seed: int, bot: Bot, rules: Mapping[str, object] | None = None) -> int:
+    """What ``bot`` scores in a solo game on the dice of ``seed``, as :func:`clairvoyant_line`
+    sees them; the bot does not see them before they are rolled."""
     game = Game(game_id, 1, dice="external", rules=rules)
     dice = TimelineDice(seed)
     play_chance(game, dice)
     while not game.is_over:
-        game.play(bot.choose(game, 0))  # type: ignore[attr-defined]
+        game.play(bot.choose(game, 0))
         play_chance(game, dice)
     return game.score(0).total
