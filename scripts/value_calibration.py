@@ -1,24 +1,30 @@
-"""Positions of every kind of play, with what the strong player then scores from them.
+"""Positions of every kind of play, with what the strong player then scores from them; the
+lift of the values shown (``bots/lift.py``) fitted on them.
 
-    python scripts/value_calibration.py --game tres-fute --games 400 --seed 20 --out runs/cal-tf.npz
+    python scripts/value_calibration.py --game tres-fute --games 800 --seed 22 --out runs/cal-tf-22.npz
+    python scripts/value_calibration.py --game tres-fute --report runs/cal-tf-22.npz runs/cal-tf-23.npz \
+        --ridge 30 --fit src/tresfute/bots/data/lift-tres-fute.json
+    python scripts/value_calibration.py --game tres-fute --games 800 --seed 1000 --out runs/cal-tf-1000.npz
 
 Solo games are played by four kinds of player (random, greedy, noisy-strong: the strong player
 with a quarter of its moves random, strong). In each round one decision of the game is drawn at
 random; from there the strong player plays the game to its end on dice drawn anew (the game's
 own dice are never used past that point), and the final score is kept. Each row holds the
 position's round, the kind of play that led there, the network's value of the strong player's
-first move's afterstate and the network's inputs there (for fitting the values), the expected
-final score the hint and the review show there (``bots/appraisal.py``), and the final score
-reached. ``--seed`` picks the games and the rollouts: the review's and the benchmark's
-seeds (0 and 1000 on) must not be used for fitting; ``scripts/value_calibration.py --report``
-measures the calibration error by round and kind on a file, and with ``--fit`` gives the search
-gain (``appraisal.SEARCH_GAIN``: what the strong player scores above the network's valuation,
-by rounds left) that fits it: the shipped one is fitted on ``--seed 20``.
+first move's afterstate and the network's inputs there, the expected final score the hint and
+the review show there (``bots/appraisal.py``), the lift it holds, the valuation network's
+inputs after the review's strong choice (what the lift reads), and the final score reached.
+``--seed`` picks the games and the rollouts: the review's and the benchmark's seeds (0 and
+1000 on) must not be used for fitting. ``--report FILES`` measures the calibration error by
+round and kind; with ``--lift FILE``, as the values would be shown with that lift (it reads
+only what the files hold: no game is played again); with ``--fit FILE``, writes the lift that
+fits these files (the shipped ones: seeds 22 and 23, ridge 30; docs/review.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from multiprocessing import Pool
 from pathlib import Path
@@ -26,13 +32,18 @@ from pathlib import Path
 import numpy as np
 
 from tresfute.bots import GreedyBot, RandomBot, StrongBot
-from tresfute.bots.appraisal import appraise, search_gain
+from tresfute.bots.appraisal import appraise, lift
 from tresfute.bots.blas import blas_threads
-from tresfute.bots.network import shipped_network
+from tresfute.bots.lift import FORMAT as LIFT_FORMAT
+from tresfute.bots.lift import Lift
+from tresfute.bots.network import shipped_network, valuation_network
 from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, Game, Move
 
-KINDS = ("random", "greedy", "noisy", "strong")
+# the kinds of play that lead to a position; "start": the game's first decision (no play yet:
+# the value every review starts from, and a sheet rarely drawn among a round's decisions)
+KINDS = ("random", "greedy", "noisy", "strong", "start")
+PLAYED = KINDS[:4]
 
 
 class NoisyStrong:
@@ -79,10 +90,23 @@ def rollout(start: Game, seed: int) -> tuple[list[float], float, int]:
     return first[0], first[1], sim.score(0).total
 
 
-def one_game(job: tuple[str, str, int]) -> list[tuple[str, int, list[float], float, float, int, float, float]]:
+def after_choice(position: Game, move: Move) -> tuple[list[float], float]:
+    """The valuation network's inputs after the strong choice (what the lift reads), and the
+    lift the shown value holds (``appraisal.lift``)."""
+    after = position.copy(dice="external", history=False)
+    after.play(move, 0)
+    return valuation_network(position).evaluate([after], 0)[1][0] or [], lift(position, 0, after)
+
+
+Row = tuple[str, int, list[float], float, float, int, float, float, list[float]]
+
+
+def one_game(job: tuple[str, str, int]) -> list[Row]:
     game_id, kind, seed = job
     rng = random.Random(seed)
     game = Game(game_id, players=1, seed=seed)
+    if kind == "start":
+        return [row_at(kind, game, rng)]
     bot = player_of(kind, seed + 1)
     # the decisions of each round, then one drawn per round
     by_round: dict[int, list[int]] = {}
@@ -98,19 +122,23 @@ def one_game(job: tuple[str, str, int]) -> list[tuple[str, int, list[float], flo
         move = legal[0] if len(legal) == 1 else bot.choose(game, p)
         moves.append((p, move))
         game.play(move, p)
-    rows = []
-    for rnd, indices in sorted(by_round.items()):
-        position = positions[rng.choice(indices)]
-        shown = appraise(position, 0).best.expected  # what the hint and the review show
-        inputs, first_value, final = rollout(position, rng.getrandbits(48))
-        rows.append(
-            (kind, rnd, inputs, shown, first_value, final, float(position.score(0).total), search_gain(position))
-        )
-    return rows
+    return [row_at(kind, positions[rng.choice(indices)], rng) for _, indices in sorted(by_round.items())]
 
 
-def generate(game_id: str, games: int, seed: int, workers: int) -> dict[str, np.ndarray]:
-    jobs = [(game_id, KINDS[n % len(KINDS)], seed * 1_000_003 + n) for n in range(games)]
+def row_at(kind: str, position: Game, rng: random.Random) -> Row:
+    """The row of one position: what is shown there, and what the strong player then scores."""
+    appraisal = appraise(position, 0)
+    shown = appraisal.best.expected  # what the hint and the review show
+    chosen, lifted = after_choice(position, appraisal.choice)
+    inputs, first_value, final = rollout(position, rng.getrandbits(48))
+    score_now = float(position.score(0).total)
+    return (kind, position.round, inputs, shown, first_value, final, score_now, lifted, chosen)
+
+
+def generate(
+    game_id: str, games: int, seed: int, workers: int, kinds: tuple[str, ...] = PLAYED
+) -> dict[str, np.ndarray]:
+    jobs = [(game_id, kinds[n % len(kinds)], seed * 1_000_003 + n) for n in range(games)]
     rows = []
     with blas_threads(), Pool(workers) as pool:
         for n, result in enumerate(pool.imap_unordered(one_game, jobs, chunksize=2), start=1):
@@ -125,7 +153,8 @@ def generate(game_id: str, games: int, seed: int, workers: int) -> dict[str, np.
         "first_value": np.array([r[4] for r in rows], dtype=np.float32),
         "final": np.array([r[5] for r in rows], dtype=np.float32),
         "score_now": np.array([r[6] for r in rows], dtype=np.float32),
-        "gain": np.array([r[7] for r in rows], dtype=np.float32),  # the search gain in ``shown``
+        "gain": np.array([r[7] for r in rows], dtype=np.float32),  # the lift in ``shown``
+        "choice_inputs": _padded([r[8] for r in rows]),
     }
 
 
@@ -152,13 +181,72 @@ def report(data: dict[str, np.ndarray], field: str = "shown") -> None:
         print(line)
 
 
-def fit(data: dict[str, np.ndarray], rounds: int) -> tuple[float, float]:
-    """The search gain ``a + b * rounds_left`` (``appraisal.SEARCH_GAIN``) that makes the shown
-    values meet the final scores on average: least squares over every position, every kind."""
-    left = (rounds - data["round"]).astype(float)
-    raw = data["final"] - (data["shown"] - data.get("gain", np.zeros_like(data["shown"])))
-    a, b = np.linalg.lstsq(np.vstack([np.ones_like(left), left]).T, raw, rcond=None)[0]
-    return round(float(a), 1), round(float(b), 2)
+def raw_values(data: dict[str, np.ndarray]) -> np.ndarray:
+    """The shown values without the lift they held when the file was made."""
+    return data["shown"] - data["gain"]
+
+
+def chosen_inputs(data: dict[str, np.ndarray]) -> np.ndarray:
+    """The valuation network's inputs after the strong choice (files made before it was kept:
+    after the rollout's first move, the strong player's choice under another seed)."""
+    return data.get("choice_inputs", data["inputs"])
+
+
+def fit(data: dict[str, np.ndarray], rounds: int, names: list[str], ridge: float, note: str) -> dict:
+    """The lift (``bots/lift.py``) that makes the shown values meet the final scores: before the
+    last round, ridge regression of final − raw value on the inputs after the choice and the
+    same times the rounds left, each input scaled to unit spread for the penalty (every kind of
+    play weighs alike: the files hold as many games of each); in the last round, where the
+    valuation futures play to the end, the mean of final − raw value; and that mean for each
+    number of rounds left (the lift of a table with fewer rounds than the solo game's)."""
+    target = (data["final"] - raw_values(data)).astype(np.float64)
+    last = data["round"] == rounds
+    x = chosen_inputs(data)[~last].astype(np.float64)
+    left = (rounds - data["round"][~last]).astype(np.float64)[:, None]
+    features = np.hstack([x, x * left])
+    mean, spread = features.mean(0), features.std(0)
+    used = spread > 1e-9
+    z = (features[:, used] - mean[used]) / spread[used]
+    design = np.hstack([np.ones((len(z), 1)), z])
+    penalty = ridge * np.eye(design.shape[1])
+    penalty[0, 0] = 0.0
+    solved = np.linalg.solve(design.T @ design + penalty, design.T @ target[~last])
+    weights = np.zeros(features.shape[1])
+    weights[used] = solved[1:] / spread[used]
+    intercept = float(solved[0] - weights[used] @ mean[used])
+    width = len(names)
+    return {
+        "format": LIFT_FORMAT,
+        "made_by": note,
+        "rounds": rounds,
+        "by_rounds_left_mean": [
+            round(float(target[data["round"] == rounds - left].mean()), 2) for left in range(rounds)
+        ],
+        "intercept": round(intercept, 4),
+        "weights": {n: round(float(w), 5) for n, w in zip(names, weights[:width], strict=True) if abs(w) >= 1e-5},
+        "by_rounds_left": {
+            n: round(float(w), 5) for n, w in zip(names, weights[width:], strict=True) if abs(w) >= 1e-5
+        },
+    }
+
+
+def relifted(data: dict[str, np.ndarray], fitted: Lift, rounds: int) -> dict[str, np.ndarray]:
+    """The file's shown values as they would be with ``fitted``: it depends only on the inputs
+    after the choice and the round, so no game is played again."""
+    x = chosen_inputs(data)
+    lifts = [fitted(list(row), rounds - int(r)) if row.any() else 0.0 for row, r in zip(x, data["round"], strict=True)]
+    return {**data, "shown": raw_values(data) + np.array(lifts, dtype=np.float32), "gain": np.array(lifts)}
+
+
+def kinds_summary(data: dict[str, np.ndarray]) -> None:
+    """Shown − final over the rounds, by kind (± its standard error)."""
+    err = data["shown"] - data["final"]
+    parts = []
+    for k, kind in enumerate(KINDS):
+        mask = data["kind"] == k
+        if mask.sum() > 1:
+            parts.append(f"{kind} {err[mask].mean():+.1f} ± {err[mask].std(ddof=1) / np.sqrt(mask.sum()):.1f}")
+    print("over the rounds: " + ", ".join(parts) + f"; all {err.mean():+.1f}")
 
 
 def main() -> None:
@@ -167,19 +255,32 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--kinds", default=",".join(PLAYED), help=f"comma-separated, of {', '.join(KINDS)}")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--report", type=Path, nargs="*", help="measure the calibration of these files")
-    parser.add_argument("--fit", action="store_true", help="with --report: the search gain that fits these files")
+    parser.add_argument("--fit", type=Path, help="with --report: write the lift that fits these files here")
+    parser.add_argument("--ridge", type=float, default=100.0, help="the fit's penalty (inputs scaled to unit spread)")
+    parser.add_argument("--lift", type=Path, help="with --report: measure the files as shown with this lift")
     args = parser.parse_args()
     if args.report:
         parts = [dict(np.load(p)) for p in args.report]
-        data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        for part in parts:
+            part.setdefault("choice_inputs", part["inputs"])
+        data = {k: np.concatenate([p[k] for p in parts]) for k in set.intersection(*(set(p) for p in parts))}
+        rounds = Game(args.game, players=1).rounds
+        names = list(valuation_network(Game(args.game, players=1)).encoder.names)
+        if args.lift:
+            data = relifted(data, Lift.from_json(json.loads(args.lift.read_text()), names), rounds)
         report(data)
+        kinds_summary(data)
         if args.fit:
-            a, b = fit(data, Game(args.game, players=1).rounds)
-            print(f"search gain: {a} + {b} * rounds left (appraisal.SEARCH_GAIN)")
+            files = " ".join(str(p) for p in args.report)
+            note = f"python scripts/value_calibration.py --game {args.game} --report {files} --ridge {args.ridge:g}"
+            fitted = fit(data, rounds, names, args.ridge, note)
+            args.fit.write_text(json.dumps(fitted, indent=1) + "\n")
+            print(f"lift written to {args.fit}")
         return
-    data = generate(args.game, args.games, args.seed, args.workers)
+    data = generate(args.game, args.games, args.seed, args.workers, tuple(args.kinds.split(",")))
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **data)

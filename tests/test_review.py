@@ -12,24 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 from tresfute import records
-from tresfute.bots import GreedyBot, StrongBot
-from tresfute.bots.appraisal import (
-    MORE_TURNS,
-    MOST_FUTURES,
-    RELATIVE_SE,
-    SEARCH_GAIN,
-    TARGET_SE,
-    appraise,
-    search_gain,
-)
+from tresfute.bots import GreedyBot, StrongBot, appraisal
+from tresfute.bots.appraisal import MORE_TURNS, MOST_FUTURES, RELATIVE_SE, TARGET_SE, appraise
 from tresfute.bots.futures import future_values
 from tresfute.bots.network import shipped_network
 from tresfute.bots.review import LABELS, WHY_FROM, computer_choices, judge, label, level, review_game
 from tresfute.cli import main
 from tresfute.rules import Game
 from tresfute.simulate import play_game
-
-SEARCH_GAIN_SHIPPED = dict(SEARCH_GAIN)  # as shipped, before any test changes it
 
 
 def played_by(bot: object, game_id: str, seed: int) -> records.Record:
@@ -179,23 +169,24 @@ def test_valuation_futures_go_one_turn_further_than_the_choices() -> None:
     assert rounds_of(MORE_TURNS) == {3}, "the valuation futures play the passive pick too"
 
 
-def test_the_search_gain_lifts_every_value_alike_and_leaves_the_costs(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_lift_raises_every_value_alike_and_leaves_the_costs(monkeypatch: pytest.MonkeyPatch) -> None:
     """The expected final scores shown are the strong player's: the valuation futures' values
-    (the network's own play) plus the search gain fitted on tuning games (SEARCH_GAIN, by rounds
-    left). The gain is the same for every move of a position, so no cost changes with it."""
+    (the network's own play) plus the lift fitted on every kind of sheet (``bots/lift.py``),
+    read after the strong choice. The lift is the same for every move of a position, so no
+    cost changes with it."""
     game = Game("tres-fute", 1, seed=8)
     for _ in range(6):
         game.play(GreedyBot(0).choose(game, 0), 0)
     moves = tuple(game.legal_moves(0))[:4]
     shown = appraise(game, 0, moves)
-    monkeypatch.setitem(SEARCH_GAIN, "tres-fute", (0.0, 0.0))
+    after = game.copy(dice="external", history=False)
+    after.play(shown.choice, 0)
+    lifted = appraisal.lift(game, 0, after)
+    assert lifted > 0, "the strong player scores more than the network's own play"
+    monkeypatch.setattr(appraisal, "lift", lambda *args, **kwargs: 0.0)
     raw = appraise(game, 0, moves)
-    assert search_gain(game) == 0.0
-    a, b = SEARCH_GAIN_SHIPPED["tres-fute"]
-    lift = a + b * (game.rounds - game.round)
-    assert lift > 0, "the strong player scores more than the network's own play"
     for move in moves:
-        assert shown.values[move].expected == pytest.approx(raw.values[move].expected + lift, abs=1e-6)
+        assert shown.values[move].expected == pytest.approx(raw.values[move].expected + lifted, abs=1e-6)
         assert shown.cost(move) == pytest.approx(raw.cost(move), abs=1e-6)
 
 
@@ -276,7 +267,7 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
     assert code == 0
     data = json.loads(out)
     record = records.loads(two_player_record.read_text())
-    assert data["format"] == "tresfute-review/3" and data["game"] == "tres-fute"
+    assert data["format"] == "tresfute-review/4" and data["game"] == "tres-fute"
     assert (data["player"], data["name"]) == (2, "Bob")
     numbers = [n for n, entry in enumerate(record.moves, start=1) if entry.startswith("2:")]
     assert [d["move_number"] for d in data["decisions"]] == numbers

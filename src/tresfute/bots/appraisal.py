@@ -13,7 +13,11 @@ longer than the choice's (:data:`MORE_TURNS`): fresh dice remove the luck that c
 the network's own errors, which the choice favours as much; futures ending where the analysis's
 end would give the choice back much of the very network values that chose it. More futures
 are drawn until the standard error of each difference to the choice is under
-:data:`TARGET_SE`, or :data:`MOST_FUTURES` are reached. ``docs/review.md`` gives the figures.
+:data:`TARGET_SE`, or :data:`MOST_FUTURES` are reached. The futures play the network's own
+choices, where the strong player searches, so every value is then *lifted* to what the strong
+player scores from there (``bots/lift.py``: fitted on sheets of every kind of play, the same
+for every move of a position, so that it changes no cost). ``docs/review.md`` gives the
+figures.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from ..rules import CHANCE, Game, Move
 from .blas import blas_threads
 from .futures import FIRST_DECISION, WHOLE, collector_paused, future_values
+from .lift import fitted_lift
 from .network import ValueNetwork, valuation_network
 from .strong import Estimate, StrongBot
 
@@ -48,13 +53,6 @@ ALIGNED = True
 # time; Vraiment très futé plays it out, as its shorter futures charged greedy games 3 to 4 %
 # more (paired, on the same games: docs/review.md).
 SHORT_LAST_TURN: dict[str, str] = {"tres-fute": FIRST_DECISION, "vraiment-tres-fute": WHOLE}
-# What the strong player scores from a position above its valuation futures' value, by the
-# rounds left after the position's (a + b * rounds_left): the network values its own play to the
-# end, where the strong player searches; the shown expected final scores are the strong player's.
-# Fitted on tuning games of every kind of player (``scripts/value_calibration.py --fit``, seed 20)
-# with whole turns more. Très futé's shorter turn more moves the choice's value by round by +0.5
-# to -1.0 (paired on 36 tuning games of seed 21), under the fit's own noise: not refitted.
-SEARCH_GAIN: dict[str, tuple[float, float]] = {"tres-fute": (5.4, 0.23), "vraiment-tres-fute": (-0.1, 3.25)}
 # The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
 VALUATION_SEEDS = 1_000_000
 
@@ -148,10 +146,10 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
         if active == [0]:
             active = []
     # The choice's value on its first futures alone; each other move's, that minus the
-    # difference measured on its own futures; both with the strong player's search gain.
+    # difference measured on its own futures; both lifted to what the strong player scores.
     first = found[0]
-    gain = 0.0 if starts[0].is_over else search_gain(game)  # a move that ends the game: its score
-    best = sum(first[:step]) / step + gain
+    lifted = lift(game, player, starts[0], network)
+    best = sum(first[:step]) / step + lifted
     values = {moves[0]: Value(best, 0.0, step)}
     for move, other in zip(moves[1:], found[1:], strict=True):
         paired = first[: len(other)]
@@ -160,11 +158,11 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
     return values
 
 
-def search_gain(game: Game) -> float:
-    """What the strong player scores above the valuation futures' value from this position
-    (:data:`SEARCH_GAIN`)."""
-    a, b = SEARCH_GAIN[game.spec.id]
-    return a + b * max(0, game.rounds - game.round)
+def lift(game: Game, player: int, after: Game, network: ValueNetwork | None = None) -> float:
+    """What the strong player scores from ``game`` above the valuation futures' value of its
+    choice, whose afterstate is ``after``: the shipped lift (``bots/lift.py``), fitted on sheets
+    of every kind of play; 0 where the choice ends the game (its score is exact)."""
+    return 0.0 if after.is_over else fitted_lift(game, player, after, network)
 
 
 def _precise(first: list[float], other: list[float]) -> bool:
@@ -187,10 +185,9 @@ __all__ = [
     "FIRST_FUTURES",
     "MORE_TURNS",
     "MOST_FUTURES",
-    "SEARCH_GAIN",
     "TARGET_SE",
     "Appraisal",
     "Value",
     "appraise",
-    "search_gain",
+    "lift",
 ]

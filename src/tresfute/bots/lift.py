@@ -1,0 +1,119 @@
+"""The lift of the values shown: what the strong player scores from a position above the
+valuation futures' value of its choice.
+
+The valuation futures (``bots/appraisal.py``) play the network's own first choices, where the
+strong player searches, so the strong player scores more than they say; and the network, trained
+on sheets like its own, values some sheets a little high (a random player's) and others a little
+low (a greedy player's). The lift is one linear model that corrects both: an intercept plus
+weights over the valuation network's inputs after the strong choice, each also counted times
+the rounds left (in the last round, a constant: ``Lift``), fitted by ridge regression on
+positions of every kind of play (random, greedy, noisy strong, strong) to what the strong
+player then scored (``scripts/value_calibration.py --fit``, tuning seeds). It is the same for every move of a
+position, so it changes no cost: only the expected final scores shown.
+
+Shipped as ``data/lift-<game>.json`` (``tresfute-lift/1``): the weights by input name, so a
+reader sees what moves the lift. A game (or reading of its rules) without a file of its own
+takes its default reading's.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+from ..rules import Game
+from .network import ValueNetwork, reading_of, valuation_network
+
+FORMAT = "tresfute-lift/1"
+
+
+class Lift:
+    """A fitted lift: ``intercept + w · x + v · x * rounds_left`` over the inputs ``x``, and in
+    the last round a constant (``by_rounds_left_mean[0]``): there the valuation futures play to
+    the end of the game (no position is valued by the network), so what is left is only what the
+    strong player's search adds to the network's own choices in the last turns, whatever the
+    sheet.
+
+    It is fitted on solo games. A table with fewer rounds than the solo game (three or four
+    players) gives sheets it never saw at a given number of rounds left (emptier: fewer turns of
+    one's own came before), where a model that reads the sheet would be guessing: there the lift
+    is the mean of the fitted positions with as many rounds left, whatever the sheet (as the
+    search gain it replaced was everywhere)."""
+
+    def __init__(
+        self,
+        rounds: int,
+        intercept: float,
+        weights: np.ndarray,
+        by_rounds_left: np.ndarray,
+        by_rounds_left_mean: list[float],
+    ) -> None:
+        self.rounds = rounds
+        self.intercept = intercept
+        self.weights = weights
+        self.by_rounds_left = by_rounds_left
+        self.by_rounds_left_mean = by_rounds_left_mean
+
+    def __call__(self, inputs: list[float], rounds_left: int, rounds: int | None = None) -> float:
+        """The lift after a choice whose afterstate has these ``inputs``, with ``rounds_left``
+        after the current one, in a game of ``rounds`` (the solo game's by default)."""
+        if rounds_left == 0 or (rounds is not None and rounds != self.rounds):
+            return self.by_rounds_left_mean[min(rounds_left, len(self.by_rounds_left_mean) - 1)]
+        x = np.asarray(inputs, dtype=np.float64)
+        return float(self.intercept + x @ self.weights + rounds_left * (x @ self.by_rounds_left))
+
+    @classmethod
+    def from_json(cls, data: dict, names: list[str]) -> Lift:
+        """The lift of a ``tresfute-lift/1`` file, its weights in the order of ``names`` (an
+        input the file does not name weighs nothing; a name the inputs lack is an error)."""
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} file")
+        index = {name: k for k, name in enumerate(names)}
+        vectors = []
+        for field in ("weights", "by_rounds_left"):
+            vector = np.zeros(len(names))
+            for name, weight in data[field].items():
+                if name not in index:
+                    raise ValueError(f"the lift weighs an input the network has not: {name!r}")
+                vector[index[name]] = float(weight)
+            vectors.append(vector)
+        means = [float(x) for x in data["by_rounds_left_mean"]]
+        return cls(int(data["rounds"]), float(data["intercept"]), vectors[0], vectors[1], means)
+
+
+def lift_file(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
+    suffix = "".join(f"-{name}-{str(value).lower()}" for name, value in reading)
+    return f"lift-{game_id}{suffix}.json"
+
+
+@cache
+def _loaded(game_id: str, reading: tuple[tuple[str, bool], ...], names: tuple[str, ...]) -> Lift | None:
+    data_dir = resources.files("tresfute.bots") / "data"
+    for name in (lift_file(game_id, reading), lift_file(game_id)):
+        path = data_dir / name
+        if path.is_file():
+            return Lift.from_json(json.loads(path.read_text()), list(names))
+    return None
+
+
+def shipped_lift(game: Game, network: ValueNetwork | None = None) -> Lift | None:
+    """The lift shipped for this game and reading (None where the package has none)."""
+    network = network or valuation_network(game)
+    return _loaded(game.spec.id, reading_of(game), tuple(network.encoder.names))
+
+
+def fitted_lift(game: Game, player: int, after: Game, network: ValueNetwork | None = None) -> float:
+    """What the strong player scores from ``game`` above the valuation futures' value of its
+    choice, whose afterstate is ``after`` (0 where that ends the game: its score is exact)."""
+    network = network or valuation_network(game)
+    inputs = network.evaluate([after], player)[1][0]
+    fitted = shipped_lift(game, network)
+    if inputs is None or fitted is None:
+        return 0.0
+    return fitted(inputs, max(0, game.rounds - game.round), game.rounds)
+
+
+__all__ = ["FORMAT", "Lift", "fitted_lift", "lift_file", "shipped_lift"]

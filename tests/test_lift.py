@@ -1,0 +1,106 @@
+"""The lift of the values shown (``bots/lift.py``): what the strong player scores above the
+valuation futures' value of its choice, fitted on sheets of every kind of play."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from tresfute.bots import GreedyBot, RandomBot
+from tresfute.bots.appraisal import appraise, lift
+from tresfute.bots.lift import FORMAT, Lift, lift_file, shipped_lift
+from tresfute.bots.network import valuation_network
+from tresfute.rules import Game
+
+GAMES = ("tres-fute", "vraiment-tres-fute")
+
+
+def after_choice(game: Game) -> Game:
+    after = game.copy(dice="external", history=False)
+    after.play(appraise(game, 0).choice, 0)
+    return after
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_each_game_ships_a_lift_made_by_a_documented_command(game_id: str) -> None:
+    data = json.loads((resources.files("tresfute.bots") / "data" / lift_file(game_id)).read_text())
+    assert data["format"] == FORMAT
+    assert data["made_by"].startswith("python scripts/value_calibration.py")
+    game = Game(game_id, 1, seed=0)
+    fitted = shipped_lift(game)
+    assert fitted is not None, "every name the file weighs is one of the network's inputs"
+
+
+def test_a_reading_without_a_lift_of_its_own_takes_its_games() -> None:
+    strict = Game("vraiment-tres-fute", 1, seed=0, rules={"reprise_with_no_die_left": False})
+    assert shipped_lift(strict) is not None
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_lift_reads_the_sheet_so_beginners_sheets_are_lifted_their_own_way(game_id: str) -> None:
+    """The same moment of the game, two sheets: the lift differs (it is not a function of the
+    round alone), and it is what the appraisal adds to every value shown."""
+    lifts = []
+    for bot in (RandomBot(1), GreedyBot(1)):
+        game = Game(game_id, 1, seed=4)
+        while game.round < 3:
+            p = game.to_move
+            assert p is not None
+            game.play(bot.choose(game, p), p)
+        while game.to_move != 0 or len(game.legal_moves(0)) < 2:
+            p = game.to_move
+            assert p is not None
+            game.play(game.legal_moves(p)[0], p)
+        lifts.append(lift(game, 0, after_choice(game)))
+    assert lifts[0] != pytest.approx(lifts[1], abs=1e-6)
+    assert all(-40 < x < 60 for x in lifts), "a correction of the values, not a value"
+
+
+def test_a_choice_that_ends_the_game_is_worth_its_score_exactly() -> None:
+    game = Game("tres-fute", 1, seed=2)
+    bot = GreedyBot(0)
+    while not game.is_over:
+        p = game.to_move
+        assert p is not None
+        legal = game.legal_moves(p)
+        ending = [m for m in legal if p == 0 and _ends(game, m)]
+        if ending:
+            after = game.copy(dice="external", history=False)
+            after.play(ending[0], 0)
+            assert lift(game, 0, after) == 0.0
+            return
+        game.play(bot.choose(game, p), p)
+    pytest.fail("no move ended the game")
+
+
+def _ends(game: Game, move: object) -> bool:
+    after = game.copy(dice="external", history=False)
+    after.play(move, 0)  # type: ignore[arg-type]
+    return after.is_over
+
+
+def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
+    names = list(valuation_network(Game("tres-fute", 1)).encoder.names)
+    data = {
+        "format": FORMAT,
+        "rounds": 6,
+        "by_rounds_left_mean": [3.5, 4.0, 4.5, 5.0, 5.5, 6.0],
+        "intercept": 2.0,
+        "weights": {names[3]: 0.5},
+        "by_rounds_left": {names[3]: 0.25},
+    }
+    fitted = Lift.from_json(data, names)
+    inputs = [0.0] * len(names)
+    inputs[3] = 2.0
+    assert fitted(inputs, 4) == pytest.approx(2.0 + 0.5 * 2 + 4 * 0.25 * 2)
+    assert fitted(inputs, 0) == 3.5, "in the last round the futures play to the end: one constant"
+    assert fitted(inputs, 3, rounds=4) == 5.0, "a table of four: the solo positions' mean, 3 rounds left"
+    assert fitted(inputs, 4, rounds=6) == pytest.approx(2.0 + 0.5 * 2 + 4 * 0.25 * 2)
+    assert np.count_nonzero(fitted.weights) == 1
+    with pytest.raises(ValueError, match="not a tresfute-lift/1 file"):
+        Lift.from_json({**data, "format": "tresfute-lift/0"}, names)
+    with pytest.raises(ValueError, match="an input the network has not: 'green r9c9'"):
+        Lift.from_json({**data, "weights": {"green r9c9": 1.0}}, names)
