@@ -104,3 +104,18 @@ def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
         Lift.from_json({**data, "format": "tresfute-lift/0"}, names)
     with pytest.raises(ValueError, match="an input the network has not: 'green r9c9'"):
         Lift.from_json({**data, "weights": {"green r9c9": 1.0}}, names)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_table_with_fewer_rounds_than_the_solo_game_takes_the_mean_by_rounds_left(players: int) -> None:
+    """The lift is fitted on solo games: at a table of three or four (fewer rounds, emptier
+    sheets at a given number of rounds left) it does not read the sheet."""
+    game = Game("tres-fute", players, seed=3)
+    fitted = shipped_lift(game)
+    assert fitted is not None and game.rounds < fitted.rounds
+    player = game.to_move
+    assert player is not None and player >= 0
+    expected = fitted.by_rounds_left_mean[game.rounds - game.round]
+    after = game.copy(dice="external", history=False)
+    after.play(appraise(game, player).choice, player)
+    assert lift(game, player, after) == pytest.approx(expected)
