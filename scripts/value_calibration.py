@@ -1,10 +1,9 @@
 """Positions of every kind of play, with what the strong player then scores from them; the
 lift of the values shown (``bots/lift.py``) fitted on them.
 
-    python scripts/value_calibration.py --game tres-fute --games 800 --seed 22 --out runs/cal-tf-22.npz
-    python scripts/value_calibration.py --game tres-fute --report runs/cal-tf-22.npz runs/cal-tf-23.npz \
-        --ridge 30 --fit src/tresfute/bots/data/lift-tres-fute.json
-    python scripts/value_calibration.py --game tres-fute --games 800 --seed 1000 --out runs/cal-tf-1000.npz
+    python scripts/value_calibration.py --game tres-fute --games 800 --seed 22 --out runs/cal-tf-22b.npz
+    python scripts/value_calibration.py --game tres-fute --report runs/cal-tf-22b.npz --ridge 30 --fit LIFT.json
+    python scripts/value_calibration.py --game tres-fute --report runs/cal-tf-1000.npz --lift LIFT.json
 
 Solo games are played by four kinds of player (random, greedy, noisy-strong: the strong player
 with a quarter of its moves random, strong). In each round one decision of the game is drawn at
@@ -18,7 +17,7 @@ inputs after the review's strong choice (what the lift reads), and the final sco
 1000 on) must not be used for fitting. ``--report FILES`` measures the calibration error by
 round and kind; with ``--lift FILE``, as the values would be shown with that lift (it reads
 only what the files hold: no game is played again); with ``--fit FILE``, writes the lift that
-fits these files (the shipped ones: seeds 22 and 23, ridge 30; docs/review.md).
+fits these files (docs/review.md gives the commands of the shipped ones).
 """
 
 from __future__ import annotations
@@ -92,7 +91,7 @@ def rollout(start: Game, seed: int) -> tuple[list[float], float, int]:
 
 def after_choice(position: Game, move: Move) -> tuple[list[float], float]:
     """The valuation network's inputs after the strong choice (what the lift reads), and the
-    lift the shown value holds (``appraisal.lift``)."""
+    lift the shown value holds (``bots/lift.py``)."""
     after = position.copy(dice="external", history=False)
     after.play(move, 0)
     return valuation_network(position).evaluate([after], 0)[1][0] or [], lift(position, 0, after)
@@ -186,12 +185,6 @@ def raw_values(data: dict[str, np.ndarray]) -> np.ndarray:
     return data["shown"] - data["gain"]
 
 
-def chosen_inputs(data: dict[str, np.ndarray]) -> np.ndarray:
-    """The valuation network's inputs after the strong choice (files made before it was kept:
-    after the rollout's first move, the strong player's choice under another seed)."""
-    return data.get("choice_inputs", data["inputs"])
-
-
 def fit(data: dict[str, np.ndarray], rounds: int, names: list[str], ridge: float, note: str) -> dict:
     """The lift (``bots/lift.py``) that makes the shown values meet the final scores: before the
     last round, ridge regression of final − raw value on the inputs after the choice and the
@@ -201,7 +194,7 @@ def fit(data: dict[str, np.ndarray], rounds: int, names: list[str], ridge: float
     number of rounds left (the lift of a table with fewer rounds than the solo game's)."""
     target = (data["final"] - raw_values(data)).astype(np.float64)
     last = data["round"] == rounds
-    x = chosen_inputs(data)[~last].astype(np.float64)
+    x = data["choice_inputs"][~last].astype(np.float64)
     left = (rounds - data["round"][~last]).astype(np.float64)[:, None]
     features = np.hstack([x, x * left])
     mean, spread = features.mean(0), features.std(0)
@@ -233,7 +226,7 @@ def fit(data: dict[str, np.ndarray], rounds: int, names: list[str], ridge: float
 def relifted(data: dict[str, np.ndarray], fitted: Lift, rounds: int) -> dict[str, np.ndarray]:
     """The file's shown values as they would be with ``fitted``: it depends only on the inputs
     after the choice and the round, so no game is played again."""
-    x = chosen_inputs(data)
+    x = data["choice_inputs"]
     lifts = [fitted(list(row), rounds - int(r)) if row.any() else 0.0 for row, r in zip(x, data["round"], strict=True)]
     return {**data, "shown": raw_values(data) + np.array(lifts, dtype=np.float32), "gain": np.array(lifts)}
 
@@ -264,7 +257,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.report:
         parts = [dict(np.load(p)) for p in args.report]
-        for part in parts:
+        for part in parts:  # files made before it was kept: after the rollout's first move
             part.setdefault("choice_inputs", part["inputs"])
         data = {k: np.concatenate([p[k] for p in parts]) for k in set.intersection(*(set(p) for p in parts))}
         rounds = Game(args.game, players=1).rounds

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ..rules import CHANCE, Game, Move
 from .blas import blas_threads
 from .futures import FIRST_DECISION, WHOLE, collector_paused, future_values
-from .lift import fitted_lift
+from .lift import lift
 from .network import ValueNetwork, valuation_network
 from .strong import Estimate, StrongBot
 
@@ -156,13 +156,6 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
         difference = sum(a - b for a, b in zip(paired, other, strict=True)) / len(other)
         values[move] = Value(best - difference, _difference_se(paired, other), len(other))
     return values
-
-
-def lift(game: Game, player: int, after: Game, network: ValueNetwork | None = None) -> float:
-    """What the strong player scores from ``game`` above the valuation futures' value of its
-    choice, whose afterstate is ``after``: the shipped lift (``bots/lift.py``), fitted on sheets
-    of every kind of play; 0 where the choice ends the game (its score is exact)."""
-    return 0.0 if after.is_over else fitted_lift(game, player, after, network)
 
 
 def _precise(first: list[float], other: list[float]) -> bool:

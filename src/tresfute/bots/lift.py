@@ -105,7 +105,7 @@ def shipped_lift(game: Game, network: ValueNetwork | None = None) -> Lift | None
     return _loaded(game.spec.id, reading_of(game), tuple(network.encoder.names))
 
 
-def fitted_lift(game: Game, player: int, after: Game, network: ValueNetwork | None = None) -> float:
+def lift(game: Game, player: int, after: Game, network: ValueNetwork | None = None) -> float:
     """What the strong player scores from ``game`` above the valuation futures' value of its
     choice, whose afterstate is ``after`` (0 where that ends the game: its score is exact)."""
     network = network or valuation_network(game)
@@ -116,4 +116,4 @@ def fitted_lift(game: Game, player: int, after: Game, network: ValueNetwork | No
     return fitted(inputs, max(0, game.rounds - game.round), game.rounds)
 
 
-__all__ = ["FORMAT", "Lift", "fitted_lift", "lift_file", "shipped_lift"]
+__all__ = ["FORMAT", "Lift", "lift", "lift_file", "shipped_lift"]
