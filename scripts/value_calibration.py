@@ -2,7 +2,8 @@
 lift of the values shown (``bots/lift.py``) fitted on them.
 
     python scripts/value_calibration.py --game tres-fute --games 800 --seed 22 --out runs/cal-tf-22b.npz
-    python scripts/value_calibration.py --game tres-fute --report runs/cal-tf-22b.npz --ridge 30 --fit LIFT.json
+    python scripts/value_calibration.py --game tres-fute --report runs/cal-tf-22b.npz --ridge 30 --round-ridge 100 \
+        --fit LIFT.json
     python scripts/value_calibration.py --game tres-fute --report runs/cal-tf-1000.npz --lift LIFT.json
 
 Solo games are played by four kinds of player (random, greedy, noisy-strong: the strong player
@@ -185,41 +186,50 @@ def raw_values(data: dict[str, np.ndarray]) -> np.ndarray:
     return data["shown"] - data["gain"]
 
 
-def fit(data: dict[str, np.ndarray], rounds: int, names: list[str], ridge: float, note: str) -> dict:
-    """The lift (``bots/lift.py``) that makes the shown values meet the final scores: before the
-    last round, ridge regression of final − raw value on the inputs after the choice and the
-    same times the rounds left, each input scaled to unit spread for the penalty (every kind of
-    play weighs alike: the files hold as many games of each); in the last round, where the
-    valuation futures play to the end, the mean of final − raw value; and that mean for each
-    number of rounds left (the lift of a table with fewer rounds than the solo game's)."""
-    target = (data["final"] - raw_values(data)).astype(np.float64)
-    last = data["round"] == rounds
-    x = data["choice_inputs"][~last].astype(np.float64)
-    left = (rounds - data["round"][~last]).astype(np.float64)[:, None]
-    features = np.hstack([x, x * left])
+def fit(
+    data: dict[str, np.ndarray], rounds: int, names: list[str], ridge: float, round_ridge: float, note: str
+) -> dict:
+    """The lift (``bots/lift.py``) that makes the shown values meet the final scores: ridge
+    regression of final − raw value on the inputs after the choice, the same times the rounds
+    left, and for each number of rounds left an intercept and the inputs again (its departure
+    from the shared model, penalised ``round_ridge`` times more), each feature scaled to unit
+    spread for the penalty (every kind of play weighs alike: the files hold as many games of
+    each); and the mean of final − raw value for each number of rounds left (the lift of a
+    table with fewer rounds than the solo game's). A choice that ends the game has no lift (its
+    score is exact): its rows are left out."""
+    going_on = data["choice_inputs"].any(axis=1)
+    target = (data["final"] - raw_values(data))[going_on].astype(np.float64)
+    x = data["choice_inputs"][going_on].astype(np.float64)
+    left = (rounds - data["round"][going_on]).astype(np.int64)
+    width = x.shape[1]
+    at = [(left == k).astype(np.float64)[:, None] for k in range(rounds)]
+    features = np.hstack([x, x * left[:, None], *at, *(x * a for a in at)])
+    multiplier = np.r_[np.ones(2 * width), np.full(features.shape[1] - 2 * width, round_ridge)]
     mean, spread = features.mean(0), features.std(0)
     used = spread > 1e-9
     z = (features[:, used] - mean[used]) / spread[used]
     design = np.hstack([np.ones((len(z), 1)), z])
-    penalty = ridge * np.eye(design.shape[1])
-    penalty[0, 0] = 0.0
-    solved = np.linalg.solve(design.T @ design + penalty, design.T @ target[~last])
+    penalty = np.diag(np.r_[0.0, ridge * multiplier[used]])
+    solved = np.linalg.solve(design.T @ design + penalty, design.T @ target)
     weights = np.zeros(features.shape[1])
     weights[used] = solved[1:] / spread[used]
     intercept = float(solved[0] - weights[used] @ mean[used])
-    width = len(names)
+
+    def named(vector: np.ndarray) -> dict[str, float]:
+        return {n: round(float(w), 5) for n, w in zip(names, vector, strict=True) if abs(w) >= 1e-5}
+
+    own = weights[2 * width + rounds :].reshape(rounds, width)
     return {
         "format": LIFT_FORMAT,
         "made_by": note,
         "rounds": rounds,
-        "by_rounds_left_mean": [
-            round(float(target[data["round"] == rounds - left].mean()), 2) for left in range(rounds)
-        ],
+        "by_rounds_left_mean": [round(float(target[left == k].mean()), 2) for k in range(rounds)],
         "intercept": round(intercept, 4),
-        "weights": {n: round(float(w), 5) for n, w in zip(names, weights[:width], strict=True) if abs(w) >= 1e-5},
-        "by_rounds_left": {
-            n: round(float(w), 5) for n, w in zip(names, weights[width:], strict=True) if abs(w) >= 1e-5
-        },
+        "weights": named(weights[:width]),
+        "by_rounds_left": named(weights[width : 2 * width]),
+        "at_rounds_left": [
+            {"intercept": round(float(weights[2 * width + k]), 4), "weights": named(own[k])} for k in range(rounds)
+        ],
     }
 
 
@@ -253,6 +263,9 @@ def main() -> None:
     parser.add_argument("--report", type=Path, nargs="*", help="measure the calibration of these files")
     parser.add_argument("--fit", type=Path, help="with --report: write the lift that fits these files here")
     parser.add_argument("--ridge", type=float, default=100.0, help="the fit's penalty (inputs scaled to unit spread)")
+    parser.add_argument(
+        "--round-ridge", type=float, default=10.0, help="how many times more each round's own weights are penalised"
+    )
     parser.add_argument("--lift", type=Path, help="with --report: measure the files as shown with this lift")
     args = parser.parse_args()
     if args.report:
@@ -268,8 +281,11 @@ def main() -> None:
         kinds_summary(data)
         if args.fit:
             files = " ".join(str(p) for p in args.report)
-            note = f"python scripts/value_calibration.py --game {args.game} --report {files} --ridge {args.ridge:g}"
-            fitted = fit(data, rounds, names, args.ridge, note)
+            note = (
+                f"python scripts/value_calibration.py --game {args.game} --report {files}"
+                f" --ridge {args.ridge:g} --round-ridge {args.round_ridge:g}"
+            )
+            fitted = fit(data, rounds, names, args.ridge, args.round_ridge, note)
             args.fit.write_text(json.dumps(fitted, indent=1) + "\n")
             print(f"lift written to {args.fit}")
         return

@@ -84,6 +84,8 @@ def _ends(game: Game, move: object) -> bool:
 
 def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
     names = list(valuation_network(Game("tres-fute", 1)).encoder.names)
+    own = [{"intercept": 0.0, "weights": {}} for _ in range(6)]
+    own[0] = {"intercept": 1.5, "weights": {names[3]: -0.5}}
     data = {
         "format": FORMAT,
         "rounds": 6,
@@ -91,19 +93,35 @@ def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
         "intercept": 2.0,
         "weights": {names[3]: 0.5},
         "by_rounds_left": {names[3]: 0.25},
+        "at_rounds_left": own,
     }
     fitted = Lift.from_json(data, names)
     inputs = [0.0] * len(names)
     inputs[3] = 2.0
     assert fitted(inputs, 4) == pytest.approx(2.0 + 0.5 * 2 + 4 * 0.25 * 2)
-    assert fitted(inputs, 0) == 3.5, "in the last round the futures play to the end: one constant"
+    assert fitted(inputs, 0) == pytest.approx(2.0 + 0.5 * 2 + 1.5 - 0.5 * 2), "the last round's own model"
     assert fitted(inputs, 3, rounds=4) == 5.0, "a table of four: the solo positions' mean, 3 rounds left"
+    assert fitted(inputs, 0, rounds=6, solo=False) == 3.5, "the last round at a table: the solo positions' mean"
+    assert fitted(inputs, 1, rounds=6, solo=False) == fitted(inputs, 1), "before it, a 2-player table's sheet is read"
     assert fitted(inputs, 4, rounds=6) == pytest.approx(2.0 + 0.5 * 2 + 4 * 0.25 * 2)
     assert np.count_nonzero(fitted.weights) == 1
-    with pytest.raises(ValueError, match="not a tresfute-lift/1 file"):
-        Lift.from_json({**data, "format": "tresfute-lift/0"}, names)
+    with pytest.raises(ValueError, match="not a tresfute-lift/2 file"):
+        Lift.from_json({**data, "format": "tresfute-lift/1"}, names)
     with pytest.raises(ValueError, match="an input the network has not: 'green r9c9'"):
         Lift.from_json({**data, "weights": {"green r9c9": 1.0}}, names)
+    with pytest.raises(ValueError, match="an input the network has not: 'green r9c9'"):
+        Lift.from_json({**data, "at_rounds_left": [{"intercept": 0.0, "weights": {"green r9c9": 1.0}}] * 6}, names)
+    with pytest.raises(ValueError, match="5 models by rounds left, not 6"):
+        Lift.from_json({**data, "at_rounds_left": own[:5]}, names)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_last_round_reads_the_sheet_too(game_id: str) -> None:
+    """In the last round the strong player's search adds more on some sheets than on others:
+    the shipped lift has a model of its own there, not one constant."""
+    fitted = shipped_lift(Game(game_id, 1, seed=0))
+    assert fitted is not None
+    assert np.count_nonzero(fitted.at_rounds_left[0][1]) > 0
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -4,14 +4,16 @@ valuation futures' value of its choice.
 The valuation futures (``bots/appraisal.py``) play the network's own first choices, where the
 strong player searches, so the strong player scores more than they say; and the network, trained
 on sheets like its own, values some sheets a little high (a random player's) and others a little
-low (a greedy player's). The lift is one linear model that corrects both: an intercept plus
-weights over the valuation network's inputs after the strong choice, each also counted times
-the rounds left (in the last round, a constant: ``Lift``), fitted by ridge regression on
-positions of every kind of play (random, greedy, noisy strong, strong) to what the strong
-player then scored (``scripts/value_calibration.py --fit``, tuning seeds). It is the same for every move of a
-position, so it changes no cost: only the expected final scores shown.
+low (a greedy player's). The lift is a linear model that corrects both, over the valuation
+network's inputs after the strong choice: one shared model (an intercept, weights, and weights
+times the rounds left) plus, for each number of rounds left, a departure of its own (an
+intercept and weights, held closer to zero by the fit), so that a sheet of round 2 can be read
+otherwise than one of round 3. It is fitted by ridge regression on positions of every kind of
+play (random, greedy, noisy strong, strong) and on games' first decisions, to what the strong
+player then scored (``scripts/value_calibration.py --fit``, tuning seeds). It is the same for
+every move of a position, so it changes no cost: only the expected final scores shown.
 
-Shipped as ``data/lift-<game>.json`` (``tresfute-lift/1``): the weights by input name, so a
+Shipped as ``data/lift-<game>.json`` (``tresfute-lift/2``): the weights by input name, so a
 reader sees what moves the lift. A game (or reading of its rules) without a file of its own
 takes its default reading's.
 """
@@ -27,21 +29,21 @@ import numpy as np
 from ..rules import Game
 from .network import ValueNetwork, reading_of, valuation_network
 
-FORMAT = "tresfute-lift/1"
+FORMAT = "tresfute-lift/2"
 
 
 class Lift:
-    """A fitted lift: ``intercept + w · x + v · x * rounds_left`` over the inputs ``x``, and in
-    the last round a constant (``by_rounds_left_mean[0]``): there the valuation futures play to
-    the end of the game (no position is valued by the network), so what is left is only what the
-    strong player's search adds to the network's own choices in the last turns, whatever the
-    sheet.
+    """A fitted lift: ``intercept + w · x + v · x * rounds_left + c[rounds_left] + u[rounds_left]
+    · x`` over the inputs ``x`` (the last round too: there the valuation futures play to the
+    end, and the strong player's search still adds more on some sheets than on others).
 
     It is fitted on solo games. A table with fewer rounds than the solo game (three or four
     players) gives sheets it never saw at a given number of rounds left (emptier: fewer turns of
     one's own came before), where a model that reads the sheet would be guessing: there the lift
-    is the mean of the fitted positions with as many rounds left, whatever the sheet (as the
-    search gain it replaced was everywhere)."""
+    is the mean of the fitted positions with as many rounds left, whatever the sheet. So is the
+    last round of a 2-player table: it holds another player's turns, which no solo round does,
+    and its late positions (little left to gain) were lifted by the sheet model as if a whole
+    turn of one's own were still to come."""
 
     def __init__(
         self,
@@ -49,39 +51,51 @@ class Lift:
         intercept: float,
         weights: np.ndarray,
         by_rounds_left: np.ndarray,
+        at_rounds_left: list[tuple[float, np.ndarray]],
         by_rounds_left_mean: list[float],
     ) -> None:
         self.rounds = rounds
         self.intercept = intercept
         self.weights = weights
         self.by_rounds_left = by_rounds_left
+        self.at_rounds_left = at_rounds_left
         self.by_rounds_left_mean = by_rounds_left_mean
 
-    def __call__(self, inputs: list[float], rounds_left: int, rounds: int | None = None) -> float:
+    def __call__(self, inputs: list[float], rounds_left: int, rounds: int | None = None, solo: bool = True) -> float:
         """The lift after a choice whose afterstate has these ``inputs``, with ``rounds_left``
-        after the current one, in a game of ``rounds`` (the solo game's by default)."""
-        if rounds_left == 0 or (rounds is not None and rounds != self.rounds):
+        after the current one, in a game of ``rounds`` (the solo game's by default), ``solo`` or
+        at a table."""
+        if (rounds is not None and rounds != self.rounds) or (rounds_left == 0 and not solo):
             return self.by_rounds_left_mean[min(rounds_left, len(self.by_rounds_left_mean) - 1)]
         x = np.asarray(inputs, dtype=np.float64)
-        return float(self.intercept + x @ self.weights + rounds_left * (x @ self.by_rounds_left))
+        own_intercept, own_weights = self.at_rounds_left[rounds_left]
+        shared = self.intercept + x @ self.weights + rounds_left * (x @ self.by_rounds_left)
+        return float(shared + own_intercept + x @ own_weights)
 
     @classmethod
     def from_json(cls, data: dict, names: list[str]) -> Lift:
-        """The lift of a ``tresfute-lift/1`` file, its weights in the order of ``names`` (an
+        """The lift of a ``tresfute-lift/2`` file, its weights in the order of ``names`` (an
         input the file does not name weighs nothing; a name the inputs lack is an error)."""
         if data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} file")
         index = {name: k for k, name in enumerate(names)}
-        vectors = []
-        for field in ("weights", "by_rounds_left"):
-            vector = np.zeros(len(names))
-            for name, weight in data[field].items():
+
+        def vector(weights: dict[str, float]) -> np.ndarray:
+            out = np.zeros(len(names))
+            for name, weight in weights.items():
                 if name not in index:
                     raise ValueError(f"the lift weighs an input the network has not: {name!r}")
-                vector[index[name]] = float(weight)
-            vectors.append(vector)
+                out[index[name]] = float(weight)
+            return out
+
+        rounds = int(data["rounds"])
+        own = [(float(part["intercept"]), vector(part["weights"])) for part in data["at_rounds_left"]]
+        if len(own) != rounds:
+            raise ValueError(f"the lift has {len(own)} models by rounds left, not {rounds}")
         means = [float(x) for x in data["by_rounds_left_mean"]]
-        return cls(int(data["rounds"]), float(data["intercept"]), vectors[0], vectors[1], means)
+        return cls(
+            rounds, float(data["intercept"]), vector(data["weights"]), vector(data["by_rounds_left"]), own, means
+        )
 
 
 def lift_file(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
@@ -113,7 +127,7 @@ def lift(game: Game, player: int, after: Game, network: ValueNetwork | None = No
     fitted = shipped_lift(game, network)
     if inputs is None or fitted is None:
         return 0.0
-    return fitted(inputs, max(0, game.rounds - game.round), game.rounds)
+    return fitted(inputs, max(0, game.rounds - game.round), game.rounds, solo=game.n_players == 1)
 
 
 __all__ = ["FORMAT", "Lift", "lift", "lift_file", "shipped_lift"]
