@@ -26,6 +26,7 @@ from pathlib import Path
 from tresfute.bots import make_bot
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.clairvoyant import clairvoyant_line, play_on
+from tresfute.simulate import rule_argument
 
 
 def one(job: tuple[str, dict[str, bool], int, tuple[int, ...]]) -> dict:
@@ -71,20 +72,13 @@ def summary(rows: list[dict], widths: tuple[int, ...]) -> str:
     return "\n".join(lines)
 
 
-def _rule(text: str) -> tuple[str, bool]:
-    name, sep, value = text.partition("=")
-    if not sep or value.lower() not in ("true", "false"):
-        raise argparse.ArgumentTypeError(f"{text!r}: write NAME=true or NAME=false")
-    return name, value.lower() == "true"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="tres-fute")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--widths", default="16,64,256", help="beam widths, comma-separated")
-    parser.add_argument("--rule", type=_rule, action="append", default=[], metavar="NAME=true|false")
+    parser.add_argument("--rule", type=rule_argument, action="append", default=[], metavar="NAME=true|false")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()

@@ -9,7 +9,8 @@ expected losses: over many games this should come back to 0), the mean total cos
 games with no decision labelled mistake or blunder, the accuracy and error rate, and the share
 of pairs of games (one of each kind) that the accuracy orders as the kinds' strength does. Each
 game's figures go to ``--out`` as one JSON line, and a run given the same file goes on where it
-stopped.
+stopped. ``--rule NAME=true|false`` plays the games under that rules option (their records keep
+it, so the review reads the game under its own rules).
 """
 
 from __future__ import annotations
@@ -24,14 +25,15 @@ from pathlib import Path
 from tresfute import records
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.review import review_game
-from tresfute.simulate import play_game
+from tresfute.rules import RulesError, game_rules
+from tresfute.simulate import play_game, rule_argument
 
 KINDS = ("random", "greedy", "strong")
 
 
-def one(job: tuple[str, str, int, int]) -> dict:
-    game_id, kind, seed, n = job
-    final = play_game(game_id, 1, kind, seed, n)
+def one(job: tuple[str, str, int, int, dict[str, bool]]) -> dict:
+    game_id, kind, seed, n, rules = job
+    final = play_game(game_id, 1, kind, seed, n, rules=rules)
     record = records.record_of(final, [kind])
     start = time.perf_counter()
     with blas_threads():
@@ -87,7 +89,20 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kinds", default=",".join(KINDS), help="the kinds of player, comma-separated")
     parser.add_argument("--out", type=Path)
+    parser.add_argument(
+        "--rule",
+        type=rule_argument,
+        action="append",
+        default=[],
+        metavar="NAME=true|false",
+        help="a rules option of the games played",
+    )
     args = parser.parse_args()
+    rules = dict(args.rule)
+    try:
+        game_rules(args.game, rules)
+    except RulesError as exc:
+        parser.error(f"--rule: {exc}")
     rows: list[dict] = []
     if args.out and args.out.exists():
         rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
@@ -95,7 +110,9 @@ def main() -> None:
     kinds = [k for k in args.kinds.split(",") if k]
     if any(k not in KINDS for k in kinds):
         parser.error(f"--kinds: each of {', '.join(KINDS)}")
-    jobs = [(args.game, kind, args.seed, n) for n in range(args.games) for kind in kinds if (kind, n) not in done]
+    jobs = [
+        (args.game, kind, args.seed, n, rules) for n in range(args.games) for kind in kinds if (kind, n) not in done
+    ]
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
     with Pool(args.workers) as pool:

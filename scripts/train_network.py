@@ -19,6 +19,7 @@ from tresfute.bots.network import ValueNetwork
 from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, run
 from tresfute.progress import progress_bar
 from tresfute.rules import Game, RulesError
+from tresfute.simulate import rule_argument
 
 
 def main() -> None:
@@ -48,7 +49,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--rule",
-        type=_rule,
+        type=rule_argument,
         action="append",
         default=[],
         metavar="NAME=true|false",
@@ -107,13 +108,6 @@ def main() -> None:
     final.save(args.out)
     judged = f"best evaluation mean {state.best_mean:.1f}" if state.best is not None else "not evaluated yet"
     print(f"{judged}; network written to {args.out} (weights SHA-256 {final.weights_digest()})")
-
-
-def _rule(text: str) -> tuple[str, bool]:
-    name, sep, value = text.partition("=")
-    if not sep or value.lower() not in ("true", "false"):
-        raise argparse.ArgumentTypeError(f"{text!r}: write NAME=true or NAME=false")
-    return name, value.lower() == "true"
 
 
 def _start_network(path: Path) -> ValueNetwork:

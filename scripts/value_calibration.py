@@ -18,7 +18,9 @@ inputs after the review's strong choice (what the lift reads), and the final sco
 1000 on) must not be used for fitting. ``--report FILES`` measures the calibration error by
 round and kind; with ``--lift FILE``, as the values would be shown with that lift (it reads
 only what the files hold: no game is played again); with ``--fit FILE``, writes the lift that
-fits these files (docs/review.md gives the commands of the shipped ones).
+fits these files (docs/review.md gives the commands of the shipped ones). ``--rule
+NAME=true|false`` plays the games under that rules option (the strong player and its network
+those of that reading; the file keeps the rules, and a report refuses to mix readings).
 """
 
 from __future__ import annotations
@@ -36,9 +38,10 @@ from tresfute.bots.appraisal import appraise, lift
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.lift import FORMAT as LIFT_FORMAT
 from tresfute.bots.lift import Lift
-from tresfute.bots.network import shipped_network, valuation_network
+from tresfute.bots.network import network_for, valuation_network
 from tresfute.bots.strong import roll_own_dice
-from tresfute.rules import CHANCE, Game, Move
+from tresfute.rules import CHANCE, Game, Move, RulesError, game_rules
+from tresfute.simulate import rule_argument
 
 # the kinds of play that lead to a position; "start": the game's first decision (no play yet:
 # the value every review starts from, and a sheet rarely drawn among a round's decisions)
@@ -70,7 +73,7 @@ def player_of(kind: str, seed: int):
 def rollout(start: Game, seed: int) -> tuple[list[float], float, int]:
     """The strong player from ``start`` to the end on fresh dice: the inputs of its first
     afterstate, the network's value there, and the final score."""
-    network = shipped_network(start.spec.id)
+    network = network_for(start)
     rng = random.Random(seed)
     bot = StrongBot(seed)
     sim = start.copy(dice="external")
@@ -101,10 +104,10 @@ def after_choice(position: Game, move: Move) -> tuple[list[float], float]:
 Row = tuple[str, int, list[float], float, float, int, float, float, list[float]]
 
 
-def one_game(job: tuple[str, str, int]) -> list[Row]:
-    game_id, kind, seed = job
+def one_game(job: tuple[str, str, int, dict[str, bool]]) -> list[Row]:
+    game_id, kind, seed, rules = job
     rng = random.Random(seed)
-    game = Game(game_id, players=1, seed=seed)
+    game = Game(game_id, players=1, seed=seed, rules=rules)
     if kind == "start":
         return [row_at(kind, game, rng)]
     bot = player_of(kind, seed + 1)
@@ -136,9 +139,15 @@ def row_at(kind: str, position: Game, rng: random.Random) -> Row:
 
 
 def generate(
-    game_id: str, games: int, seed: int, workers: int, kinds: tuple[str, ...] = PLAYED
+    game_id: str,
+    games: int,
+    seed: int,
+    workers: int,
+    kinds: tuple[str, ...] = PLAYED,
+    rules: dict[str, bool] | None = None,
 ) -> dict[str, np.ndarray]:
-    jobs = [(game_id, kinds[n % len(kinds)], seed * 1_000_003 + n) for n in range(games)]
+    rules = rules or {}
+    jobs = [(game_id, kinds[n % len(kinds)], seed * 1_000_003 + n, rules) for n in range(games)]
     rows = []
     with blas_threads(), Pool(workers) as pool:
         for n, result in enumerate(pool.imap_unordered(one_game, jobs, chunksize=2), start=1):
@@ -155,6 +164,7 @@ def generate(
         "score_now": np.array([r[6] for r in rows], dtype=np.float32),
         "gain": np.array([r[7] for r in rows], dtype=np.float32),  # the lift in ``shown``
         "choice_inputs": _padded([r[8] for r in rows]),
+        "rules": np.array(json.dumps(rules, sort_keys=True)),  # the reading the games were played under
     }
 
 
@@ -267,9 +277,25 @@ def main() -> None:
         "--round-ridge", type=float, default=10.0, help="how many times more each round's own weights are penalised"
     )
     parser.add_argument("--lift", type=Path, help="with --report: measure the files as shown with this lift")
+    parser.add_argument(
+        "--rule",
+        type=rule_argument,
+        action="append",
+        default=[],
+        metavar="NAME=true|false",
+        help="a rules option of the games played",
+    )
     args = parser.parse_args()
+    rules = dict(args.rule)
+    try:
+        game_rules(args.game, rules)
+    except RulesError as exc:
+        parser.error(f"--rule: {exc}")
     if args.report:
         parts = [dict(np.load(p)) for p in args.report]
+        readings = {str(part.pop("rules", "{}")) for part in parts}  # files made before: the default reading
+        if len(readings) > 1:
+            parser.error(f"--report: these files were played under different rules ({', '.join(sorted(readings))})")
         for part in parts:  # files made before it was kept: after the rollout's first move
             part.setdefault("choice_inputs", part["inputs"])
         data = {k: np.concatenate([p[k] for p in parts]) for k in set.intersection(*(set(p) for p in parts))}
@@ -289,7 +315,7 @@ def main() -> None:
             args.fit.write_text(json.dumps(fitted, indent=1) + "\n")
             print(f"lift written to {args.fit}")
         return
-    data = generate(args.game, args.games, args.seed, args.workers, tuple(args.kinds.split(",")))
+    data = generate(args.game, args.games, args.seed, args.workers, tuple(args.kinds.split(",")), rules)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **data)

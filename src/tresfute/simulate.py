@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import errno
 import json
@@ -22,6 +23,16 @@ from .rules.game import get_spec
 from .rules.kinds import AREA_NAMES
 from .rules.sheet import Score
 from .seeds import derived_seed as derived_seed  # importable from here too, as before it moved below the bots
+
+
+def rule_argument(text: str) -> tuple[str, bool]:
+    """One ``--rule NAME=true|false`` of the scripts and benchmarks (an argparse ``type``): the
+    option's name and value. Whether the game has that option is checked once the game is known
+    (``rules.game_rules``)."""
+    name, sep, value = text.partition("=")
+    if not sep or value.strip().lower() not in ("true", "false"):
+        raise argparse.ArgumentTypeError(f"{text!r}: write NAME=true or NAME=false")
+    return name.strip(), value.strip().lower() == "true"
 
 
 def bot_seat(players: int, game_number: int) -> int:
