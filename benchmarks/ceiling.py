@@ -26,7 +26,7 @@ from pathlib import Path
 from tresfute.bots import make_bot
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.clairvoyant import clairvoyant_line, play_on
-from tresfute.simulate import rule_argument
+from tresfute.simulate import add_rule_option, chosen_rules
 
 
 def one(job: tuple[str, dict[str, bool], int, tuple[int, ...]]) -> dict:
@@ -78,12 +78,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--widths", default="16,64,256", help="beam widths, comma-separated")
-    parser.add_argument("--rule", type=rule_argument, action="append", default=[], metavar="NAME=true|false")
+    add_rule_option(parser)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     widths = tuple(int(w) for w in args.widths.split(","))
-    rules = dict(args.rule)
+    rules = chosen_rules(parser, args.game, args.rule)
 
     done: dict[int, dict] = {}
     if args.out.exists():

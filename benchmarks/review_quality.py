@@ -25,8 +25,7 @@ from pathlib import Path
 from tresfute import records
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.review import review_game
-from tresfute.rules import RulesError, game_rules
-from tresfute.simulate import play_game, rule_argument
+from tresfute.simulate import add_rule_option, chosen_rules, play_game
 
 KINDS = ("random", "greedy", "strong")
 
@@ -89,20 +88,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kinds", default=",".join(KINDS), help="the kinds of player, comma-separated")
     parser.add_argument("--out", type=Path)
-    parser.add_argument(
-        "--rule",
-        type=rule_argument,
-        action="append",
-        default=[],
-        metavar="NAME=true|false",
-        help="a rules option of the games played",
-    )
+    add_rule_option(parser)
     args = parser.parse_args()
-    rules = dict(args.rule)
-    try:
-        game_rules(args.game, rules)
-    except RulesError as exc:
-        parser.error(f"--rule: {exc}")
+    rules = chosen_rules(parser, args.game, args.rule)
     rows: list[dict] = []
     if args.out and args.out.exists():
         rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]

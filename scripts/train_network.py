@@ -18,8 +18,7 @@ from pathlib import Path
 from tresfute.bots.network import ValueNetwork
 from tresfute.bots.training import Settings, final_network, load_checkpoint, new_state, run
 from tresfute.progress import progress_bar
-from tresfute.rules import Game, RulesError
-from tresfute.simulate import rule_argument
+from tresfute.simulate import add_rule_option, chosen_rules
 
 
 def main() -> None:
@@ -47,12 +46,8 @@ def main() -> None:
         default=Settings.openings,
         help="share of training games begun by a random, greedy or careless player (beginners' sheets to value)",
     )
-    parser.add_argument(
-        "--rule",
-        type=rule_argument,
-        action="append",
-        default=[],
-        metavar="NAME=true|false",
+    add_rule_option(
+        parser,
         help="a rules option of the games (a reading of the rules: its own network), e.g. "
         "--rule reprise_with_no_die_left=false",
     )
@@ -96,12 +91,8 @@ def main() -> None:
             workers=args.workers,
             search=args.search,
             openings=args.openings,
-            rules=dict(args.rule),
+            rules=chosen_rules(parser, args.game, args.rule),
         )
-        try:
-            Game(args.game, rules=settings.rules)  # the rules options are the game's
-        except RulesError as exc:
-            parser.error(str(exc))
         state = new_state(settings, _start_network(args.start) if args.start else None)
     state = run(state, args.checkpoint, report=_report, bar=progress_bar, until=args.until)
     final = final_network(state)

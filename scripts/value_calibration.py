@@ -40,8 +40,8 @@ from tresfute.bots.lift import FORMAT as LIFT_FORMAT
 from tresfute.bots.lift import Lift
 from tresfute.bots.network import network_for, valuation_network
 from tresfute.bots.strong import roll_own_dice
-from tresfute.rules import CHANCE, Game, Move, RulesError, game_rules
-from tresfute.simulate import rule_argument
+from tresfute.rules import CHANCE, Game, Move
+from tresfute.simulate import add_rule_option, chosen_rules
 
 # the kinds of play that lead to a position; "start": the game's first decision (no play yet:
 # the value every review starts from, and a sheet rarely drawn among a round's decisions)
@@ -277,20 +277,9 @@ def main() -> None:
         "--round-ridge", type=float, default=10.0, help="how many times more each round's own weights are penalised"
     )
     parser.add_argument("--lift", type=Path, help="with --report: measure the files as shown with this lift")
-    parser.add_argument(
-        "--rule",
-        type=rule_argument,
-        action="append",
-        default=[],
-        metavar="NAME=true|false",
-        help="a rules option of the games played",
-    )
+    add_rule_option(parser)
     args = parser.parse_args()
-    rules = dict(args.rule)
-    try:
-        game_rules(args.game, rules)
-    except RulesError as exc:
-        parser.error(f"--rule: {exc}")
+    rules = chosen_rules(parser, args.game, args.rule)
     if args.report:
         parts = [dict(np.load(p)) for p in args.report]
         readings = {str(part.pop("rules", "{}")) for part in parts}  # files made before: the default reading

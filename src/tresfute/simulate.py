@@ -18,7 +18,7 @@ from .bots import make_bot
 from .i18n import N_
 from .progress import Progress
 from .records import ScoreModel
-from .rules import Game, game_rules
+from .rules import Game, RulesError, game_rules
 from .rules.game import get_spec
 from .rules.kinds import AREA_NAMES
 from .rules.sheet import Score
@@ -33,6 +33,24 @@ def rule_argument(text: str) -> tuple[str, bool]:
     if not sep or value.strip().lower() not in ("true", "false"):
         raise argparse.ArgumentTypeError(f"{text!r}: write NAME=true or NAME=false")
     return name.strip(), value.strip().lower() == "true"
+
+
+def add_rule_option(
+    parser: argparse.ArgumentParser, help: str = "a rules option of the games played, e.g. --rule NAME=false"
+) -> None:
+    """``--rule NAME=true|false`` on a script's or benchmark's command line, once per option."""
+    parser.add_argument("--rule", type=rule_argument, action="append", default=[], metavar="NAME=true|false", help=help)
+
+
+def chosen_rules(parser: argparse.ArgumentParser, game_id: str, given: list[tuple[str, bool]]) -> dict[str, bool]:
+    """The ``--rule`` options given, once the game is known to have each (else the parser's
+    error, which says why)."""
+    rules = dict(given)
+    try:
+        game_rules(game_id, rules)
+    except RulesError as exc:
+        parser.error(f"--rule: {exc}")
+    return rules
 
 
 def bot_seat(players: int, game_number: int) -> int:
