@@ -122,8 +122,12 @@ class Game:
         players: int = 1,
         seed: int | None = None,
         dice: str = "seeded",
+        reprise_with_no_die_left: bool = True,
     ) -> None:
         spec = get_spec(game)
+        # Vraiment très futé's rules option (docs/rules-decisions.md): False, the strict reading,
+        # ends the active player's part once no die is left to roll, a reprise unused or not
+        self.reprise_with_no_die_left = reprise_with_no_die_left
         if players not in spec.rounds_by_players:
             raise ValueError(f"{spec.name_fr} is played by 1 to 4 players, not {players}")
         if dice not in ("seeded", "external"):
@@ -347,11 +351,12 @@ class Game:
         self.phase = Phase.SOLO_ROLL if self.solo_passive else Phase.NEXT_ROLL
 
     def _next_roll(self) -> None:
-        if self.picks >= 3 or self.rolls >= 3:
+        no_die_to_roll = Where.HAND not in self.where
+        if self.picks >= 3 or self.rolls >= 3 or (no_die_to_roll and not self.reprise_with_no_die_left):
             self._end_active_part()
         elif self._can_reprise():
             self.phase = Phase.BEFORE_ROLL
-        elif Where.HAND in self.where:
+        elif not no_die_to_roll:
             self.rolls += 1
             self.phase = Phase.ROLL
         else:

@@ -4,7 +4,8 @@
 random games of both games, 1 to 4 players, are played on both side by side: at every position
 the players to move, each one's legal moves (as text, in order), the scores and the views must
 be the same, and so must the position after each legal move (``Game.afterstates``, also as a
-look-ahead makes it, without the history).
+look-ahead makes it, without the history). Vraiment très futé is played under both readings of
+the reprise with no die left to roll (its rules option ``reprise_with_no_die_left``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from tresfute.rules.kinds import Grid, Track, TrackScoring
 import reference_engine
 
 GAMES = sorted(SPECS)
+VTF = "vraiment-tres-fute"
+STRICT = {"reprise_with_no_die_left": False}
 
 
 def reference_score(game: reference_engine.Game, player: int) -> tuple[dict[str, int], int]:
@@ -63,10 +66,12 @@ def same_position(new: Game, old: reference_engine.Game, full: bool) -> None:
         assert new.view() == old.view()
 
 
-def play_both(game_id: str, players: int, seed: int, afterstates: bool) -> int:
-    """One seeded random game on both engines; returns the positions compared."""
-    new = Game(game_id, players=players, seed=seed)
-    old = reference_engine.Game(game_id, players=players, seed=seed)
+def play_both(game_id: str, players: int, seed: int, afterstates: bool, strict: bool = False) -> int:
+    """One seeded random game on both engines; returns the positions compared. ``strict``:
+    Vraiment très futé under the strict reading of the reprise (``reprise_with_no_die_left``
+    false) on both."""
+    new = Game(game_id, players=players, seed=seed, rules=STRICT if strict else None)
+    old = reference_engine.Game(game_id, players=players, seed=seed, reprise_with_no_die_left=not strict)
     rng = random.Random(seed)
     positions = 0
     while True:
@@ -101,6 +106,33 @@ def test_seeded_random_games_match_the_reference_engine(game_id: str, players: i
     games = {1: 300, 2: 40, 3: 20, 4: 15}[players]
     positions = sum(play_both(game_id, players, seed, afterstates=seed % 40 == 0) for seed in range(games))
     assert positions > games * 20
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_strict_reading_plays_as_the_reference_engine_reads_it(players: int) -> None:
+    """« Ce n'est qu'une fois que le joueur actif a posé 3 dés sur sa feuille de jeu ou qu'il ne
+    peut plus lancer de dés parce que tous les dés restants se trouvent sur le plateau d'argent
+    que les autres joueurs commencent à jouer », read strictly: the same random games under
+    ``reprise_with_no_die_left=false`` on both engines, the turn ending where the reference ends
+    it (and somewhere where the default reading would have offered the reprise)."""
+    games = {1: 150, 2: 20, 3: 10, 4: 8}[players]
+    positions = sum(play_both(VTF, players, seed, afterstates=seed % 40 == 0, strict=True) for seed in range(games))
+    assert positions > games * 20
+
+
+def test_the_strict_reading_changes_random_games() -> None:
+    """The option is read: on the same seeds the two readings part in some game (a reprise
+    offered with every remaining die on the platter), else the test above would prove nothing."""
+
+    def moves(strict: bool, seed: int) -> list[str]:
+        game = Game(VTF, players=1, seed=seed, rules=STRICT if strict else None)
+        rng = random.Random(seed)
+        while not game.is_over:
+            player = rng.choice(game.players_to_move)
+            game.play(rng.choice(game.legal_moves(player)), player)
+        return [str(h.move) for h in game.history]
+
+    assert any(moves(True, seed) != moves(False, seed) for seed in range(20))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
