@@ -14,8 +14,12 @@ from tresfute.rules.kinds import ActionKind
 from helpers import TF, VTF, legal, new_game, play_randomly, position, roll_randomly
 
 
-def vtf(players: int = 1) -> Game:
-    return new_game(players, game="vraiment-tres-fute")
+def vtf(players: int = 1, reprise_with_no_die_left: bool = True) -> Game:
+    """A game of Vraiment très futé, under the default reading of the reprise with no die left to
+    roll unless told otherwise (both readings: ``test_vtf_turn.py``)."""
+    game = Game(VTF, players, dice="external", rules={"reprise_with_no_die_left": reprise_with_no_die_left})
+    assert game.to_move == CHANCE
+    return game
 
 
 def where(game: Game, die: str) -> Where:
@@ -86,15 +90,17 @@ def test_vtf_rounds_by_number_of_players(players: int, rounds: int) -> None:
     assert turns == {(r, p) for r in range(1, rounds + 1) for p in range(players)}
 
 
-def test_vtf_solo_passive_turn_three_lowest_dice_and_no_reprise() -> None:
+@pytest.mark.parametrize("reprise_with_no_die_left", [True, False], ids=["reprise-rolls", "turn-ends"])
+def test_vtf_solo_passive_turn_three_lowest_dice_and_no_reprise(reprise_with_no_die_left: bool) -> None:
     """Solo: « il lance les 6 dés et pose sur le plateau d'argent les 3 dés présentant le résultat
     le plus faible »; the reprise « ne peut être utilisée que par le joueur actif », and so can
     the reroll."""
-    game = position(vtf(), earned={ActionKind.REPRISE: 2, ActionKind.REROLL: 2})
+    game = position(vtf(1, reprise_with_no_die_left), earned={ActionKind.REPRISE: 2, ActionKind.REROLL: 2})
     game.play("dice w1 s1 y1 b1 g6 k1")
-    game.play("g")  # every other die goes to the platter
-    assert legal(game) == {"reprise w", "reprise s", "reprise y", "reprise b", "reprise k", "done"}
-    game.play("done")
+    game.play("g")  # every other die goes to the platter: no die is left to roll
+    if reprise_with_no_die_left:  # a reprise would still roll one: declined
+        assert legal(game) == {"reprise w", "reprise s", "reprise y", "reprise b", "reprise k", "done"}
+        game.play("done")
     assert game.solo_passive and game.to_move == CHANCE
     game.play("dice w6 s1 y5 b2 g4 k3")
     assert {d for d in game.dice if where(game, d) is Where.PLATTER} == {"s", "b", "k"}
@@ -219,8 +225,10 @@ def test_a_passive_player_may_not_reroll() -> None:
 def test_vtf_reprise_only_for_the_active_player_and_never_after_the_third_roll() -> None:
     """Reprise: « Cette action ne peut être utilisée que par le joueur actif »; « Cette action ne
     peut pas être exécutée une fois que le joueur a déjà lancé les dés », so none is left after
-    the third roll of the turn (turn.md: « before any roll but the first »)."""
-    game = vtf(players=2)
+    the third roll of the turn (turn.md: « before any roll but the first »). The default reading:
+    the third roll comes from a reprise with no die left to roll (the strict reading ends the turn
+    there: ``test_vtf_turn.py``)."""
+    game = vtf(players=2, reprise_with_no_die_left=True)
     for p in (0, 1):
         position(game, p, earned={ActionKind.REPRISE: 3})
     assert "reprise g" not in legal(game)  # not before the first roll
