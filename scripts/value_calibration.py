@@ -38,7 +38,7 @@ from tresfute.bots.appraisal import appraise, lift
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.lift import FORMAT as LIFT_FORMAT
 from tresfute.bots.lift import Lift
-from tresfute.bots.network import network_for, valuation_network
+from tresfute.bots.network import network_for, reading_of, valuation_network
 from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, Game, Move
 from tresfute.simulate import add_rule_option, chosen_rules
@@ -285,11 +285,16 @@ def main() -> None:
         readings = {str(part.pop("rules", "{}")) for part in parts}  # files made before: the default reading
         if len(readings) > 1:
             parser.error(f"--report: these files were played under different rules ({', '.join(sorted(readings))})")
+        played_under = Game(args.game, players=1, rules=json.loads(readings.pop()))
+        if args.rule and reading_of(played_under) != reading_of(Game(args.game, players=1, rules=rules)):
+            parser.error(f"--report: these files were played under other rules than {rules}")
+        rules = dict(reading_of(played_under))
         for part in parts:  # files made before it was kept: after the rollout's first move
             part.setdefault("choice_inputs", part["inputs"])
         data = {k: np.concatenate([p[k] for p in parts]) for k in set.intersection(*(set(p) for p in parts))}
-        rounds = Game(args.game, players=1).rounds
-        names = list(valuation_network(Game(args.game, players=1)).encoder.names)
+        start = Game(args.game, players=1, rules=rules)
+        rounds = start.rounds
+        names = list(valuation_network(start).encoder.names)
         if args.lift:
             data = relifted(data, Lift.from_json(json.loads(args.lift.read_text()), names), rounds)
         report(data)
@@ -299,6 +304,7 @@ def main() -> None:
             note = (
                 f"python scripts/value_calibration.py --game {args.game} --report {files}"
                 f" --ridge {args.ridge:g} --round-ridge {args.round_ridge:g}"
+                + "".join(f" --rule {name}={str(value).lower()}" for name, value in sorted(rules.items()))
             )
             fitted = fit(data, rounds, names, args.ridge, args.round_ridge, note)
             args.fit.write_text(json.dumps(fitted, indent=1) + "\n")

@@ -34,9 +34,18 @@ def test_each_game_ships_a_lift_made_by_a_documented_command(game_id: str) -> No
     assert fitted is not None, "every name the file weighs is one of the network's inputs"
 
 
-def test_a_reading_without_a_lift_of_its_own_takes_its_games() -> None:
+def test_the_strict_reading_of_the_reprise_ships_a_lift_of_its_own() -> None:
+    """Its values are lifted by a model fitted on games played under it (the strict reading's
+    network values sheets its own way), not by the default reading's."""
+    name = lift_file("vraiment-tres-fute", (("reprise_with_no_die_left", False),))
+    data = json.loads((resources.files("tresfute.bots") / "data" / name).read_text())
+    assert data["made_by"].startswith("python scripts/value_calibration.py")
+    assert data["made_by"].endswith("--rule reprise_with_no_die_left=false")
     strict = Game("vraiment-tres-fute", 1, seed=0, rules={"reprise_with_no_die_left": False})
+    default = Game("vraiment-tres-fute", 1, seed=0)
     assert shipped_lift(strict) is not None
+    assert shipped_lift(strict) is not shipped_lift(default)
+    assert lift(strict, 0, after_choice(strict)) != pytest.approx(lift(default, 0, after_choice(default)), abs=1e-6)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
