@@ -292,9 +292,8 @@ def main() -> None:
         for part in parts:  # files made before it was kept: after the rollout's first move
             part.setdefault("choice_inputs", part["inputs"])
         data = {k: np.concatenate([p[k] for p in parts]) for k in set.intersection(*(set(p) for p in parts))}
-        start = Game(args.game, players=1, rules=rules)
-        rounds = start.rounds
-        names = list(valuation_network(start).encoder.names)
+        rounds = played_under.rounds
+        names = list(valuation_network(played_under).encoder.names)
         if args.lift:
             data = relifted(data, Lift.from_json(json.loads(args.lift.read_text()), names), rounds)
         report(data)
