@@ -41,7 +41,7 @@ from tresfute.bots.lift import Lift
 from tresfute.bots.network import network_for, reading_of, valuation_network
 from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, Game, Move
-from tresfute.simulate import add_rule_option, chosen_rules
+from tresfute.simulate import add_rule_option, chosen_rules, rule_options
 
 # the kinds of play that lead to a position; "start": the game's first decision (no play yet:
 # the value every review starts from, and a sheet rarely drawn among a round's decisions)
@@ -303,7 +303,7 @@ def main() -> None:
             note = (
                 f"python scripts/value_calibration.py --game {args.game} --report {files}"
                 f" --ridge {args.ridge:g} --round-ridge {args.round_ridge:g}"
-                + "".join(f" --rule {name}={str(value).lower()}" for name, value in sorted(rules.items()))
+                + rule_options(dict(sorted(rules.items())))
             )
             fitted = fit(data, rounds, names, args.ridge, args.round_ridge, note)
             args.fit.write_text(json.dumps(fitted, indent=1) + "\n")

@@ -35,6 +35,12 @@ def rule_argument(text: str) -> tuple[str, bool]:
     return name.strip(), value.strip().lower() == "true"
 
 
+def rule_options(rules: dict[str, bool]) -> str:
+    """The ``--rule`` options that choose ``rules`` (each with a space before it): what
+    :func:`rule_argument` reads back."""
+    return "".join(f" --rule {name}={str(value).lower()}" for name, value in rules.items())
+
+
 def add_rule_option(
     parser: argparse.ArgumentParser, help: str = "a rules option of the games played, e.g. --rule NAME=false"
 ) -> None:
@@ -367,9 +373,7 @@ def _describe(run: _Run) -> str:
         text += f" --players {run.players}"
     if run.opponents:
         text += f" --opponents {run.opponents}"
-    for name, value in (run.rules or {}).items():
-        text += f" --rule {name}={str(value).lower()}"
-    return text
+    return text + rule_options(run.rules or {})
 
 
 def _same(first: GameResult | None, again: _SavedGame) -> bool:

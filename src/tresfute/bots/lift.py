@@ -27,7 +27,7 @@ from importlib import resources
 import numpy as np
 
 from ..rules import Game
-from .network import ValueNetwork, reading_of, valuation_network
+from .network import ValueNetwork, reading_of, reading_suffix, valuation_network
 
 FORMAT = "tresfute-lift/2"
 
@@ -99,8 +99,7 @@ class Lift:
 
 
 def lift_file(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
-    suffix = "".join(f"-{name}-{str(value).lower()}" for name, value in reading)
-    return f"lift-{game_id}{suffix}.json"
+    return f"lift-{game_id}{reading_suffix(reading)}.json"
 
 
 @cache

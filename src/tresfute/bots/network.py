@@ -710,12 +710,16 @@ def _loaded(name: str) -> ValueNetwork:  # one object per file, however it was a
     return ValueNetwork.from_bytes((resources.files("tresfute.bots") / "data" / name).read_bytes())
 
 
+def reading_suffix(reading: tuple[tuple[str, bool], ...]) -> str:
+    """A reading's part of a shipped file's name: ``-NAME-true|false`` per option off its default."""
+    return "".join(f"-{name}-{str(value).lower()}" for name, value in reading)
+
+
 def network_file(game_id: str, reading: tuple[tuple[str, bool], ...] = (), role: str = "") -> str:
     """The file name of a game's network for a reading of its rules: one part per option off
     its default (``network-vraiment-tres-fute-reprise_with_no_die_left-false.npz``), and the
     role if it is not the player's (``network-tres-fute-valuation.npz``)."""
-    parts = "".join(f"-{name}-{str(value).lower()}" for name, value in reading)
-    return f"network-{game_id}{parts}{'-' + role if role else ''}.npz"
+    return f"network-{game_id}{reading_suffix(reading)}{'-' + role if role else ''}.npz"
 
 
 def reading_of(game: Game) -> tuple[tuple[str, bool], ...]:
