@@ -377,23 +377,31 @@ def test_a_whole_turn_is_played_with_the_keyboard(server: str, browser: Any) -> 
     page.locator("#moves .move-roll").focus()
     page.keyboard.press("Enter")
     page.wait_for_selector(".game[data-revision='1']")
-    for _ in range(30):
+    focused = "document.activeElement.matches('.own-sheet button.target, #moves .primary button')"
+    played: list[str] = []  # what each Enter met, for the failure's message
+    for _ in range(60):
         if turn() != first:
             break
         before = revision(page)
         for _ in range(300):
             page.keyboard.press("Tab")
-            if page.evaluate("document.activeElement.matches('.own-sheet button.target, #moves .primary button')"):
+            if page.evaluate(focused):
                 break
+        else:
+            raise AssertionError(f"Tab reaches no lit cell nor move button; played so far: {played}")
+        played.append(page.evaluate("(e => e.dataset.target || e.dataset.move)(document.activeElement)"))
         page.keyboard.press("Enter")
         wait_for_change(page, before)  # the move landed, or a picker opened
         if revision(page) == before and page.locator(".chooser button[data-move]").count():
-            # the picker's first choice has the focus (checking for the picker at once, before it
-            # was drawn, missed it, and each miss cost a 10 s wait)
+            # the picker takes the focus as it is drawn: its first choice is played with Enter
+            page.wait_for_function("document.activeElement.matches('.chooser button[data-move]')", timeout=5000)
+            played.append("picker: " + page.evaluate("document.activeElement.dataset.move"))
             page.keyboard.press("Enter")
             wait_for_revision(page, before)
+        if revision(page) == before:
+            played.append("(nothing landed)")
     else:
-        raise AssertionError("the turn did not end")
+        raise AssertionError(f"the turn did not end; played: {played}")
     assert errors == []
 
 

@@ -193,8 +193,10 @@ def test_the_platter_tip_never_stays_over_an_empty_platter(browser: Any, server:
     start_game(page, "tres-fute", [("", "Ana"), ("greedy", "Robot")])
     page.wait_for_selector("#guide .guide-tip[data-step='roll']")
     page.click("#moves .move-roll")
-    for _ in range(30):  # to the platter's tip, the others read; the platter's left up
-        if _tip(page) == "platter":
+    tips: list[str | None] = []  # the tips met on the way, for the failure's message
+    for _ in range(80):  # to the platter's tip, the others read; the platter's left up
+        tips.append(_tip(page))
+        if tips[-1] == "platter":
             break
         if page.locator("#guide-ok").count():
             page.click("#guide-ok")
@@ -202,7 +204,7 @@ def test_the_platter_tip_never_stays_over_an_empty_platter(browser: Any, server:
             _choose_a_middle_die(page)
         else:
             play_by_clicks(page)
-    assert _tip(page) == "platter"
+    assert _tip(page) == "platter", f"no platter tip; the tips met: {tips}"
     seen_gone = False
     for _ in range(24):  # our turn goes on, the computer's comes: the tip only ever over our platter's dice
         assert _platter_tip_over_own_dice(page), "the platter's tip over an empty platter, or another's"
