@@ -18,7 +18,9 @@ inputs after the review's strong choice (what the lift reads), and the final sco
 1000 on) must not be used for fitting. ``--report FILES`` measures the calibration error by
 round and kind; with ``--lift FILE``, as the values would be shown with that lift (it reads
 only what the files hold: no game is played again); with ``--fit FILE``, writes the lift that
-fits these files (docs/review.md gives the commands of the shipped ones). ``--rule
+fits these files, with the costs' difference scale by rounds left (the slope of the final
+score on the valuation futures' value: ``bots/lift.py``; docs/review.md gives the commands of
+the shipped ones). ``--rule
 NAME=true|false`` plays the games under that rules option (the strong player and its network
 those of that reading; the file keeps the rules, and a report refuses to mix readings).
 """
@@ -205,8 +207,9 @@ def fit(
     from the shared model, penalised ``round_ridge`` times more), each feature scaled to unit
     spread for the penalty (every kind of play weighs alike: the files hold as many games of
     each); and the mean of final − raw value for each number of rounds left (the lift of a
-    table with fewer rounds than the solo game's). A choice that ends the game has no lift (its
-    score is exact): its rows are left out."""
+    table with fewer rounds than the solo game's); and for each number of rounds left the
+    difference scale of the costs (:func:`difference_scale`). A choice that ends the game has
+    no lift (its score is exact): its rows are left out."""
     going_on = data["choice_inputs"].any(axis=1)
     target = (data["final"] - raw_values(data))[going_on].astype(np.float64)
     x = data["choice_inputs"][going_on].astype(np.float64)
@@ -229,6 +232,8 @@ def fit(
         return {n: round(float(w), 5) for n, w in zip(names, vector, strict=True) if abs(w) >= 1e-5}
 
     own = weights[2 * width + rounds :].reshape(rounds, width)
+    raw = raw_values(data)[going_on].astype(np.float64)
+    final = data["final"][going_on].astype(np.float64)
     return {
         "format": LIFT_FORMAT,
         "made_by": note,
@@ -240,7 +245,21 @@ def fit(
         "at_rounds_left": [
             {"intercept": round(float(weights[2 * width + k]), 4), "weights": named(own[k])} for k in range(rounds)
         ],
+        "difference_scale": [round(difference_scale(raw[left == k], final[left == k]), 4) for k in range(rounds)],
     }
+
+
+def difference_scale(raw: np.ndarray, final: np.ndarray) -> float:
+    """The slope of the final score on the valuation futures' value (least squares), shrunk
+    towards 1 by its own noise: ``1 + b · b² / (b² + se²)`` for a measured slope ``1 + b`` of
+    standard error ``se`` (a slope within its noise of 1 moves the costs little; one measured
+    far from it, almost all the way)."""
+    x = raw - raw.mean()
+    slope = float(x @ (final - final.mean()) / (x @ x))
+    residual = final - final.mean() - slope * x
+    se = float(np.sqrt(residual @ residual / (len(x) - 2) / (x @ x)))
+    b = slope - 1.0
+    return 1.0 + b * b * b / (b * b + se * se)
 
 
 def relifted(data: dict[str, np.ndarray], fitted: Lift, rounds: int) -> dict[str, np.ndarray]:

@@ -103,6 +103,7 @@ def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
         "weights": {names[3]: 0.5},
         "by_rounds_left": {names[3]: 0.25},
         "at_rounds_left": own,
+        "difference_scale": [1.0, 1.02, 1.1, 1.05, 0.98, 1.0],
     }
     fitted = Lift.from_json(data, names)
     inputs = [0.0] * len(names)
@@ -114,8 +115,13 @@ def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
     assert fitted(inputs, 1, rounds=6, solo=False) == fitted(inputs, 1), "before it, a 2-player table's sheet is read"
     assert fitted(inputs, 4, rounds=6) == pytest.approx(2.0 + 0.5 * 2 + 4 * 0.25 * 2)
     assert np.count_nonzero(fitted.weights) == 1
-    with pytest.raises(ValueError, match="not a tresfute-lift/2 file"):
-        Lift.from_json({**data, "format": "tresfute-lift/1"}, names)
+    assert fitted.scale(2) == 1.1 and fitted.scale(2, rounds=6, solo=False) == 1.1
+    assert fitted.scale(2, rounds=4) == 1.0, "a table with fewer rounds: costs as measured"
+    assert fitted.scale(0, rounds=6, solo=False) == 1.0, "a table's last round: costs as measured"
+    with pytest.raises(ValueError, match="not a tresfute-lift/3 file"):
+        Lift.from_json({**data, "format": "tresfute-lift/2"}, names)
+    with pytest.raises(ValueError, match="5 difference scales by rounds left, not 6"):
+        Lift.from_json({**data, "difference_scale": [1.0] * 5}, names)
     with pytest.raises(ValueError, match="an input the network has not: 'green r9c9'"):
         Lift.from_json({**data, "weights": {"green r9c9": 1.0}}, names)
     with pytest.raises(ValueError, match="an input the network has not: 'green r9c9'"):
@@ -146,3 +152,33 @@ def test_a_table_with_fewer_rounds_than_the_solo_game_takes_the_mean_by_rounds_l
     after = game.copy(dice="external", history=False)
     after.play(appraise(game, player).choice, player)
     assert lift(game, player, after) == pytest.approx(expected)
+
+
+def _calibration_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "scripts" / "value_calibration.py"
+    spec = importlib.util.spec_from_file_location("value_calibration", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_difference_scale_is_the_slope_of_the_final_score_on_the_value_shrunk_by_its_noise() -> None:
+    """Where the final score grows 1.15 points for each point of the network's value, a cost
+    measured in the network's values is 1.15 times too small: the fit finds that slope; a slope
+    measured within its noise of 1 is drawn back towards 1 (it moves the costs little)."""
+    difference_scale = _calibration_script().difference_scale
+    rng = np.random.default_rng(0)
+    raw = rng.normal(200, 50, 4000)
+    assert difference_scale(raw, 1.15 * raw + rng.normal(0, 20, 4000)) == pytest.approx(1.15, abs=0.01)
+    assert difference_scale(raw, raw + rng.normal(0, 20, 4000)) == pytest.approx(1.0, abs=0.01)
+    few = rng.normal(200, 5, 50)
+    noisy = 1.1 * few + rng.normal(0, 20, 50)
+    x = few - few.mean()
+    measured = float(x @ (noisy - noisy.mean()) / (x @ x))
+    assert abs(difference_scale(few, noisy) - 1) < abs(measured - 1) / 2, "a slope lost in its noise is shrunk"
+    shipped = shipped_lift(Game("tres-fute", 1, seed=0))
+    assert shipped is not None and all(0.7 < s < 1.4 for s in shipped.difference_scale)

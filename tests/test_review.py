@@ -16,6 +16,7 @@ from tresfute import records
 from tresfute.bots import GreedyBot, StrongBot, appraisal
 from tresfute.bots.appraisal import MORE_TURNS, MOST_FUTURES, RELATIVE_SE, TARGET_SE, appraise
 from tresfute.bots.futures import future_values
+from tresfute.bots.lift import shipped_lift
 from tresfute.bots.network import shipped_network
 from tresfute.bots.review import LABELS, WHY_FROM, computer_choices, judge, label, level, review_game
 from tresfute.cli import main
@@ -188,11 +189,14 @@ def test_valuation_futures_go_one_turn_further_than_the_choices() -> None:
     assert rounds_of(MORE_TURNS) == {3}, "the valuation futures play the passive pick too"
 
 
-def test_the_lift_raises_every_value_alike_and_leaves_the_costs(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_lift_raises_every_value_alike_and_the_difference_scale_scales_the_costs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The expected final scores shown are the strong player's: the valuation futures' values
     (the network's own play) plus the lift fitted on every kind of sheet (``bots/lift.py``),
-    read after the strong choice. The lift is the same for every move of a position, so no
-    cost changes with it."""
+    read after the strong choice, the same for every move of a position. The network's values
+    are compressed, so each move's difference to the choice is multiplied by the lift's
+    difference scale for the rounds left: a cost is the futures' difference times that number."""
     game = Game("tres-fute", 1, seed=8)
     for _ in range(6):
         game.play(GreedyBot(0).choose(game, 0), 0)
@@ -201,12 +205,17 @@ def test_the_lift_raises_every_value_alike_and_leaves_the_costs(monkeypatch: pyt
     after = game.copy(dice="external", history=False)
     after.play(shown.choice, 0)
     lifted = appraisal.lift(game, 0, after)
+    scale = appraisal.difference_scale(game)
+    fitted = shipped_lift(game)
+    assert fitted is not None and scale == fitted.difference_scale[game.rounds - game.round] != 1.0
     assert lifted > 0, "the strong player scores more than the network's own play"
     monkeypatch.setattr(appraisal, "lift", lambda *args, **kwargs: 0.0)
+    monkeypatch.setattr(appraisal, "difference_scale", lambda *args, **kwargs: 1.0)
     raw = appraise(game, 0, moves)
+    assert shown.best.expected == pytest.approx(raw.best.expected + lifted, abs=1e-6)
     for move in moves:
-        assert shown.values[move].expected == pytest.approx(raw.values[move].expected + lifted, abs=1e-6)
-        assert shown.cost(move) == pytest.approx(raw.cost(move), abs=1e-6)
+        assert shown.cost(move) == pytest.approx(scale * raw.cost(move), abs=1e-6)
+        assert shown.values[move].difference_se == pytest.approx(scale * raw.values[move].difference_se, abs=1e-6)
 
 
 def test_every_costly_decision_says_why_in_words() -> None:
@@ -286,7 +295,7 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
     assert code == 0
     data = json.loads(out)
     record = records.loads(two_player_record.read_text())
-    assert data["format"] == "tresfute-review/4" and data["game"] == "tres-fute"
+    assert data["format"] == "tresfute-review/5" and data["game"] == "tres-fute"
     assert (data["player"], data["name"]) == (2, "Bob")
     numbers = [n for n, entry in enumerate(record.moves, start=1) if entry.startswith("2:")]
     assert [d["move_number"] for d in data["decisions"]] == numbers

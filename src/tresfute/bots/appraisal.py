@@ -16,8 +16,10 @@ are drawn until the standard error of each difference to the choice is under
 :data:`TARGET_SE`, or :data:`MOST_FUTURES` are reached. The futures play the network's own
 choices, where the strong player searches, so every value is then *lifted* to what the strong
 player scores from there (``bots/lift.py``: fitted on sheets of every kind of play, the same
-for every move of a position, so that it changes no cost). ``docs/review.md`` gives the
-figures.
+for every move of a position), and each difference between two moves' values is multiplied by
+the lift's *difference scale*, the slope of the final score on the futures' value among the
+fitted positions (the network's values are compressed: a difference of 10 in its values is
+worth more than 10 points in some rounds). ``docs/review.md`` gives the figures.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from ..rules import CHANCE, Game, Move
 from .blas import blas_threads
 from .futures import FIRST_DECISION, WHOLE, collector_paused, future_values
-from .lift import lift
+from .lift import difference_scale, lift
 from .network import ValueNetwork, valuation_network
 from .strong import Estimate, StrongBot
 
@@ -129,6 +131,7 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
         after.play(move, player)
         starts.append(after)
     step, most = FIRST_FUTURES[game.spec.id], MOST_FUTURES[game.spec.id]
+    scale = difference_scale(game, network)
     found: list[list[float]] = [[] for _ in moves]
     # Each move's futures are drawn until its own difference to the choice is precise, whatever
     # else is valued beside it: the hint, the panel and the review show the same numbers.
@@ -142,29 +145,30 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
         )
         for k, more in zip(active, drawn, strict=True):
             found[k] += more
-        active = [k for k in active if k == 0 or not (len(found[k]) >= most or _precise(found[0], found[k]))]
+        active = [k for k in active if k == 0 or not (len(found[k]) >= most or _precise(found[0], found[k], scale))]
         if active == [0]:
             active = []
-    # The choice's value on its first futures alone; each other move's, that minus the
-    # difference measured on its own futures; both lifted to what the strong player scores.
+    # The choice's value on its first futures alone, lifted to what the strong player scores;
+    # each other move's, that minus the difference measured on its own futures, times the
+    # difference scale (the network's values are compressed or stretched: ``bots/lift.py``).
     first = found[0]
     lifted = lift(game, player, starts[0], network)
     best = sum(first[:step]) / step + lifted
     values = {moves[0]: Value(best, 0.0, step)}
     for move, other in zip(moves[1:], found[1:], strict=True):
         paired = first[: len(other)]
-        difference = sum(a - b for a, b in zip(paired, other, strict=True)) / len(other)
-        values[move] = Value(best - difference, _difference_se(paired, other), len(other))
+        difference = scale * sum(a - b for a, b in zip(paired, other, strict=True)) / len(other)
+        values[move] = Value(best - difference, scale * _difference_se(paired, other), len(other))
     return values
 
 
-def _precise(first: list[float], other: list[float]) -> bool:
-    """Whether the difference between two moves is measured precisely enough on ``other``'s
-    futures: its standard error is under TARGET_SE, or under a tenth of the difference itself
-    (a large cost needs no finer measure to be labelled)."""
+def _precise(first: list[float], other: list[float], scale: float = 1.0) -> bool:
+    """Whether the difference between two moves (times ``scale``) is measured precisely enough
+    on ``other``'s futures: its standard error is under TARGET_SE, or under a tenth of the
+    difference itself (a large cost needs no finer measure to be labelled)."""
     paired = first[: len(other)]
     mean = abs(sum(paired) - sum(other)) / len(other)
-    return _difference_se(paired, other) <= max(TARGET_SE, RELATIVE_SE * mean)
+    return scale * _difference_se(paired, other) <= max(TARGET_SE, RELATIVE_SE * scale * mean)
 
 
 def _difference_se(first: list[float], other: list[float]) -> float:

@@ -13,9 +13,18 @@ play (random, greedy, noisy strong, strong) and on games' first decisions, to wh
 player then scored (``scripts/value_calibration.py --fit``, tuning seeds). It is the same for
 every move of a position, so it changes no cost: only the expected final scores shown.
 
-Shipped as ``data/lift-<game>.json`` (``tresfute-lift/2``): the weights by input name, so a
-reader sees what moves the lift. A game (or reading of its rules) without a file of its own
-takes its default reading's.
+The costs have a correction of their own, the *difference scale*: a network may compress its
+values (in Vraiment très futé's middle rounds, a sheet it values 10 points above another scores,
+from there, about 11 points more), so a difference between two moves' values is multiplied by
+the slope of the final score on the valuation futures' value, measured among the fitted
+positions with as many rounds left. It is read from values, never from the sheet's inputs:
+two near-equal moves that leave sheets of other forms (a reroll's, a pick's) differ by their
+values' difference times a number close to 1, not by what a linear model of the inputs says
+of each form.
+
+Shipped as ``data/lift-<game>.json`` (``tresfute-lift/3``): the weights by input name, so a
+reader sees what moves the lift, and the difference scale by rounds left. A game (or reading
+of its rules) without a file of its own takes its default reading's.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ import numpy as np
 from ..rules import Game
 from .network import ValueNetwork, reading_of, reading_suffix, valuation_network
 
-FORMAT = "tresfute-lift/2"
+FORMAT = "tresfute-lift/3"
 
 
 class Lift:
@@ -53,6 +62,7 @@ class Lift:
         by_rounds_left: np.ndarray,
         at_rounds_left: list[tuple[float, np.ndarray]],
         by_rounds_left_mean: list[float],
+        difference_scale: list[float],
     ) -> None:
         self.rounds = rounds
         self.intercept = intercept
@@ -60,6 +70,7 @@ class Lift:
         self.by_rounds_left = by_rounds_left
         self.at_rounds_left = at_rounds_left
         self.by_rounds_left_mean = by_rounds_left_mean
+        self.difference_scale = difference_scale
 
     def __call__(self, inputs: list[float], rounds_left: int, rounds: int | None = None, solo: bool = True) -> float:
         """The lift after a choice whose afterstate has these ``inputs``, with ``rounds_left``
@@ -72,9 +83,16 @@ class Lift:
         shared = self.intercept + x @ self.weights + rounds_left * (x @ self.by_rounds_left)
         return float(shared + own_intercept + x @ own_weights)
 
+    def scale(self, rounds_left: int, rounds: int | None = None, solo: bool = True) -> float:
+        """What a difference between two moves' values is multiplied by, with ``rounds_left``
+        (1 where the lift reads no sheet: a table with fewer rounds, a table's last round)."""
+        if (rounds is not None and rounds != self.rounds) or (rounds_left == 0 and not solo):
+            return 1.0
+        return self.difference_scale[rounds_left]
+
     @classmethod
     def from_json(cls, data: dict, names: list[str]) -> Lift:
-        """The lift of a ``tresfute-lift/2`` file, its weights in the order of ``names`` (an
+        """The lift of a ``tresfute-lift/3`` file, its weights in the order of ``names`` (an
         input the file does not name weighs nothing; a name the inputs lack is an error)."""
         if data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} file")
@@ -93,9 +111,11 @@ class Lift:
         if len(own) != rounds:
             raise ValueError(f"the lift has {len(own)} models by rounds left, not {rounds}")
         means = [float(x) for x in data["by_rounds_left_mean"]]
-        return cls(
-            rounds, float(data["intercept"]), vector(data["weights"]), vector(data["by_rounds_left"]), own, means
-        )
+        scales = [float(x) for x in data["difference_scale"]]
+        if len(scales) != rounds:
+            raise ValueError(f"the lift has {len(scales)} difference scales by rounds left, not {rounds}")
+        weights, by_rounds_left = vector(data["weights"]), vector(data["by_rounds_left"])
+        return cls(rounds, float(data["intercept"]), weights, by_rounds_left, own, means, scales)
 
 
 def lift_file(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
@@ -129,4 +149,13 @@ def lift(game: Game, player: int, after: Game, network: ValueNetwork | None = No
     return fitted(inputs, max(0, game.rounds - game.round), game.rounds, solo=game.n_players == 1)
 
 
-__all__ = ["FORMAT", "Lift", "lift", "lift_file", "shipped_lift"]
+def difference_scale(game: Game, network: ValueNetwork | None = None) -> float:
+    """What a difference between two moves' values in ``game`` is multiplied by (1 where no
+    lift is shipped)."""
+    fitted = shipped_lift(game, network)
+    if fitted is None:
+        return 1.0
+    return fitted.scale(max(0, game.rounds - game.round), game.rounds, solo=game.n_players == 1)
+
+
+__all__ = ["FORMAT", "Lift", "difference_scale", "lift", "lift_file", "shipped_lift"]
