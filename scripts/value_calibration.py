@@ -211,7 +211,8 @@ def fit(
     difference scale of the costs (:func:`difference_scale`). A choice that ends the game has
     no lift (its score is exact): its rows are left out."""
     going_on = data["choice_inputs"].any(axis=1)
-    target = (data["final"] - raw_values(data))[going_on].astype(np.float64)
+    raw, final = raw_values(data)[going_on], data["final"][going_on]
+    target = (final - raw).astype(np.float64)
     x = data["choice_inputs"][going_on].astype(np.float64)
     left = (rounds - data["round"][going_on]).astype(np.int64)
     width = x.shape[1]
@@ -232,8 +233,7 @@ def fit(
         return {n: round(float(w), 5) for n, w in zip(names, vector, strict=True) if abs(w) >= 1e-5}
 
     own = weights[2 * width + rounds :].reshape(rounds, width)
-    raw = raw_values(data)[going_on].astype(np.float64)
-    final = data["final"][going_on].astype(np.float64)
+    raw, final = raw.astype(np.float64), final.astype(np.float64)
     return {
         "format": LIFT_FORMAT,
         "made_by": note,

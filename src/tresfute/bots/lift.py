@@ -76,19 +76,22 @@ class Lift:
         """The lift after a choice whose afterstate has these ``inputs``, with ``rounds_left``
         after the current one, in a game of ``rounds`` (the solo game's by default), ``solo`` or
         at a table."""
-        if (rounds is not None and rounds != self.rounds) or (rounds_left == 0 and not solo):
+        if not self.reads_sheet(rounds_left, rounds, solo):
             return self.by_rounds_left_mean[min(rounds_left, len(self.by_rounds_left_mean) - 1)]
         x = np.asarray(inputs, dtype=np.float64)
         own_intercept, own_weights = self.at_rounds_left[rounds_left]
         shared = self.intercept + x @ self.weights + rounds_left * (x @ self.by_rounds_left)
         return float(shared + own_intercept + x @ own_weights)
 
+    def reads_sheet(self, rounds_left: int, rounds: int | None = None, solo: bool = True) -> bool:
+        """Whether the sheet model applies: not at a table with fewer rounds than the solo
+        game's, nor in a table's last round (see the class's docstring)."""
+        return (rounds is None or rounds == self.rounds) and (rounds_left != 0 or solo)
+
     def scale(self, rounds_left: int, rounds: int | None = None, solo: bool = True) -> float:
         """What a difference between two moves' values is multiplied by, with ``rounds_left``
         (1 where the lift reads no sheet: a table with fewer rounds, a table's last round)."""
-        if (rounds is not None and rounds != self.rounds) or (rounds_left == 0 and not solo):
-            return 1.0
-        return self.difference_scale[rounds_left]
+        return self.difference_scale[rounds_left] if self.reads_sheet(rounds_left, rounds, solo) else 1.0
 
     @classmethod
     def from_json(cls, data: dict, names: list[str]) -> Lift:
@@ -146,16 +149,20 @@ def lift(game: Game, player: int, after: Game, network: ValueNetwork | None = No
     fitted = shipped_lift(game, network)
     if inputs is None or fitted is None:
         return 0.0
-    return fitted(inputs, max(0, game.rounds - game.round), game.rounds, solo=game.n_players == 1)
+    return fitted(inputs, *_where(game))
 
 
 def difference_scale(game: Game, network: ValueNetwork | None = None) -> float:
     """What a difference between two moves' values in ``game`` is multiplied by (1 where no
     lift is shipped)."""
     fitted = shipped_lift(game, network)
-    if fitted is None:
-        return 1.0
-    return fitted.scale(max(0, game.rounds - game.round), game.rounds, solo=game.n_players == 1)
+    return 1.0 if fitted is None else fitted.scale(*_where(game))
+
+
+def _where(game: Game) -> tuple[int, int, bool]:
+    """Where ``game`` stands for a lift: the rounds left after the current one, the game's
+    rounds, and whether it is solo."""
+    return max(0, game.rounds - game.round), game.rounds, game.n_players == 1
 
 
 __all__ = ["FORMAT", "Lift", "difference_scale", "lift", "lift_file", "shipped_lift"]
