@@ -18,9 +18,9 @@ inputs after the review's strong choice (what the lift reads), and the final sco
 1000 on) must not be used for fitting. ``--report FILES`` measures the calibration error by
 round and kind; with ``--lift FILE``, as the values would be shown with that lift (it reads
 only what the files hold: no game is played again); with ``--fit FILE``, writes the lift that
-fits these files, with the costs' difference scale by rounds left (the slope of the final
-score on the valuation futures' value: ``bots/lift.py``; docs/review.md gives the commands of
-the shipped ones). ``--rule
+fits these files (docs/review.md gives the commands of the shipped ones; the costs' difference
+scale that the file holds beside it is kept: ``cost_calibration.py`` fits it afterwards, on
+reviewed games read with this lift). ``--rule
 NAME=true|false`` plays the games under that rules option (the strong player and its network
 those of that reading; the file keeps the rules, and a report refuses to mix readings).
 """
@@ -199,7 +199,13 @@ def raw_values(data: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def fit(
-    data: dict[str, np.ndarray], rounds: int, names: list[str], ridge: float, round_ridge: float, note: str
+    data: dict[str, np.ndarray],
+    rounds: int,
+    names: list[str],
+    ridge: float,
+    round_ridge: float,
+    note: str,
+    scales: list[float],
 ) -> dict:
     """The lift (``bots/lift.py``) that makes the shown values meet the final scores: ridge
     regression of final − raw value on the inputs after the choice, the same times the rounds
@@ -208,8 +214,8 @@ def fit(
     spread for the penalty (every kind of play weighs alike: the files hold as many games of
     each); and the mean of final − raw value for each number of rounds left (the lift of a
     table with fewer rounds than the solo game's); and for each number of rounds left the
-    difference scale of the costs (:func:`difference_scale`). A choice that ends the game has
-    no lift (its score is exact): its rows are left out."""
+    difference scale of the costs as ``scales`` says (``cost_calibration.py`` fits it). A choice
+    that ends the game has no lift (its score is exact): its rows are left out."""
     going_on = data["choice_inputs"].any(axis=1)
     raw, final = raw_values(data)[going_on], data["final"][going_on]
     target = (final - raw).astype(np.float64)
@@ -233,7 +239,6 @@ def fit(
         return {n: round(float(w), 5) for n, w in zip(names, vector, strict=True) if abs(w) >= 1e-5}
 
     own = weights[2 * width + rounds :].reshape(rounds, width)
-    raw, final = raw.astype(np.float64), final.astype(np.float64)
     return {
         "format": LIFT_FORMAT,
         "made_by": note,
@@ -245,21 +250,8 @@ def fit(
         "at_rounds_left": [
             {"intercept": round(float(weights[2 * width + k]), 4), "weights": named(own[k])} for k in range(rounds)
         ],
-        "difference_scale": [round(difference_scale(raw[left == k], final[left == k]), 4) for k in range(rounds)],
+        "difference_scale": scales,
     }
-
-
-def difference_scale(raw: np.ndarray, final: np.ndarray) -> float:
-    """The slope of the final score on the valuation futures' value (least squares), shrunk
-    towards 1 by its own noise: ``1 + b · b² / (b² + se²)`` for a measured slope ``1 + b`` of
-    standard error ``se`` (a slope within its noise of 1 moves the costs little; one measured
-    far from it, almost all the way)."""
-    x = raw - raw.mean()
-    slope = float(x @ (final - final.mean()) / (x @ x))
-    residual = final - final.mean() - slope * x
-    se = float(np.sqrt(residual @ residual / (len(x) - 2) / (x @ x)))
-    b = slope - 1.0
-    return 1.0 + b * b * b / (b * b + se * se)
 
 
 def relifted(data: dict[str, np.ndarray], fitted: Lift, rounds: int) -> dict[str, np.ndarray]:
@@ -324,7 +316,11 @@ def main() -> None:
                 f" --ridge {args.ridge:g} --round-ridge {args.round_ridge:g}"
                 + rule_options(dict(sorted(rules.items())))
             )
-            fitted = fit(data, rounds, names, args.ridge, args.round_ridge, note)
+            kept = json.loads(args.fit.read_text()) if args.fit.exists() else {}
+            scales = kept.get("difference_scale", [1.0] * rounds)
+            fitted = fit(data, rounds, names, args.ridge, args.round_ridge, note, scales)
+            if "difference_scale_made_by" in kept:
+                fitted["difference_scale_made_by"] = kept["difference_scale_made_by"]
             args.fit.write_text(json.dumps(fitted, indent=1) + "\n")
             print(f"lift written to {args.fit}")
         return

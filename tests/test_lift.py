@@ -154,31 +154,43 @@ def test_a_table_with_fewer_rounds_than_the_solo_game_takes_the_mean_by_rounds_l
     assert lift(game, player, after) == pytest.approx(expected)
 
 
-def _calibration_script():
+def _cost_calibration(monkeypatch: pytest.MonkeyPatch):
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).parent.parent / "scripts" / "value_calibration.py"
-    spec = importlib.util.spec_from_file_location("value_calibration", path)
+    scripts = Path(__file__).parent.parent / "scripts"
+    monkeypatch.syspath_prepend(str(scripts))  # it reads value_calibration's players
+    spec = importlib.util.spec_from_file_location("cost_calibration", scripts / "cost_calibration.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def test_the_difference_scale_is_the_slope_of_the_final_score_on_the_value_shrunk_by_its_noise() -> None:
-    """Where the final score grows 1.15 points for each point of the network's value, a cost
-    measured in the network's values is 1.15 times too small: the fit finds that slope; a slope
-    measured within its noise of 1 is drawn back towards 1 (it moves the costs little)."""
-    difference_scale = _calibration_script().difference_scale
+def test_the_difference_scale_makes_the_departures_costs_add_up_by_rounds_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the value shown falls, from a departure to the next decision, by 0.9 times the
+    difference the valuation futures measured, the costs are 1.1 times too large there: the fit
+    finds that ratio; rounds whose ratios differ by no more than their noise share the ratio
+    over every round (the noise of one round's own is not taken for a lean)."""
+    fit = _cost_calibration(monkeypatch).difference_scales
     rng = np.random.default_rng(0)
-    raw = rng.normal(200, 50, 4000)
-    assert difference_scale(raw, 1.15 * raw + rng.normal(0, 20, 4000)) == pytest.approx(1.15, abs=0.01)
-    assert difference_scale(raw, raw + rng.normal(0, 20, 4000)) == pytest.approx(1.0, abs=0.01)
-    few = rng.normal(200, 5, 50)
-    noisy = 1.1 * few + rng.normal(0, 20, 50)
-    x = few - few.mean()
-    measured = float(x @ (noisy - noisy.mean()) / (x @ x))
-    assert abs(difference_scale(few, noisy) - 1) < abs(measured - 1) / 2, "a slope lost in its noise is shrunk"
-    shipped = shipped_lift(Game("tres-fute", 1, seed=0))
-    assert shipped is not None and all(0.7 < s < 1.4 for s in shipped.difference_scale)
+    left = rng.integers(0, 6, 30_000)
+    difference = rng.exponential(8.0, 30_000)
+    ratios = np.array([1.0, 0.8, 1.0, 1.2, 1.0, 0.9])
+    drop = ratios[left] * difference + rng.normal(0, 6, 30_000)
+    assert fit(left, difference, drop, 6) == pytest.approx(list(ratios), abs=0.03)
+    alike = 0.95 * difference + rng.normal(0, 6, 30_000)
+    scales = fit(left, difference, alike, 6)
+    assert max(scales) - min(scales) < 0.01, "rounds alike within their noise share one ratio"
+    assert scales[0] == pytest.approx(0.95, abs=0.01)
+
+
+STRICT = (("reprise_with_no_die_left", False),)
+READINGS = [("tres-fute", ()), ("vraiment-tres-fute", ()), ("vraiment-tres-fute", STRICT)]
+
+
+@pytest.mark.parametrize(("game_id", "reading"), READINGS)
+def test_the_shipped_difference_scales_come_from_a_documented_command(game_id: str, reading: tuple) -> None:
+    data = json.loads((resources.files("tresfute.bots") / "data" / lift_file(game_id, reading)).read_text())
+    assert data["difference_scale_made_by"].startswith(f"python scripts/cost_calibration.py --game {game_id}")
+    assert all(0.7 < s < 1.4 for s in data["difference_scale"])

@@ -17,9 +17,9 @@ are drawn until the standard error of each difference to the choice is under
 choices, where the strong player searches, so every value is then *lifted* to what the strong
 player scores from there (``bots/lift.py``: fitted on sheets of every kind of play, the same
 for every move of a position), and each difference between two moves' values is multiplied by
-the lift's *difference scale*, the slope of the final score on the futures' value among the
-fitted positions (the network's values are compressed: a difference of 10 in its values is
-worth more than 10 points in some rounds). ``docs/review.md`` gives the figures.
+the lift's *difference scale*, what makes the costs add up on reviewed games (a difference of
+10 in the network's values is worth more than 10 points in some rounds, less in others).
+``docs/review.md`` gives the figures.
 """
 
 from __future__ import annotations

@@ -13,14 +13,15 @@ play (random, greedy, noisy strong, strong) and on games' first decisions, to wh
 player then scored (``scripts/value_calibration.py --fit``, tuning seeds). It is the same for
 every move of a position, so it changes no cost: only the expected final scores shown.
 
-The costs have a correction of their own, the *difference scale*: a network may compress its
-values (in Vraiment très futé's middle rounds, a sheet it values 10 points above another scores,
-from there, about 11 points more), so a difference between two moves' values is multiplied by
-the slope of the final score on the valuation futures' value, measured among the fitted
-positions with as many rounds left. It is read from values, never from the sheet's inputs:
-two near-equal moves that leave sheets of other forms (a reroll's, a pick's) differ by their
-values' difference times a number close to 1, not by what a linear model of the inputs says
-of each form.
+The costs have a correction of their own, the *difference scale*: the valuation futures measure
+a difference between two moves in their network's values, which a network may compress or
+stretch, so each difference is multiplied by the scale for the rounds left. It is fitted where
+the costs must add up (``scripts/cost_calibration.py``): after a move that departed from the
+strong choice, the value shown at the next decision is on average the choice's value minus the
+cost, over reviewed games of random and greedy play. It is read from values, never from the
+sheet's inputs: two near-equal moves that leave sheets of other forms (a reroll's, a pick's)
+differ by their values' difference times the round's number, not by what a linear model of
+the inputs says of each form.
 
 Shipped as ``data/lift-<game>.json`` (``tresfute-lift/3``): the weights by input name, so a
 reader sees what moves the lift, and the difference scale by rounds left. A game (or reading
