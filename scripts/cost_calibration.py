@@ -33,7 +33,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
-from value_calibration import player_of
+from value_calibration import player_of, save
 
 from tresfute import records
 from tresfute.bots.blas import blas_threads
@@ -186,9 +186,7 @@ def main() -> None:
             print(f"difference scale written to {args.fit}")
         return
     data = generate(args.game, args.games, args.seed, args.workers, tuple(args.kinds.split(",")), rules)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(args.out, **data)
+    save(data, args.out)
     report(data, Game(args.game, players=1, rules=rules).rounds)
 
 

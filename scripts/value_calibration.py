@@ -170,6 +170,13 @@ def generate(
     }
 
 
+def save(data: dict[str, np.ndarray], out: Path | None) -> None:
+    """The rows to ``out`` (compressed numpy arrays, its folder made), if given."""
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(out, **data)
+
+
 def _padded(rows: list[list[float]]) -> np.ndarray:
     """The inputs as one array: a row whose first afterstate ended the game has none (zeros)."""
     width = max((len(r) for r in rows), default=0)
@@ -325,9 +332,7 @@ def main() -> None:
             print(f"lift written to {args.fit}")
         return
     data = generate(args.game, args.games, args.seed, args.workers, tuple(args.kinds.split(",")), rules)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(args.out, **data)
+    save(data, args.out)
     report(data)
 
 
