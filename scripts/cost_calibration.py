@@ -1,7 +1,7 @@
 """The costs' difference scale (``bots/lift.py``), fitted where the costs must add up: on the
 decisions of reviewed games that departed from the strong choice.
 
-    python scripts/cost_calibration.py --game tres-fute --games 200 --seed 33 --out runs/cost-tf-33.npz
+    python scripts/cost_calibration.py --game tres-fute --games 400 --seed 33 --out runs/cost-tf-33.npz
     python scripts/cost_calibration.py --game tres-fute --report runs/cost-tf-33.npz --fit LIFT.json
 
 A cost is meant to be the expected points a move gives away: after a move that departed from
@@ -9,13 +9,14 @@ the strong choice, the value shown at the next decision (or the final score, aft
 should on average be the choice's value minus the cost. The valuation futures measure each
 difference in their own network's values, which a network may compress or stretch; the
 *difference scale* is the number that makes the differences expected losses. Solo games are
-played by random, greedy and noisy-strong players (the strong player with a quarter of its
-moves random: ``value_calibration.py``) and reviewed (``review_game``, the shipped lift); for
-each decision that departed from the choice the file keeps its rounds left, the valuation
-futures' difference (the cost without the scale it was shown with) and the drop, the choice's
-value minus the next decision's. For each number of rounds left the scale is the ratio of the
-drops' sum to the differences' sum (what makes the costs add up there), drawn towards the ratio
-over every round by as much as its noise exceeds the rounds' spread (empirical Bayes).
+played by random and greedy players (``--kinds noisy`` adds the strong player with a quarter of
+its moves random: ``value_calibration.py``; its departures are fewer and smaller) and reviewed
+(``review_game``, the shipped lift); for each decision that departed from the choice the file
+keeps its rounds left, the valuation futures' difference (the cost without the scale it was
+shown with) and the drop, the choice's value minus the next decision's. For each number of
+rounds left the scale is the ratio of the drops' sum to the differences' sum (what makes the
+costs add up there), drawn towards the ratio over every round by as much as its noise exceeds
+the rounds' spread (empirical Bayes).
 
 ``--report FILES`` prints the ratios and, by kind of player, the games' final + total cost −
 start value with the scales found; ``--fit FILE`` writes them into that lift file as its
@@ -159,10 +160,10 @@ def merged(paths: list[Path]) -> dict[str, np.ndarray]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=["tres-fute", "vraiment-tres-fute"], required=True)
-    parser.add_argument("--games", type=int, default=600, help="games in all, the kinds in turn")
+    parser.add_argument("--games", type=int, default=400, help="games in all, the kinds in turn")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of {', '.join(KINDS)}")
+    parser.add_argument("--kinds", default="random,greedy", help=f"comma-separated, of {', '.join(KINDS)}")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--report", type=Path, nargs="*", help="the scales these files give")
     parser.add_argument("--fit", type=Path, help="with --report: write them into this lift file")
