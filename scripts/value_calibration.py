@@ -224,8 +224,7 @@ def fit(
     difference scale of the costs as ``scales`` says (``cost_calibration.py`` fits it). A choice
     that ends the game has no lift (its score is exact): its rows are left out."""
     going_on = data["choice_inputs"].any(axis=1)
-    raw, final = raw_values(data)[going_on], data["final"][going_on]
-    target = (final - raw).astype(np.float64)
+    target = (data["final"] - raw_values(data))[going_on].astype(np.float64)
     x = data["choice_inputs"][going_on].astype(np.float64)
     left = (rounds - data["round"][going_on]).astype(np.int64)
     width = x.shape[1]

@@ -162,7 +162,7 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
     return values
 
 
-def _precise(first: list[float], other: list[float], scale: float = 1.0) -> bool:
+def _precise(first: list[float], other: list[float], scale: float) -> bool:
     """Whether the difference between two moves (times ``scale``) is measured precisely enough
     on ``other``'s futures: its standard error is under TARGET_SE, or under a tenth of the
     difference itself (a large cost needs no finer measure to be labelled)."""
