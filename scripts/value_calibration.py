@@ -9,11 +9,15 @@ lift of the values shown (``bots/lift.py``) fitted on them.
 Solo games are played by four kinds of player (random, greedy, noisy-strong: the strong player
 with a quarter of its moves random, strong). In each round one decision of the game is drawn at
 random; from there the strong player plays the game to its end on dice drawn anew (the game's
-own dice are never used past that point), and the final score is kept. Each row holds the
-position's round, the kind of play that led there, the network's value of the strong player's
-first move's afterstate and the network's inputs there, the expected final score the hint and
-the review show there (``bots/appraisal.py``), the lift it holds, the valuation network's
-inputs after the review's strong choice (what the lift reads), and the final score reached.
+own dice are never used past that point), and the final score is kept, with the luck of the
+rollout's rolls (``luck_of_roll``): a roll's luck is the network's value after it less the mean
+after eight rolls drawn anew in its place, so it averages 0, and the final score less the luck
+measures the same mean with about half the variance (the reports and the fit read it). Each
+row holds the position's round, the kind of play that led there, the network's value of the
+strong player's first move's afterstate and the network's inputs there, the expected final
+score the hint and the review show there (``bots/appraisal.py``), the lift it holds, the
+valuation network's inputs after the review's strong choice (what the lift reads), the final
+score reached and the rollout's luck.
 ``--seed`` picks the games and the rollouts: the review's and the benchmark's seeds (0 and
 1000 on) must not be used for fitting. ``--report FILES`` measures the calibration error by
 round and kind; with ``--lift FILE``, as the values would be shown with that lift (it reads
@@ -40,7 +44,7 @@ from tresfute.bots.appraisal import appraise, lift
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.lift import FORMAT as LIFT_FORMAT
 from tresfute.bots.lift import Lift
-from tresfute.bots.network import network_for, reading_of, valuation_network
+from tresfute.bots.network import ValueNetwork, network_for, reading_of, valuation_network
 from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, Game, Move
 from tresfute.simulate import add_rule_option, chosen_rules, rule_options
@@ -72,18 +76,27 @@ def player_of(kind: str, seed: int):
     return {"random": RandomBot, "greedy": GreedyBot, "noisy": NoisyStrong, "strong": StrongBot}[kind](seed)
 
 
-def rollout(start: Game, seed: int) -> tuple[list[float], float, int]:
+# alternative rolls drawn for each roll of a rollout, for its luck (``luck_of_roll``)
+LUCK_DRAWS = 8
+
+
+def rollout(start: Game, seed: int) -> tuple[list[float], float, int, float]:
     """The strong player from ``start`` to the end on fresh dice: the inputs of its first
-    afterstate, the network's value there, and the final score."""
+    afterstate, the network's value there, the final score, and the luck of its rolls (the sum
+    of :func:`luck_of_roll`: the final score less it has the same mean, and a far smaller spread)."""
     network = network_for(start)
     rng = random.Random(seed)
+    luck_rng = random.Random(seed ^ 0x5EED)  # the alternative rolls: the rollout's own dice unchanged
     bot = StrongBot(seed)
     sim = start.copy(dice="external")
     first: tuple[list[float], float] | None = None
+    luck = 0.0
     while not sim.is_over:
         p = sim.to_move
         if p == CHANCE:
+            before = sim.copy(dice="external", history=False)
             roll_own_dice(sim, rng)
+            luck += luck_of_roll(before, sim, luck_rng, network)
             continue
         assert p is not None
         move = bot.choose(sim, p)
@@ -92,7 +105,44 @@ def rollout(start: Game, seed: int) -> tuple[list[float], float, int]:
             values, inputs = network.evaluate([sim], p)
             first = (inputs[0] or [], values[0])
     assert first is not None
-    return first[0], first[1], sim.score(0).total
+    return first[0], first[1], sim.score(0).total, luck
+
+
+def luck_of_roll(before: Game, rolled: Game, rng: random.Random, network: ValueNetwork) -> float:
+    """How much better the roll that came is than rolls drawn anew in its place: the value of
+    the position it leads to (:func:`rolled_value`) minus the mean over ``LUCK_DRAWS`` other
+    rolls of ``before``, drawn from the same dice.
+
+    Its mean is 0 whatever the values' errors (the other rolls come from the same chance as the
+    real one), so the final score less the luck of every roll is an unbiased measure of what
+    the strong player scores from a position; where the values are good the luck is most of the
+    final score's spread around its mean (a control variate), so a calibration cell is measured
+    on several times fewer games."""
+    others = []
+    for _ in range(LUCK_DRAWS):
+        other = before.copy(dice="external", history=False)
+        roll_own_dice(other, rng)
+        others.append(other)
+    values = rolled_values([rolled, *others], network)
+    return values[0] - sum(values[1:]) / LUCK_DRAWS
+
+
+def rolled_values(positions: list[Game], network: ValueNetwork) -> list[float]:
+    """What each position right after a roll is worth to player 0 (solo games): the network's
+    value of its best move, of the position itself where nobody decides, the score once over."""
+    groups: list[list[Game]] = []
+    for position in positions:
+        p = position.to_move
+        if position.is_over or p is None or p == CHANCE:
+            groups.append([position])
+        else:
+            groups.append([after for _, after in position.afterstates(p, history=False)] or [position])
+    flat = network.values([g for group in groups for g in group], 0)
+    out, at = [], 0
+    for group in groups:
+        out.append(max(flat[at : at + len(group)]))
+        at += len(group)
+    return out
 
 
 def after_choice(position: Game, move: Move) -> tuple[list[float], float]:
@@ -103,7 +153,7 @@ def after_choice(position: Game, move: Move) -> tuple[list[float], float]:
     return valuation_network(position).evaluate([after], 0)[1][0] or [], lift(position, 0, after)
 
 
-Row = tuple[str, int, list[float], float, float, int, float, float, list[float]]
+Row = tuple[str, int, list[float], float, float, int, float, float, list[float], float]
 
 
 def one_game(job: tuple[str, str, int, dict[str, bool]]) -> list[Row]:
@@ -135,9 +185,9 @@ def row_at(kind: str, position: Game, rng: random.Random) -> Row:
     appraisal = appraise(position, 0)
     shown = appraisal.best.expected  # what the hint and the review show
     chosen, lifted = after_choice(position, appraisal.choice)
-    inputs, first_value, final = rollout(position, rng.getrandbits(48))
+    inputs, first_value, final, luck = rollout(position, rng.getrandbits(48))
     score_now = float(position.score(0).total)
-    return (kind, position.round, inputs, shown, first_value, final, score_now, lifted, chosen)
+    return (kind, position.round, inputs, shown, first_value, final, score_now, lifted, chosen, luck)
 
 
 def generate(
@@ -166,6 +216,7 @@ def generate(
         "score_now": np.array([r[6] for r in rows], dtype=np.float32),
         "gain": np.array([r[7] for r in rows], dtype=np.float32),  # the lift in ``shown``
         "choice_inputs": _padded([r[8] for r in rows]),
+        "luck": np.array([r[9] for r in rows], dtype=np.float32),  # the rollout's rolls' luck
         "rules": np.array(json.dumps(rules, sort_keys=True)),  # the reading the games were played under
     }
 
@@ -183,15 +234,22 @@ def _padded(rows: list[list[float]]) -> np.ndarray:
     return np.array([r or [0.0] * width for r in rows], dtype=np.float32)
 
 
+def scored(data: dict[str, np.ndarray]) -> np.ndarray:
+    """What the strong player scored from each position, less its rollout's luck (the same
+    mean, a smaller spread: ``luck_of_roll``; rows of files made before the luck was kept
+    hold none)."""
+    return data["final"] - data["luck"]
+
+
 def report(data: dict[str, np.ndarray], field: str = "shown") -> None:
-    """Mean value minus final score by round and kind (± its standard error)."""
+    """Mean value minus final score (less its luck) by round and kind (± its standard error)."""
     rounds = sorted(set(data["round"].tolist()))
     print(f"{'kind':8}" + "".join(f"{'round ' + str(r):>16}" for r in rounds))
     for k, kind in enumerate(KINDS):
         line = f"{kind:8}"
         for r in rounds:
             mask = (data["kind"] == k) & (data["round"] == r)
-            err = data[field][mask] - data["final"][mask]
+            err = data[field][mask] - scored(data)[mask]
             if len(err) > 1:
                 line += f"{err.mean():>+9.1f} ±{err.std(ddof=1) / np.sqrt(len(err)):4.1f}"
                 line += f"{'':2}"
@@ -224,7 +282,7 @@ def fit(
     difference scale of the costs as ``scales`` says (``cost_calibration.py`` fits it). A choice
     that ends the game has no lift (its score is exact): its rows are left out."""
     going_on = data["choice_inputs"].any(axis=1)
-    target = (data["final"] - raw_values(data))[going_on].astype(np.float64)
+    target = (scored(data) - raw_values(data))[going_on].astype(np.float64)
     x = data["choice_inputs"][going_on].astype(np.float64)
     left = (rounds - data["round"][going_on]).astype(np.int64)
     width = x.shape[1]
@@ -269,14 +327,17 @@ def relifted(data: dict[str, np.ndarray], fitted: Lift, rounds: int) -> dict[str
 
 
 def kinds_summary(data: dict[str, np.ndarray]) -> None:
-    """Shown − final over the rounds, by kind (± its standard error)."""
-    err = data["shown"] - data["final"]
+    """Shown − final (less its luck) over the rounds, by kind (± its standard error)."""
+    err = data["shown"] - scored(data)
     parts = []
     for k, kind in enumerate(KINDS):
         mask = data["kind"] == k
         if mask.sum() > 1:
             parts.append(f"{kind} {err[mask].mean():+.1f} ± {err[mask].std(ddof=1) / np.sqrt(mask.sum()):.1f}")
     print("over the rounds: " + ", ".join(parts) + f"; all {err.mean():+.1f}")
+    luck = data["luck"]
+    if luck.any():  # it averages 0: a check of the luck's draws
+        print(f"the rollouts' luck: {luck.mean():+.2f} ± {luck.std(ddof=1) / np.sqrt(len(luck)):.2f} on average")
 
 
 def main() -> None:
@@ -306,8 +367,9 @@ def main() -> None:
         if args.rule and reading_of(played_under) != reading_of(Game(args.game, players=1, rules=rules)):
             parser.error(f"--report: these files were played under other rules than {rules}")
         rules = dict(reading_of(played_under))
-        for part in parts:  # files made before it was kept: after the rollout's first move
+        for part in parts:  # files made before they were kept: after the rollout's first move; no luck
             part.setdefault("choice_inputs", part["inputs"])
+            part.setdefault("luck", np.zeros_like(part["final"]))
         data = {k: np.concatenate([p[k] for p in parts]) for k in set.intersection(*(set(p) for p in parts))}
         rounds = played_under.rounds
         names = list(valuation_network(played_under).encoder.names)

@@ -4,6 +4,7 @@ valuation futures' value of its choice, fitted on sheets of every kind of play."
 from __future__ import annotations
 
 import json
+import random
 from importlib import resources
 
 import numpy as np
@@ -12,8 +13,9 @@ import pytest
 from tresfute.bots import GreedyBot, RandomBot
 from tresfute.bots.appraisal import appraise, lift
 from tresfute.bots.lift import FORMAT, Lift, lift_file, shipped_lift
-from tresfute.bots.network import valuation_network
-from tresfute.rules import Game
+from tresfute.bots.network import network_for, valuation_network
+from tresfute.bots.strong import roll_own_dice
+from tresfute.rules import CHANCE, Game
 
 GAMES = ("tres-fute", "vraiment-tres-fute")
 
@@ -154,17 +156,76 @@ def test_a_table_with_fewer_rounds_than_the_solo_game_takes_the_mean_by_rounds_l
     assert lift(game, player, after) == pytest.approx(expected)
 
 
-def _cost_calibration(monkeypatch: pytest.MonkeyPatch):
+def _script(monkeypatch: pytest.MonkeyPatch, name: str):
     import importlib.util
     from pathlib import Path
 
     scripts = Path(__file__).parent.parent / "scripts"
-    monkeypatch.syspath_prepend(str(scripts))  # it reads value_calibration's players
-    spec = importlib.util.spec_from_file_location("cost_calibration", scripts / "cost_calibration.py")
+    monkeypatch.syspath_prepend(str(scripts))  # cost_calibration reads value_calibration's players
+    spec = importlib.util.spec_from_file_location(name, scripts / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _cost_calibration(monkeypatch: pytest.MonkeyPatch):
+    return _script(monkeypatch, "cost_calibration")
+
+
+def _waiting_for_dice(game_id: str, seed: int, decisions: int) -> Game:
+    """A solo game of the greedy player after ``decisions`` decisions, copied where it waits
+    for its next roll."""
+    game = Game(game_id, players=1, seed=seed)
+    bot = GreedyBot(seed)
+    for _ in range(decisions):
+        p = game.to_move
+        assert p is not None and p >= 0
+        game.play(bot.choose(game, p), p)
+    waiting = game.copy(dice="external", history=False)
+    while waiting.to_move != CHANCE:
+        p = waiting.to_move
+        assert p is not None and p >= 0
+        waiting.play(bot.choose(waiting, p), p)
+    return waiting
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_luck_of_a_roll_averages_zero(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The calibration's rollouts subtract each roll's luck from the final score (a control
+    variate): the value after the roll that came minus the mean after rolls drawn anew. It
+    must average 0 over the rolls that can come, or the measure would be biased."""
+    calibration = _script(monkeypatch, "value_calibration")
+    before = _waiting_for_dice(game_id, seed=4, decisions=9)
+    network = network_for(before)
+    dice, others = random.Random(1), random.Random(2)
+    lucks = []
+    for _ in range(240):
+        rolled = before.copy(dice="external", history=False)
+        roll_own_dice(rolled, dice)
+        lucks.append(calibration.luck_of_roll(before, rolled, others, network))
+    spread = float(np.std(lucks))
+    assert spread > 1.0, "rolls differ in worth"
+    assert abs(float(np.mean(lucks))) < 3.5 * spread / np.sqrt(len(lucks))
+
+
+def test_the_rollouts_final_score_less_its_luck_spreads_less(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From one position of round 3, the strong player's final scores on fresh dice spread by
+    their luck; less the luck, the same rollouts spread far less (what makes a calibration
+    cell's measure need fewer games)."""
+    calibration = _script(monkeypatch, "value_calibration")
+    game = Game("tres-fute", players=1, seed=5)
+    bot = GreedyBot(5)
+    while game.round < 3:
+        p = game.to_move
+        assert p is not None and p >= 0
+        game.play(bot.choose(game, p), p)
+    finals, adjusted = [], []
+    for seed in range(16):
+        _, _, final, luck = calibration.rollout(game, seed)
+        finals.append(final)
+        adjusted.append(final - luck)
+    assert np.std(adjusted) < 0.75 * np.std(finals)
 
 
 def test_the_difference_scale_makes_the_departures_costs_add_up_by_rounds_left(monkeypatch: pytest.MonkeyPatch) -> None:
