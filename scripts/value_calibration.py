@@ -24,7 +24,9 @@ round and kind; with ``--lift FILE``, as the values would be shown with that lif
 only what the files hold: no game is played again); with ``--fit FILE``, writes the lift that
 fits these files (docs/review.md gives the commands of the shipped ones; the costs' difference
 scale that the file holds beside it is kept: ``cost_calibration.py`` fits it afterwards, on
-reviewed games read with this lift). ``--rule
+reviewed games read with this lift); with ``--refine`` too, the lift that file holds refined on
+these files (its weights drawn towards its own: new tuning games add to what its own taught; the
+file keeps the commands that made it, ``refines``). ``--rule
 NAME=true|false`` plays the games under that rules option (the strong player and its network
 those of that reading; the file keeps the rules, and a report refuses to mix readings).
 """
@@ -271,6 +273,7 @@ def fit(
     round_ridge: float,
     note: str,
     scales: list[float],
+    prior: Lift | None = None,
 ) -> dict:
     """The lift (``bots/lift.py``) that makes the shown values meet the final scores: ridge
     regression of final − raw value on the inputs after the choice, the same times the rounds
@@ -280,11 +283,19 @@ def fit(
     each); and the mean of final − raw value for each number of rounds left (the lift of a
     table with fewer rounds than the solo game's); and for each number of rounds left the
     difference scale of the costs as ``scales`` says (``cost_calibration.py`` fits it). A choice
-    that ends the game has no lift (its score is exact): its rows are left out."""
+    that ends the game has no lift (its score is exact): its rows are left out.
+
+    With a ``prior`` lift, the fit refines it: the weights are drawn towards the prior's rather
+    than towards 0 (the regression is of what the prior leaves over), so that new tuning games
+    add to what the prior's own games taught; the means for a table are the prior's."""
     going_on = data["choice_inputs"].any(axis=1)
     target = (scored(data) - raw_values(data))[going_on].astype(np.float64)
     x = data["choice_inputs"][going_on].astype(np.float64)
     left = (rounds - data["round"][going_on]).astype(np.int64)
+    table_means = [round(float(target[left == k].mean()), 2) for k in range(rounds)]
+    if prior is not None:
+        target = target - np.array([prior(list(row), int(k)) for row, k in zip(x, left, strict=True)])
+        table_means = prior.by_rounds_left_mean
     width = x.shape[1]
     at = [(left == k).astype(np.float64)[:, None] for k in range(rounds)]
     features = np.hstack([x, x * left[:, None], *at, *(x * a for a in at)])
@@ -298,6 +309,10 @@ def fit(
     weights = np.zeros(features.shape[1])
     weights[used] = solved[1:] / spread[used]
     intercept = float(solved[0] - weights[used] @ mean[used])
+    if prior is not None:
+        own_prior = prior.at_rounds_left
+        weights += np.r_[prior.weights, prior.by_rounds_left, [c for c, _ in own_prior], *(u for _, u in own_prior)]
+        intercept += prior.intercept
 
     def named(vector: np.ndarray) -> dict[str, float]:
         return {n: round(float(w), 5) for n, w in zip(names, vector, strict=True) if abs(w) >= 1e-5}
@@ -307,7 +322,7 @@ def fit(
         "format": LIFT_FORMAT,
         "made_by": note,
         "rounds": rounds,
-        "by_rounds_left_mean": [round(float(target[left == k].mean()), 2) for k in range(rounds)],
+        "by_rounds_left_mean": table_means,
         "intercept": round(intercept, 4),
         "weights": named(weights[:width]),
         "by_rounds_left": named(weights[width : 2 * width]),
@@ -355,6 +370,11 @@ def main() -> None:
         "--round-ridge", type=float, default=10.0, help="how many times more each round's own weights are penalised"
     )
     parser.add_argument("--lift", type=Path, help="with --report: measure the files as shown with this lift")
+    parser.add_argument(
+        "--refine",
+        action="store_true",
+        help="with --fit: refine the lift that file holds (its weights drawn towards its own, not towards 0)",
+    )
     add_rule_option(parser)
     args = parser.parse_args()
     rules = chosen_rules(parser, args.game, args.rule)
@@ -383,10 +403,16 @@ def main() -> None:
                 f"python scripts/value_calibration.py --game {args.game} --report {files}"
                 f" --ridge {args.ridge:g} --round-ridge {args.round_ridge:g}"
                 + rule_options(dict(sorted(rules.items())))
+                + (" --refine" if args.refine else "")
             )
             kept = json.loads(args.fit.read_text()) if args.fit.exists() else {}
+            if args.refine and not kept:
+                parser.error(f"--refine: {args.fit} holds no lift to refine")
             scales = kept.get("difference_scale", [1.0] * rounds)
-            fitted = fit(data, rounds, names, args.ridge, args.round_ridge, note, scales)
+            prior = Lift.from_json(kept, names) if args.refine else None
+            fitted = fit(data, rounds, names, args.ridge, args.round_ridge, note, scales, prior)
+            if args.refine:  # the commands that made the lift refined, the last first
+                fitted["refines"] = [kept["made_by"], *kept.get("refines", [])]
             if "difference_scale_made_by" in kept:
                 fitted["difference_scale_made_by"] = kept["difference_scale_made_by"]
             args.fit.write_text(json.dumps(fitted, indent=1) + "\n")

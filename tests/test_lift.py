@@ -255,3 +255,41 @@ def test_the_shipped_difference_scales_come_from_a_documented_command(game_id: s
     data = json.loads((resources.files("tresfute.bots") / "data" / lift_file(game_id, reading)).read_text())
     assert data["difference_scale_made_by"].startswith(f"python scripts/cost_calibration.py --game {game_id}")
     assert all(0.7 < s < 1.4 for s in data["difference_scale"])
+
+
+def test_a_refined_lift_adds_to_the_lift_it_refines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``value_calibration.py --fit --refine`` draws the weights towards the lift the file holds,
+    not towards 0: on positions where the strong player scores 5 more than that lift says, the
+    refined lift is the old one plus about 5; held fast by a huge penalty, it is the old one plus
+    a constant (the intercept is not penalised)."""
+    calibration = _script(monkeypatch, "value_calibration")
+    game = Game("vraiment-tres-fute", players=1)
+    names = list(valuation_network(game).encoder.names)
+    prior = shipped_lift(game)
+    assert prior is not None
+    rng = np.random.default_rng(3)
+    n = 3000
+    inputs = rng.random((n, len(names))).astype(np.float32)
+    rounds = rng.integers(1, game.rounds + 1, n).astype(np.int8)
+    raw = rng.normal(250, 20, n).astype(np.float32)
+    before = np.array([prior(list(x), game.rounds - int(r)) for x, r in zip(inputs, rounds, strict=True)])
+    data = {
+        "kind": np.zeros(n, dtype=np.int8),
+        "round": rounds,
+        "choice_inputs": inputs,
+        "shown": raw,
+        "gain": np.zeros(n, dtype=np.float32),
+        "final": (raw + before + 5 + rng.normal(0, 10, n)).astype(np.float32),
+        "luck": np.zeros(n, dtype=np.float32),
+    }
+
+    def refined(ridge: float) -> np.ndarray:
+        fitted = calibration.fit(data, game.rounds, names, ridge, 10.0, "", [1.0] * game.rounds, prior)
+        lift = Lift.from_json(fitted, names)
+        assert fitted["by_rounds_left_mean"] == prior.by_rounds_left_mean
+        return np.array([lift(list(x), game.rounds - int(r)) for x, r in zip(inputs, rounds, strict=True)])
+
+    assert np.mean(refined(100.0) - before) == pytest.approx(5.0, abs=0.5)
+    held = refined(1e12) - before
+    assert np.ptp(held) < 0.05
+    assert np.mean(held) == pytest.approx(5.0, abs=0.5)
