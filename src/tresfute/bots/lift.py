@@ -10,7 +10,8 @@ times the rounds left) plus, for each number of rounds left, a departure of its 
 intercept and weights, held closer to zero by the fit), so that a sheet of round 2 can be read
 otherwise than one of round 3. It is fitted by ridge regression on positions of every kind of
 play (random, greedy, noisy strong, strong) and on games' first decisions, to what the strong
-player then scored (``scripts/value_calibration.py --fit``, tuning seeds). It is the same for
+player then scored (``scripts/value_calibration.py --fit``, tuning seeds; ``--refine`` adds new
+tuning games to a shipped lift, its weights drawn towards their own). It is the same for
 every move of a position, so it changes no cost: only the expected final scores shown.
 
 The costs have a correction of their own, the *difference scale*: the valuation futures measure
