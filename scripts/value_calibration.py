@@ -294,12 +294,14 @@ def fit(
     x = data["choice_inputs"][going_on].astype(np.float64)
     left = (rounds - data["round"][going_on]).astype(np.int64)
     table_means = [round(float(target[left == k].mean()), 2) for k in range(rounds)]
-    if prior is not None:
-        target = target - np.array([prior(list(row), int(k)) for row, k in zip(x, left, strict=True)])
-        table_means = prior.by_rounds_left_mean
     width = x.shape[1]
     at = [(left == k).astype(np.float64)[:, None] for k in range(rounds)]
     features = np.hstack([x, x * left[:, None], *at, *(x * a for a in at)])
+    if prior is not None:  # the prior's weights in the features' order: what it lifts, subtracted
+        own = prior.at_rounds_left
+        prior_weights = np.r_[prior.weights, prior.by_rounds_left, [c for c, _ in own], *(u for _, u in own)]
+        target = target - (prior.intercept + features @ prior_weights)
+        table_means = prior.by_rounds_left_mean
     multiplier = np.r_[np.ones(2 * width), np.full(features.shape[1] - 2 * width, round_ridge)]
     mean, spread = features.mean(0), features.std(0)
     used = spread > 1e-9
@@ -311,8 +313,7 @@ def fit(
     weights[used] = solved[1:] / spread[used]
     intercept = float(solved[0] - weights[used] @ mean[used])
     if prior is not None:
-        own_prior = prior.at_rounds_left
-        weights += np.r_[prior.weights, prior.by_rounds_left, [c for c, _ in own_prior], *(u for _, u in own_prior)]
+        weights += prior_weights
         intercept += prior.intercept
 
     def named(vector: np.ndarray) -> dict[str, float]:
