@@ -339,7 +339,9 @@ def test_training_plays_under_its_reading_of_the_rules_and_the_strong_player_fin
         assert valuing.info["settings"]["openings"] > 0
     assert valuation_network(Game("vraiment-tres-fute", seed=1)) is not shipped_network("vraiment-tres-fute")
     assert valuation_network(Game("tres-fute", seed=1)) is shipped_network("tres-fute"), "one network for both"
-    assert valuation_network(strict_game) is network_for(strict_game), "else the player's network"
+    strict_valuing = valuation_network(strict_game)  # the reading's own, trained with openings too
+    assert strict_valuing is not network_for(strict_game) and strict_valuing.info["settings"]["openings"] > 0
+    assert strict_valuing.info["settings"]["rules"] == {"reprise_with_no_die_left": False}
 
 
 @pytest.mark.slow
