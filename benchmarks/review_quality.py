@@ -10,7 +10,9 @@ games with no decision labelled mistake or blunder, the accuracy and error rate,
 of pairs of games (one of each kind) that the accuracy orders as the kinds' strength does. Each
 game's figures go to ``--out`` as one JSON line, and a run given the same file goes on where it
 stopped. ``--rule NAME=true|false`` plays the games under that rules option (their records keep
-it, so the review reads the game under its own rules).
+it, so the review reads the game under its own rules). ``--players N`` plays tables of N
+players of the kind (one BLAS thread each) and reviews one seat of each, in turn: a table's
+reviews read the lift's table means (fewer rounds) and its last round without a sheet model.
 """
 
 from __future__ import annotations
@@ -30,18 +32,20 @@ from tresfute.simulate import add_rule_option, chosen_rules, play_game
 KINDS = ("random", "greedy", "strong")
 
 
-def one(job: tuple[str, str, int, int, dict[str, bool]]) -> dict:
-    game_id, kind, seed, n, rules = job
-    final = play_game(game_id, 1, kind, seed, n, rules=rules)
-    record = records.record_of(final, [kind])
+def one(job: tuple[str, str, int, int, dict[str, bool], int]) -> dict:
+    game_id, kind, seed, n, rules, players = job
+    with blas_threads():
+        final = play_game(game_id, players, kind, seed, n, rules=rules)
+    record = records.record_of(final, [f"{kind}{p + 1}" for p in range(players)] if players > 1 else [kind])
     start = time.perf_counter()
     with blas_threads():
-        review = review_game(record)
+        review = review_game(record, player=n % players)
     seconds = time.perf_counter() - start
     counts = review.counts()
     return {
         "kind": kind,
         "n": n,
+        "players": players,
         "final": review.final_score,
         "start": review.start_value,
         "total_cost": review.total_cost,
@@ -88,6 +92,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kinds", default=",".join(KINDS), help="the kinds of player, comma-separated")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--players", type=int, default=1, choices=[1, 2, 3, 4], help="players at each table")
     add_rule_option(parser)
     args = parser.parse_args()
     rules = chosen_rules(parser, args.game, args.rule)
@@ -99,7 +104,10 @@ def main() -> None:
     if any(k not in KINDS for k in kinds):
         parser.error(f"--kinds: each of {', '.join(KINDS)}")
     jobs = [
-        (args.game, kind, args.seed, n, rules) for n in range(args.games) for kind in kinds if (kind, n) not in done
+        (args.game, kind, args.seed, n, rules, args.players)
+        for n in range(args.games)
+        for kind in kinds
+        if (kind, n) not in done
     ]
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

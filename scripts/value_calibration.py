@@ -288,12 +288,15 @@ def fit(
 
     With a ``prior`` lift, the fit refines it: the weights are drawn towards the prior's rather
     than towards 0 (the regression is of what the prior leaves over), so that new tuning games
-    add to what the prior's own games taught; the means for a table are the prior's."""
+    add to what the prior's own games taught. The means for a table are the new files' where
+    they hold positions with that many rounds left (they describe the player the files were
+    played with, as the prior's describe the one before), the prior's elsewhere."""
     going_on = data["choice_inputs"].any(axis=1)
     target = (scored(data) - raw_values(data))[going_on].astype(np.float64)
     x = data["choice_inputs"][going_on].astype(np.float64)
     left = (rounds - data["round"][going_on]).astype(np.int64)
-    table_means = [round(float(target[left == k].mean()), 2) for k in range(rounds)]
+    covered = [bool((left == k).any()) for k in range(rounds)]
+    table_means = [round(float(target[left == k].mean()), 2) if covered[k] else None for k in range(rounds)]
     width = x.shape[1]
     at = [(left == k).astype(np.float64)[:, None] for k in range(rounds)]
     features = np.hstack([x, x * left[:, None], *at, *(x * a for a in at)])
@@ -301,7 +304,9 @@ def fit(
         own = prior.at_rounds_left
         prior_weights = np.r_[prior.weights, prior.by_rounds_left, [c for c, _ in own], *(u for _, u in own)]
         target = target - (prior.intercept + features @ prior_weights)
-        table_means = prior.by_rounds_left_mean
+        table_means = [m if m is not None else p for m, p in zip(table_means, prior.by_rounds_left_mean, strict=True)]
+    if None in table_means:
+        raise ValueError(f"the files hold no position with {table_means.index(None)} rounds left")
     multiplier = np.r_[np.ones(2 * width), np.full(features.shape[1] - 2 * width, round_ridge)]
     mean, spread = features.mean(0), features.std(0)
     used = spread > 1e-9

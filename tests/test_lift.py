@@ -262,7 +262,9 @@ def test_a_refined_lift_adds_to_the_lift_it_refines(monkeypatch: pytest.MonkeyPa
     """``value_calibration.py --fit --refine`` draws the weights towards the lift the file holds,
     not towards 0: on positions where the strong player scores 5 more than that lift says, the
     refined lift is the old one plus about 5; held fast by a huge penalty, it is the old one plus
-    a constant (the intercept is not penalised)."""
+    a constant (the intercept is not penalised). Its means for a table are the new positions'
+    where they have that many rounds left (they describe the player who played them), the old
+    lift's elsewhere (here the last round, which the positions lack)."""
     calibration = _script(monkeypatch, "value_calibration")
     game = Game("vraiment-tres-fute", players=1)
     names = list(valuation_network(game).encoder.names)
@@ -271,7 +273,7 @@ def test_a_refined_lift_adds_to_the_lift_it_refines(monkeypatch: pytest.MonkeyPa
     rng = np.random.default_rng(3)
     n = 3000
     inputs = rng.random((n, len(names))).astype(np.float32)
-    rounds = rng.integers(1, game.rounds + 1, n).astype(np.int8)
+    rounds = rng.integers(1, game.rounds, n).astype(np.int8)  # no position of the last round
     raw = rng.normal(250, 20, n).astype(np.float32)
     before = np.array([prior(list(x), game.rounds - int(r)) for x, r in zip(inputs, rounds, strict=True)])
     data = {
@@ -287,7 +289,10 @@ def test_a_refined_lift_adds_to_the_lift_it_refines(monkeypatch: pytest.MonkeyPa
     def refined(ridge: float) -> np.ndarray:
         fitted = calibration.fit(data, game.rounds, names, ridge, 10.0, "", [1.0] * game.rounds, prior)
         lift = Lift.from_json(fitted, names)
-        assert fitted["by_rounds_left_mean"] == prior.by_rounds_left_mean
+        left = game.rounds - rounds
+        residual = data["final"] - raw
+        covered = [round(float(residual[left == k].mean()), 2) for k in range(1, game.rounds)]
+        assert fitted["by_rounds_left_mean"] == [prior.by_rounds_left_mean[0], *covered]
         return np.array([lift(list(x), game.rounds - int(r)) for x, r in zip(inputs, rounds, strict=True)])
 
     assert np.mean(refined(100.0) - before) == pytest.approx(5.0, abs=0.5)
