@@ -27,11 +27,19 @@ export function targetsOf(legal, die) {
 }
 
 /** The moves of a cell that takes several (a die's value, or which die), to choose from. */
-export const chooser = (picker, names, onMove, onClose) => html`<div class="chooser" role="dialog" aria-label=${t("Choose")}>
-  ${picker.moves.map((m, i) => html`<button type="button" data-move=${m.move} ref=${i === 0 ? (node) => node && node.focus() : null}
+export const chooser = (picker, names, onMove, onClose) => html`<${Chooser} picker=${picker} names=${names} onMove=${onMove} onClose=${onClose} />`;
+
+function Chooser({ picker, names, onMove, onClose }) {
+  // The first choice takes the focus once the picker is in the page: a ref's callback can run
+  // while the picker's own element is not yet attached, where focus() does nothing.
+  const first = useRef(null);
+  useLayoutEffect(() => { if (first.current) first.current.focus(); }, [picker]);
+  return html`<div class="chooser" role="dialog" aria-label=${t("Choose")}>
+  ${picker.moves.map((m, i) => html`<button type="button" data-move=${m.move} ref=${i === 0 ? first : null}
     onClick=${() => onMove(m.move)}>${m.value !== null && m.value !== undefined && !m.die ? html`<b>${num(m.value)}</b>` : moveChoice(m, names)}</button>`)}
   <button type="button" class="close" onClick=${onClose} aria-label=${t("Close")}>${t("Close")}</button>
 </div>`;
+}
 
 /** A new turn waits for its first roll: the dice on the table are the last turn's. */
 const staleDice = (view) => view.state.phase === "roll" && view.state.picks === 0 && !view.over
