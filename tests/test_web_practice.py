@@ -31,7 +31,7 @@ from tresfute.rules.reasons import Reason
 from tresfute.web.challenge import closes
 from tresfute.web.store import SQLiteStore, StoredGame, StoredSeat, reviewed, token_hash
 
-OLD_FORMAT = "tresfute-review/7"
+OLD_FORMAT = "tresfute-review/8"
 REASON = "the best move earns a fox, which yours gives up"
 DAY = "2026-11-25"
 
@@ -92,9 +92,9 @@ def position(moves: list[str], move_number: int) -> Game:
 def test_an_old_format_review_is_recomputed_not_shown(
     store: SQLiteStore, finished: list[str], quick: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A review stored in an older format (tresfute-review/7: the last version's values, with
-    the strict reading's player and lift before its second network) is never shown: the page is told nobody
-    asked, and asking computes the review anew in the current format."""
+    """A review stored in an older format (tresfute-review/8: the last version's values, with
+    the default reading's player, valuation network and lift before phase 14) is never shown:
+    the page is told nobody asked, and asking computes the review anew in the current format."""
     store.create(stored_game(finished))
     old = {"format": OLD_FORMAT, "name": "Ana", "accuracy": 12.3, "decisions": [], "stale": True}
     store.save_review("g1", 0, OLD_FORMAT, json.dumps(old))
