@@ -295,8 +295,7 @@ def fit(
     target = (scored(data) - raw_values(data))[going_on].astype(np.float64)
     x = data["choice_inputs"][going_on].astype(np.float64)
     left = (rounds - data["round"][going_on]).astype(np.int64)
-    covered = [bool((left == k).any()) for k in range(rounds)]
-    table_means = [round(float(target[left == k].mean()), 2) if covered[k] else None for k in range(rounds)]
+    table_means = [round(float(target[left == k].mean()), 2) if (left == k).any() else None for k in range(rounds)]
     width = x.shape[1]
     at = [(left == k).astype(np.float64)[:, None] for k in range(rounds)]
     features = np.hstack([x, x * left[:, None], *at, *(x * a for a in at)])
