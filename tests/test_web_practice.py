@@ -31,7 +31,7 @@ from tresfute.rules.reasons import Reason
 from tresfute.web.challenge import closes
 from tresfute.web.store import SQLiteStore, StoredGame, StoredSeat, reviewed, token_hash
 
-OLD_FORMAT = "tresfute-review/8"
+OLD_FORMAT = "tresfute-review/9"
 REASON = "the best move earns a fox, which yours gives up"
 DAY = "2026-11-25"
 
@@ -92,8 +92,8 @@ def position(moves: list[str], move_number: int) -> Game:
 def test_an_old_format_review_is_recomputed_not_shown(
     store: SQLiteStore, finished: list[str], quick: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A review stored in an older format (tresfute-review/8: the last version's values, with
-    the default reading's player, valuation network and lift before phase 14) is never shown:
+    """A review stored in an older format (tresfute-review/9: the last version's values, with
+    Très futé's player and lift before its phase 9) is never shown:
     the page is told nobody asked, and asking computes the review anew in the current format."""
     store.create(stored_game(finished))
     old = {"format": OLD_FORMAT, "name": "Ana", "accuracy": 12.3, "decisions": [], "stale": True}
