@@ -335,11 +335,11 @@ def test_training_plays_under_its_reading_of_the_rules_and_the_strong_player_fin
     assert network_for(strict_game) is not shipped_network("vraiment-tres-fute"), "shipped for its reading"
     assert network_for(strict_game).info["settings"]["rules"] == {"reprise_with_no_die_left": False}
     # the hint's and the review's values come from a network trained on every kind of sheet
+    # (and each game's player, another network, on its own play only, without openings)
     for game_id in GAMES:
         valuing = valuation_network(Game(game_id, seed=1))
         assert valuing.info["settings"]["openings"] > 0
-    for game_id in GAMES:  # each game's player is trained on its own play only, without openings
-        assert valuation_network(Game(game_id, seed=1)) is not shipped_network(game_id)
+        assert valuing is not shipped_network(game_id)
         assert shipped_network(game_id).info["settings"]["openings"] == 0
     # a reading or game without a valuation file of its own values with the player's network
     assert _first_shipped("network-tres-fute-none.npz", "network-tres-fute.npz") is shipped_network("tres-fute")
