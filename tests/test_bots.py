@@ -24,6 +24,7 @@ from tresfute.bots.futures import (
     _aligned_draws,
     future_values,
     own_dice,
+    stratified_draws,
 )
 from tresfute.bots.network import Encoder, ValueNetwork, shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
@@ -247,12 +248,13 @@ def test_the_analysis_of_the_last_decision_is_the_exact_score_of_each_move() -> 
 def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
     """The strong player searches the network's best moves that are close to its best (up to
     three within four points in Très futé, four within six in Vraiment très futé: settings
-    chosen on tuning games; alone, on one more future than at a table, whose futures are whole
-    turns), and plays the network's best move directly when no other comes that close; a bot
-    given other settings keeps them."""
+    chosen on tuning games; alone, Vraiment très futé's on one more future than at a table,
+    whose futures are whole turns, and Très futé's on fourteen short futures, a roll and a pick
+    each, their first rolls stratified), and plays the network's best move directly when no
+    other comes that close; a bot given other settings keeps them."""
     game = Game("tres-fute", players=1, seed=4)
     bot = StrongBot(0)
-    assert bot.search(game) == SEARCH["tres-fute"] == Search(candidates=3, samples=7, margin=4.0)
+    assert bot.search(game) == SEARCH["tres-fute"] == Search(3, 14, 4.0, ends=FIRST_DECISION, stratified=True)
     assert SEARCH["vraiment-tres-fute"] == Search(candidates=4, samples=9, margin=6.0)
     assert bot.search(Game("tres-fute", players=2, seed=4)) == Search(candidates=3, samples=6, margin=4.0)
     assert bot.search(Game("vraiment-tres-fute", players=3, seed=4)) == Search(candidates=4, samples=8, margin=6.0)
@@ -293,17 +295,20 @@ def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> l
     """The search as the strong player first did it, as its definition: each candidate, on each
     future, copied, played, its turn played out alone by the network's best moves (the first of
     the highest values, each position's afterstates valued as one batch of their own), then valued.
-    A solo future that has rolled dice of its own ends once the active player's picks are over."""
+    A solo future that has rolled dice of its own ends once the active player's picks are over,
+    or sooner, at its first decision after its roll, where the search says so (``Search.ends``);
+    a stratified search's first roll takes its faces from :func:`stratified_draws`."""
     with blas_threads():
         network = bot.network or shipped_network(game.spec.id)
         ranked = evaluate_moves(game, player, network)
         settings = bot.search(game)
         count = sum(1 for value, _ in ranked[: settings.candidates] if ranked[0][0] - value <= settings.margin)
         seeds = [hash((bot.seed, len(game.history), game.dice_rolled, i)) for i in range(settings.samples)]
+        firsts = stratified_draws(seeds, 6)
         out = []
         for _, move in ranked[:count]:
             total = 0.0
-            for seed in seeds:
+            for seed, first in zip(seeds, firsts, strict=True):
                 sim = game.copy(dice="external")
                 sim.play(move, player)
                 rng = random.Random(seed)
@@ -314,11 +319,16 @@ def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> l
                         break
                     mover = sim.to_move
                     if mover == CHANCE:
-                        roll_own_dice(sim, rng)
+                        if settings.stratified and not rolled:
+                            sim.play(parse_move(_dice_as_text(sim, first, rng)))
+                        else:
+                            roll_own_dice(sim, rng)
                         rolled = True
                     else:
                         assert mover is not None
                         sim.play(evaluate_moves(sim, mover, network)[0][1], mover)
+                        if rolled and settings.ends == FIRST_DECISION:
+                            break
                 total += network.value(sim, player)
             out.append((str(move), total / len(seeds)))
         return sorted(out, key=lambda mv: -mv[1])
@@ -354,7 +364,13 @@ def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
 
 def _own_dice_as_text(game: Game, rng: random.Random) -> str:
     """The futures' dice as they were first drawn, written in the notation (the definition)."""
-    values = {d: int(rng.random() * 6) + 1 for d in game.dice_to_roll()}
+    return _dice_as_text(game, [rng.random() for _ in game.dice_to_roll()], rng)
+
+
+def _dice_as_text(game: Game, draws: list[float], rng: random.Random) -> str:
+    """A roll written in the notation, the ``k``-th die to roll showing ``int(6 * draws[k]) + 1``
+    and a solo passive roll's ties broken by ``rng``."""
+    values = {d: int(draws[k] * 6) + 1 for k, d in enumerate(game.dice_to_roll())}
     text = "dice " + " ".join(f"{d}{v}" for d, v in values.items())
     if game.phase == "solo roll":
         order = sorted(values, key=lambda d: (values[d], rng.random()))
@@ -381,6 +397,19 @@ def test_the_futures_draw_their_dice_as_the_notation_s_text_did(game_id: str) ->
             else:
                 game.play(play.choice(game.legal_moves()))
     assert rolls > 100
+
+
+def test_stratified_first_rolls_share_out_every_die_s_faces() -> None:
+    """``stratified_draws``: for each die, the futures' numbers fall one in each of as many equal
+    intervals as there are futures (so with twelve futures every face shows on exactly two),
+    the same for the same seeds and in another order for others."""
+    seeds = [hash((5, 40, 21, i)) for i in range(12)]
+    draws = stratified_draws(seeds, 6)
+    assert draws == stratified_draws(seeds, 6) and draws != stratified_draws(seeds[1:] + seeds[:1], 6)
+    for j in range(6):
+        column = [row[j] for row in draws]
+        assert sorted(int(x * 12) for x in column) == list(range(12))
+        assert sorted(int(x * 6) + 1 for x in column) == [f for f in range(1, 7) for _ in range(2)]
 
 
 @pytest.mark.parametrize("game_id", sorted(SPECS))

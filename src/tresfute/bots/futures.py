@@ -20,7 +20,12 @@ turn (the +1 entries) comes without dice, and the network values that moment dir
 trained on such positions too). That spares a quarter of the rows a solo search values, for
 one more future per move (``SEARCH`` in ``bots/strong.py``; docs/bench.md). A future that starts
 there plays the rest of its turn, and so does every future at a table, where the rest of the
-turn holds the others' picks from the platter.
+turn holds the others' picks from the platter. Told so (``short``, :data:`FIRST_DECISION`), a
+future ends sooner still: at its first decision after its roll, once that decision is played
+(Très futé's solo search: a roll and a pick a future, on twice as many futures; docs/bench.md).
+Its first roll may then be *stratified* (``stratified``): the futures of a start share out
+every die's faces evenly (:func:`stratified_draws`), which takes most of the luck of so few
+rolls out of their mean.
 
 The review's valuation futures (``bots/appraisal.py``) go on for one turn more
 (``more_turns``; in a solo game the passive pick is a turn of its own; ``short`` says where in
@@ -74,6 +79,37 @@ def _solo_roll(dice: list[str], faces: list[int], tie_break: Callable[[int], flo
     order = sorted(range(len(dice)), key=lambda k: (faces[k], tie_break(k)))[:3]
     platter = tuple(dice[k] for k in sorted(order))
     return Move(_DICE, dice=tuple(zip(dice, faces, strict=True)), platter=platter), (*faces, *order)
+
+
+# The draws of a stratified first roll (``future_values(stratified=True)``): one per die.
+STRATIFIED_DICE = 6
+
+
+def stratified_draws(seeds: list[int], count: int) -> list[list[float]]:
+    """``count`` numbers in [0, 1) for each of ``len(seeds)`` futures, drawn from the seeds
+    alone: the ``j``-th numbers of the futures fall one in each of ``len(seeds)`` equal
+    intervals, in a shuffled order (a Latin hypercube). A roll whose ``j``-th die takes its face
+    from the ``j``-th number gives each face to about as many futures as any other: the futures'
+    mean does not depend on how lucky a handful of independent rolls happened to be."""
+    n = len(seeds)
+    mixer = random.Random(hash(tuple(seeds)))
+    draws = [[0.0] * count for _ in seeds]
+    for j in range(count):
+        order = list(range(n))
+        mixer.shuffle(order)
+        for i in range(n):
+            draws[i][j] = (order[i] + mixer.random()) / n
+    return draws
+
+
+def _preset_drawn(game: Any, draws: list[float], rng: random.Random) -> tuple[Move, tuple[int, ...]]:
+    """:func:`_drawn`'s move for a roll whose faces come from ``draws``, the ``k``-th die to roll
+    (in the game's die order) from the ``k``-th number; a solo passive roll's ties from ``rng``."""
+    dice: list[str] = game.dice_to_roll()
+    faces = [int(draws[k] * 6) + 1 for k in range(len(dice))]
+    if game.phase != "solo roll":
+        return Move(_DICE, dice=tuple(zip(dice, faces, strict=True))), tuple(faces)
+    return _solo_roll(dice, faces, lambda _: rng.random())
 
 
 def _turn(game: Game) -> tuple[int, int, bool]:
@@ -146,7 +182,7 @@ class _Position:
         self.more_turns = more_turns  # turns still to play after this one
         self.base = base  # the game's count of rolls where this turn's counting starts (aligned dice)
         self.short = short  # where the last of the more turns ends (``future_values``)
-        self.last = False  # in the last of the more turns
+        self.last = not more_turns  # in the last of the more turns (with none, this one)
         self.picked = False  # a decision was played after a roll in the last turn
 
     def rolled_child(self, game: Game, futures: list[int]) -> _Position:
@@ -186,6 +222,7 @@ def future_values(
     more_turns: int = 0,
     aligned: bool = False,
     short: str = WHOLE,
+    stratified: bool = False,
 ) -> list[list[float]]:
     """For each start (a position right after a move, waiting for outside dice), the value for
     ``player`` at the end of each future (see above), the future ``i`` drawing its dice from
@@ -196,11 +233,13 @@ def future_values(
     the dice of future ``i`` are drawn by :func:`_aligned_drawn` instead, the same faces for the
     same die at the same roll of the same turn whatever move each start began with. ``short``:
     where the last of the more turns ends: at its end (:data:`WHOLE`, as the first), or at its
-    first decision after a roll (:data:`FIRST_DECISION`).
+    first decision after a roll (:data:`FIRST_DECISION`). ``stratified``: each future's first
+    roll of its own is drawn from :func:`stratified_draws` instead of its generator (which then
+    draws the rest), so that the futures of a start share out every die's faces evenly.
 
     Python's cyclic garbage collector is paused meanwhile (:func:`collector_paused`)."""
     with collector_paused():
-        return _future_values(starts, seeds, player, network, worth, more_turns, aligned, short)
+        return _future_values(starts, seeds, player, network, worth, more_turns, aligned, short, stratified)
 
 
 @contextmanager
@@ -226,8 +265,10 @@ def _future_values(
     more_turns: int = 0,
     aligned: bool = False,
     short: str = WHOLE,
+    stratified: bool = False,
 ) -> list[list[float]]:
     generators = [] if aligned else [[random.Random(s) for s in seeds] for _ in starts]
+    firsts = stratified_draws(seeds, STRATIFIED_DICE) if stratified and not aligned else None
     cache: dict[int, list[float]] = {}
     everyone = list(range(len(seeds)))
     going = [
@@ -243,7 +284,8 @@ def _future_values(
             if position.ended():
                 ended.append(position)
             elif game.to_move == CHANCE:
-                rolled += _roll(position, seeds if aligned else generators[position.start], aligned, cache)
+                sources = seeds if aligned else generators[position.start]
+                rolled += _roll(position, sources, aligned, cache, None if position.rolled else firsts)
             else:
                 deciding.append(position)
         _play_best(deciding, network)
@@ -260,9 +302,16 @@ def _future_values(
     return values
 
 
-def _roll(position: _Position, sources: list[Any], aligned: bool, cache: dict[int, list[float]]) -> list[_Position]:
+def _roll(
+    position: _Position,
+    sources: list[Any],
+    aligned: bool,
+    cache: dict[int, list[float]],
+    firsts: list[list[float]] | None = None,
+) -> list[_Position]:
     """The positions after each future's own dice (from its generator, or aligned: from its
-    seed, each roll's draws kept in ``cache`` for the other starts): one per distinct roll."""
+    seed, each roll's draws kept in ``cache`` for the other starts, or from ``firsts``, the
+    futures' stratified first rolls): one per distinct roll."""
     rolls: dict[tuple[int, ...], tuple[Move, list[int]]] = {}
     game = position.game
     events = game.dice_rolled - position.base
@@ -273,6 +322,8 @@ def _roll(position: _Position, sources: list[Any], aligned: bool, cache: dict[in
             if draws is None:
                 draws = cache[key] = _aligned_draws(key)
             move, drawn = _aligned_drawn(game, draws)
+        elif firsts is not None:
+            move, drawn = _preset_drawn(game, firsts[i], sources[i])
         else:
             move, drawn = _drawn(game, sources[i])
         found = rolls.get(drawn)
