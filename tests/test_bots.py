@@ -248,14 +248,14 @@ def test_the_analysis_of_the_last_decision_is_the_exact_score_of_each_move() -> 
 def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
     """The strong player searches the network's best moves that are close to its best (up to
     three within four points in Très futé, four within six in Vraiment très futé: settings
-    chosen on tuning games; alone, Vraiment très futé's on one more future than at a table,
-    whose futures are whole turns, and Très futé's on fourteen short futures, a roll and a pick
-    each, their first rolls stratified), and plays the network's best move directly when no
-    other comes that close; a bot given other settings keeps them."""
+    chosen on tuning games; alone, on twice as many short futures as the table's whole turns
+    (fourteen and eighteen), a roll and a pick each, their first rolls stratified), and plays
+    the network's best move directly when no other comes that close; a bot given other settings
+    keeps them."""
     game = Game("tres-fute", players=1, seed=4)
     bot = StrongBot(0)
     assert bot.search(game) == SEARCH["tres-fute"] == Search(3, 14, 4.0, ends=FIRST_DECISION, stratified=True)
-    assert SEARCH["vraiment-tres-fute"] == Search(candidates=4, samples=9, margin=6.0)
+    assert SEARCH["vraiment-tres-fute"] == Search(4, 18, 6.0, ends=FIRST_DECISION, stratified=True)
     assert bot.search(Game("tres-fute", players=2, seed=4)) == Search(candidates=3, samples=6, margin=4.0)
     assert bot.search(Game("vraiment-tres-fute", players=3, seed=4)) == Search(candidates=4, samples=8, margin=6.0)
     assert StrongBot(0, candidates=0).search(game).candidates == 0

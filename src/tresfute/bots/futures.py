@@ -22,10 +22,10 @@ one more future per move (``SEARCH`` in ``bots/strong.py``; docs/bench.md). A fu
 there plays the rest of its turn, and so does every future at a table, where the rest of the
 turn holds the others' picks from the platter. Told so (``short``, :data:`FIRST_DECISION`), a
 future ends sooner still: at its first decision after its roll, once that decision is played
-(Très futé's solo search: a roll and a pick a future, on twice as many futures; docs/bench.md).
-Its first roll may then be *stratified* (``stratified``): the futures of a start share out
-every die's faces evenly (:func:`stratified_draws`), which takes most of the luck of so few
-rolls out of their mean.
+(the solo search of both games: a roll and a pick a future, on twice as many futures;
+docs/bench.md). Its first roll may then be *stratified* (``stratified``): the futures of a
+start share out every die's faces evenly (:func:`stratified_draws`), which takes most of the
+luck of so few rolls out of their mean.
 
 The review's valuation futures (``bots/appraisal.py``) go on for one turn more
 (``more_turns``; in a solo game the passive pick is a turn of its own; ``short`` says where in
