@@ -66,11 +66,7 @@ def own_dice(game: Any, rng: random.Random) -> Move:
 def _drawn(game: Any, rng: random.Random) -> tuple[Move, tuple[int, ...]]:
     """:func:`own_dice`'s move, and what was drawn: each die's face in the game's die order
     (the notation's), then the solo passive roll's platter dice in the order drawn."""
-    dice: list[str] = game.dice_to_roll()
-    faces = [int(rng.random() * 6) + 1 for _ in dice]
-    if game.phase != "solo roll":
-        return Move(_DICE, dice=tuple(zip(dice, faces, strict=True))), tuple(faces)
-    return _solo_roll(dice, faces, lambda _: rng.random())
+    return _preset_drawn(game, [rng.random() for _ in game.dice_to_roll()], rng)
 
 
 def _solo_roll(dice: list[str], faces: list[int], tie_break: Callable[[int], float]) -> tuple[Move, tuple[int, ...]]:
