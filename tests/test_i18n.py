@@ -5,18 +5,23 @@ carries) are imported, never skipped: without them these tests fail, in CI as an
 
 import importlib
 import io
+import logging
 import sys
 from pathlib import Path
 
 import pytest
 from babel.messages.mofile import read_mo
 
+from tresfute.i18n import LANGUAGES, TRANSLATED_LANGUAGES
+
 ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 translations = importlib.import_module("translations")
+# A language tresfute does not speak, whichever it comes to speak.
+UNSUPPORTED = next(code for code in ("it", "es", "nl", "pt", "zz") if code not in LANGUAGES)
 
 
-@pytest.mark.parametrize("language", ["fr", "de"])
+@pytest.mark.parametrize("language", TRANSLATED_LANGUAGES)
 def test_every_message_in_the_code_has_a_translation_in_each_catalogue(language: str) -> None:
     """No catalogue lacks a message of the code, nor leaves one untranslated (each plural form)."""
     missing = translations.missing(language)
@@ -32,7 +37,7 @@ def _contents(mo: bytes) -> tuple[list[tuple[str, str]], list[tuple[object, obje
     return header, [(m.context, m.id, m.string) for m in catalog if m.id]
 
 
-@pytest.mark.parametrize("language", ["fr", "de"])
+@pytest.mark.parametrize("language", TRANSLATED_LANGUAGES)
 def test_the_shipped_catalogue_is_compiled_from_the_po_file(language: str) -> None:
     """The same header and messages as the .po compiled now, whichever Babel release compiles it
     (a new release writes its own number into the header, nothing else)."""
@@ -53,7 +58,8 @@ def test_french_is_the_default_and_english_and_german_are_available() -> None:
     assert [ngettext("{n} point", "{n} points", n) for n in (0, 1, 2)] == ["{n} Punkte", "{n} Punkt", "{n} Punkte"]
     set_language("fr")
     with pytest.raises(ValueError, match="language must be one of"):
-        set_language("it")
+        set_language(UNSUPPORTED)
+    assert _("Silver platter") == "Plateau d’argent"  # refused, nothing changed
 
 
 def test_the_games_keep_their_published_name_in_each_language() -> None:
@@ -62,14 +68,18 @@ def test_the_games_keep_their_published_name_in_each_language() -> None:
     from tresfute.text import game_name
 
     names = {}
-    for language in ("fr", "en", "de"):
+    for language in LANGUAGES:
         with use_language(language):
             names[language] = [game_name(SPECS[g]) for g in ("tres-fute", "vraiment-tres-fute")]
-    assert names == {
-        "fr": ["Très futé", "Vraiment très futé"],
-        "en": ["That's Pretty Clever!", "Twice as Clever!"],
-        "de": ["Ganz schön clever", "Doppelt so clever"],
-    }
+    assert names == PUBLISHED_NAMES
+
+
+# Each game's published name in each language (a new language adds its own here).
+PUBLISHED_NAMES = {
+    "fr": ["Très futé", "Vraiment très futé"],
+    "en": ["That's Pretty Clever!", "Twice as Clever!"],
+    "de": ["Ganz schön clever", "Doppelt so clever"],
+}
 
 
 def test_german_numbers_take_a_decimal_comma() -> None:
@@ -130,7 +140,7 @@ def test_the_rules_write_every_refusal_as_a_template_for_the_catalogue() -> None
     assert not found, found
 
 
-@pytest.mark.parametrize("language", ["fr", "de"])
+@pytest.mark.parametrize("language", TRANSLATED_LANGUAGES)
 def test_each_catalogue_follows_its_languages_typography(language: str) -> None:
     """French: a no-break space before : ; ! ? and inside « », and ’ for an apostrophe
     (``scripts/french_typography.py`` mends a catalogue that does not); German: „…“ quotes,
@@ -168,7 +178,7 @@ _SAME_AS_ENGLISH = {
 }
 
 
-@pytest.mark.parametrize("language", ["fr", "de"])
+@pytest.mark.parametrize("language", TRANSLATED_LANGUAGES)
 def test_every_page_message_reads_in_each_language(language: str) -> None:
     """The page shows no untranslated word: each of its messages has its text in the language,
     distinct from the English one unless the word is the same in both."""
@@ -176,10 +186,9 @@ def test_every_page_message_reads_in_each_language(language: str) -> None:
 
     there, en = ui_strings(language), ui_strings("en")
     assert set(there) == set(en) == {m if isinstance(m, str) else m[0] for m in page_messages()}
-    same = [key for key in there if there[key] == en[key] and key not in _SAME_AS_ENGLISH[language]]
+    same = [key for key in there if there[key] == en[key] and key not in _SAME_AS_ENGLISH.get(language, set())]
     assert same == [], f"not translated into {language}: {same}"
-    names = {"fr": ["Très futé", "Vraiment très futé"], "de": ["Ganz schön clever", "Doppelt so clever"]}
-    assert [there["That's Pretty Clever!"], there["Twice as Clever!"]] == names[language]
+    assert [there["That's Pretty Clever!"], there["Twice as Clever!"]] == PUBLISHED_NAMES[language]
     assert en["Twice as Clever!"] == "Twice as Clever!"
 
 
@@ -219,3 +228,141 @@ def test_the_environments_text_render_speaks_german() -> None:
         text = render_text(Game("vraiment-tres-fute", seed=1), 0)
     assert text.startswith("Runde 1/6 · player_0: wähle einen Würfel aus dem Wurf")
     assert "Silbertablett" in text and " SILBER " in text and " ROSA " in text and "FCHS" in text
+
+
+def test_the_languages_are_declared_once_and_each_has_its_catalogue_and_help() -> None:
+    """``tresfute.i18n.LANGUAGES`` is the list: the translations script, the command line, the
+    published names and the terminal game's help follow it."""
+    from click.testing import CliRunner
+
+    from tresfute.cli import main
+    from tresfute.rules import SPECS
+
+    assert set(translations.LANGUAGES) == set(TRANSLATED_LANGUAGES) and set(PUBLISHED_NAMES) == set(LANGUAGES)
+    for language in TRANSLATED_LANGUAGES:
+        assert translations.mo_path(language).is_file(), language
+    help_dir = ROOT / "src" / "tresfute" / "tui" / "help"
+    assert {p.name for p in help_dir.glob("*.md")} == {f"{game}.{code}.md" for game in SPECS for code in LANGUAGES}
+    result = CliRunner().invoke(main, ["replay", str(ROOT / "examples" / "solo-game.json"), "--lang", UNSUPPORTED])
+    assert result.exit_code == 2 and all(f"'{code}'" in result.output for code in LANGUAGES)
+
+
+def _locale_dir(tmp_path: Path, leave_out: dict[str, set[str]]) -> Path:
+    """A locale folder with each shipped catalogue compiled without the messages ``leave_out``
+    names for its language; a language named with ``None`` in the set has no catalogue at all."""
+    for language in TRANSLATED_LANGUAGES:
+        left_out = leave_out.get(language, set())
+        if None in left_out:
+            continue
+        catalog = translations.load_catalog(language)
+        for message in left_out:
+            del catalog[message]
+        mo = tmp_path / language / "LC_MESSAGES" / "tresfute.mo"
+        mo.parent.mkdir(parents=True)
+        mo.write_bytes(translations.compiled(catalog))
+    return tmp_path
+
+
+def _i18n_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "tresfute.i18n" and r.levelno == logging.WARNING]
+
+
+def test_a_message_missing_from_german_shows_in_french_with_one_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import tresfute.i18n
+    from tresfute.i18n import _, ngettext, use_language
+
+    leave_out = {"de": {"Silver platter", "{n} point", "Round"}, "fr": {"Round"}}
+    monkeypatch.setattr(tresfute.i18n, "LOCALE_DIR", _locale_dir(tmp_path, leave_out))
+    with use_language("de"):
+        assert _("Silver platter") == "Plateau d’argent"  # French, the default
+        assert [ngettext("{n} point", "{n} points", n) for n in (1, 2)] == ["{n} point", "{n} points"]
+        assert _("Round") == "Round"  # lacking in French too: English, the last resort
+        assert _("Die fields") == "Würfelfelder"  # the rest of the catalogue still German
+    with use_language("fr"):
+        assert _("Round") == "Round" and _("Silver platter") == "Plateau d’argent"
+    warnings = _i18n_warnings(caplog)
+    assert len(warnings) == 2, warnings  # once per language, however many messages it lacks
+    assert "'de' catalogue lacks 'Silver platter'" in warnings[0] and "'fr' catalogue lacks 'Round'" in warnings[1]
+
+
+def test_a_missing_catalogue_shows_french_and_english_still_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """No German catalogue: ``--lang de`` speaks French, ``--lang en`` English (each printing
+    a solo rating, which reads every language), with one warning and no traceback."""
+    from click.testing import CliRunner
+
+    import tresfute.i18n
+    from tresfute.cli import main
+    from tresfute.i18n import _, set_language, use_language
+
+    monkeypatch.setattr(tresfute.i18n, "LOCALE_DIR", _locale_dir(tmp_path, {"de": {None}}))
+    record = str(ROOT / "examples" / "solo-game.json")
+    german = CliRunner().invoke(main, ["replay", record, "--lang", "de"])
+    assert german.exit_code == 0 and german.exception is None, german.output
+    assert "Très futé — Partie valide (25 coups)" in german.output and "Traceback" not in german.output
+    english = CliRunner().invoke(main, ["replay", record, "--lang", "en"])
+    assert english.exit_code == 0 and "That's Pretty Clever! — Valid game (25 moves)" in english.output
+    set_language("de")
+    with use_language("de"):
+        assert _("Silver platter") == "Plateau d’argent"
+    warnings = _i18n_warnings(caplog)
+    assert len(warnings) == 1 and "no usable 'de' catalogue" in warnings[0], warnings
+
+    # No catalogue at all: English, the code's own words.
+    monkeypatch.setattr(tresfute.i18n, "LOCALE_DIR", tmp_path / "nowhere")
+    with use_language("de"):
+        assert _("Silver platter") == "Silver platter"
+
+
+def test_the_terminal_games_help_falls_back_to_french_then_english(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tresfute.i18n import localized_text, use_language
+
+    (tmp_path / "game.fr.md").write_text("# Aide", encoding="utf-8")
+    (tmp_path / "game.en.md").write_text("# Help", encoding="utf-8")
+    (tmp_path / "other.en.md").write_text("# Other help", encoding="utf-8")
+    with use_language("de"):
+        assert localized_text(tmp_path, "game", ".md") == "# Aide"
+        assert localized_text(tmp_path, "game", ".md") == "# Aide"
+        assert localized_text(tmp_path, "other", ".md") == "# Other help"
+    with use_language("en"):
+        assert localized_text(tmp_path, "game", ".md") == "# Help"
+    assert len(_i18n_warnings(caplog)) == 2  # once for each text German lacks
+    with pytest.raises(FileNotFoundError, match=r"no absent\.<language>\.md"):
+        localized_text(tmp_path, "absent", ".md")
+
+
+def test_the_terminal_games_help_screen_reads_the_french_help_where_its_language_has_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The help (`h`) in German, with no German help shipped, shows the French one."""
+    import asyncio
+    import shutil
+    from importlib import resources
+    from types import SimpleNamespace
+
+    pytest.importorskip("textual")  # the terminal game's extra
+    from textual.widgets import Markdown
+
+    from tresfute.i18n import use_language
+    from tresfute.tui import app as tui
+
+    (tmp_path / "help").mkdir()
+    shutil.copy(str(resources.files("tresfute.tui") / "help" / "tres-fute.fr.md"), tmp_path / "help")
+    monkeypatch.setattr(tui, "resources", SimpleNamespace(files=lambda package: tmp_path))
+
+    async def scenario() -> str:
+        app = tui.TresFuteApp(bot_delay=0)
+        async with app.run_test(size=(140, 50)) as pilot:
+            app.push_screen(tui.HelpScreen("tres-fute"))
+            await pilot.pause()
+            return app.screen.query_one(Markdown).source
+
+    with use_language("de"):
+        shown = asyncio.run(scenario())
+    assert shown.startswith("# Très futé — aide")
+    assert any("no 'de' text" in r.getMessage() for r in caplog.records)

@@ -38,7 +38,7 @@ from textual.widgets.option_list import Option
 from .. import records
 from ..bots import BOTS, BotError
 from ..bots.appraisal import appraise
-from ..i18n import N_, _, decimal_comma, language
+from ..i18n import N_, _, decimal_comma, localized_text
 from ..learn import steps_text
 from ..rules import REPRISE_WITH_NO_DIE_LEFT, SPECS, Game, Move, MoveKind, Phase, game_rules, parse_move
 from ..text import (
@@ -616,8 +616,7 @@ class HelpScreen(ModalScreen[None]):
         self.game_id = game_id
 
     def compose(self) -> ComposeResult:
-        lang = language()
-        text = resources.files("tresfute.tui").joinpath("help", f"{self.game_id}.{lang}.md").read_text("utf-8")
+        text = localized_text(resources.files("tresfute.tui") / "help", self.game_id, ".md")  # French if missing
         rules, keys_title, keys = text.partition("\n## ")  # the steps of a first game, before the keys
         text = f"{rules}\n{steps_text()}{keys_title}{keys}"
         with VerticalScroll(classes="dialog", id="help-dialog"):
