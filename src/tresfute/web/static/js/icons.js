@@ -25,15 +25,19 @@ const word = (text, colour, size = 14) => html`
   <text x="12" y=${12 + size * 0.36} text-anchor="middle" font-size=${size} font-weight="700"
     font-family="system-ui, sans-serif" fill=${colour}>${text}</text>`;
 
-/** An entry bonus: a cross, a number or a "?" in the target area's colour, with the colour's
- * shape small in its corner. */
+/** An entry bonus: the target area's shape (MARKS) large in its top left corner, and a cross, a
+ * number or a "?" in its bottom right, on the area's colour: told apart without the colour too
+ * (a blue X and a green X are a square and a disc), the cross never drawn over the shape. */
 function entryBody(picture) {
   const colour = COLOURS[picture.area];
   const ink = inkOn(picture.area);
-  const corner = html`<g transform="translate(2.2 2.2) scale(.29)" color=${ink}>${MARKS[picture.area]}</g>`;
-  if (picture.value !== null && picture.value !== undefined) return [square(colour), word(String(picture.value), ink, 15), corner];
-  if (picture.mark === "?") return [square(colour), word("?", ink, 16), corner];
-  return [square(colour), crossLines(ink), corner];
+  const shape = html`<g class=${`bonus-shape mark-${picture.area}`} transform="translate(1.8 1.8) scale(.5)" color=${ink}>${MARKS[picture.area]}</g>`;
+  const sign = picture.value !== null && picture.value !== undefined ? String(picture.value) : picture.mark === "?" ? "?" : null;
+  const corner = sign !== null
+    ? html`<text class="bonus-sign" x="16.6" y="21.2" text-anchor="middle" font-size=${sign.length > 1 ? 10 : 13} font-weight="700"
+        font-family="system-ui, sans-serif" fill=${ink}>${sign}</text>`
+    : html`<path class="bonus-sign" d="M13.2 13.2L20 20M20 13.2L13.2 20" stroke=${ink} stroke-width="2.6" stroke-linecap="round" fill="none" />`;
+  return [square(colour), shape, corner];
 }
 
 function choiceBody(picture) {
