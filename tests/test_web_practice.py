@@ -12,6 +12,7 @@ The practice's judging is the engine's own.
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,8 +26,10 @@ from test_web_review import TOKEN, seat_token, served, until_done
 from tresfute import records
 from tresfute.bots import review as review_module
 from tresfute.bots.appraisal import appraise
+from tresfute.bots.greedy import GreedyBot
 from tresfute.bots.review import FORMAT, Decision
-from tresfute.rules import Game, Move
+from tresfute.bots.strong import roll_own_dice
+from tresfute.rules import CHANCE, Game, Move
 from tresfute.rules.reasons import Reason
 from tresfute.web.challenge import closes
 from tresfute.web.store import SQLiteStore, StoredGame, StoredSeat, reviewed, token_hash
@@ -266,3 +269,56 @@ def review_module_app(store: SQLiteStore, now: list[float]) -> Any:
     from tresfute.web.app import create_app
 
     return create_app(store=store, clock=lambda: now[0], challenge_bot="greedy")
+
+
+# Every rules option of both games: Très futé has none, Vraiment très futé's reprise with no die
+# left is read both ways (docs/rules-decisions.md).
+RULES_READINGS = [
+    ("tres-fute", None),
+    ("vraiment-tres-fute", {"reprise_with_no_die_left": True}),
+    ("vraiment-tres-fute", {"reprise_with_no_die_left": False}),
+]
+
+
+def played_under(game_id: str, rules: dict[str, bool] | None, seed: int) -> records.Record:
+    """A finished solo game of the greedy player under ``rules``, its dice in the record."""
+    game = Game(game_id, 1, dice="external", rules=rules)
+    rng = random.Random(seed)
+    while not game.is_over:
+        if game.to_move == CHANCE:
+            roll_own_dice(game, rng)
+        else:
+            game.play(GreedyBot(0).choose(game, 0), 0)
+    return records.record_of(game)
+
+
+@pytest.mark.parametrize(("game_id", "rules"), RULES_READINGS)
+def test_review_and_practice_replay_the_game_under_its_own_rules(
+    store: SQLiteStore, quick: None, game_id: str, rules: dict[str, bool] | None
+) -> None:
+    """Issue 72: practice rebuilt a Vraiment très futé game without its rules options, so every
+    position after the strict reading had diverged from the default one answered 500. Each
+    costly decision's position is now the one the game had, under each rules option."""
+    record = played_under(game_id, rules, seed=4)
+    if rules == {"reprise_with_no_die_left": False}:  # the game really is one the default reading cannot replay
+        with pytest.raises(records.RecordError):
+            records.replay(records.Record(game=game_id, players=["Ana"], dice="external", moves=record.moves))
+    seat = StoredSeat("Ana", None, token_hash(TOKEN))
+    store.create(StoredGame("g1", game_id, False, None, [seat], moves=record.moves, rules=rules))
+    headers = {"X-Seat-Token": TOKEN}
+    with served(store) as client:
+        assert client.post("/api/games/g1/review?lang=en", headers=headers).status_code == 202
+        review = until_done(client, "/api/games/g1/review?lang=en", headers)
+        numbers = costly(review)
+        assert len(numbers) >= 5
+        for number in numbers:
+            shown = client.get(f"/api/games/g1/practice?move_number={number}&lang=en", headers=headers)
+            assert shown.status_code == 200, (number, shown.text)
+            game = records.replay(record, stop=number)
+            assert {m["move"] for m in shown.json()["legal"]} == {str(m) for m in game.legal_moves(0)}
+            assert shown.json()["rules"] == (rules or {})
+        last = numbers[-1]
+        tried = str(records.replay(record, stop=last).legal_moves(0)[0])
+        judged = client.post("/api/games/g1/practice", json={"move_number": last, "move": tried}, headers=headers)
+    assert judged.status_code == 200, judged.text
+    assert judged.json()["move"]["move"] == tried

@@ -193,9 +193,9 @@ class Practice:
             raise TableError(409, _("this game has no review yet: a position is practised from its review"))
         decision = practised(data, move_number)
         stored = table.stored
-        record = records.Record(
-            game=stored.game, players=[s.name for s in stored.seats], dice="external", moves=stored.moves
-        )
+        players = [s.name for s in stored.seats]
+        # under the game's own rules: a strict reading's game does not replay under the default one
+        record = records.Record(game=stored.game, players=players, dice="external", rules=stored.rules, moves=stored.moves)
         game = records.replay(record, stop=move_number)
         assert seat in game.players_to_move, "a review's decision is one its seat took"
         return data, decision, game
