@@ -195,7 +195,9 @@ class Practice:
         stored = table.stored
         players = [s.name for s in stored.seats]
         # under the game's own rules: a strict reading's game does not replay under the default one
-        record = records.Record(game=stored.game, players=players, dice="external", rules=stored.rules, moves=stored.moves)
+        record = records.Record(
+            game=stored.game, players=players, dice="external", rules=stored.rules, moves=stored.moves
+        )
         game = records.replay(record, stop=move_number)
         assert seat in game.players_to_move, "a review's decision is one its seat took"
         return data, decision, game
