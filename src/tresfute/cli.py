@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from .bot_names import BUILT_IN, FILE_KINDS
-from .i18n import N_, _, environment_language, language, ngettext, set_language
+from .i18n import LANGUAGES, N_, _, environment_language, language, ngettext, set_language
 from .progress import Progress, progress_bar
 from .rules import SPECS
 from .settings import SettingError
@@ -156,7 +156,7 @@ def _set_lang(ctx: click.Context, _param: click.Parameter, value: str | None) ->
 
 LANG = click.option(
     "--lang",
-    type=click.Choice(["fr", "en", "de"]),
+    type=click.Choice(LANGUAGES),  # tresfute.i18n's one list
     default=None,
     callback=_set_lang,
     expose_value=False,
@@ -611,6 +611,8 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
     try:
         record = records.load(record_file)
         game = records.replay(record, stop=move_number)
+        if move_number is not None and move_number <= len(record.moves):
+            records.replay(record, stop=move_number + 1)  # move N itself, refused as replay refuses it
     except records.RecordError as exc:
         raise CliError(explain(exc)) from None
     if game.is_over and (move_number is None or move_number > len(record.moves)):  # after the last move
