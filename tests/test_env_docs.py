@@ -1,6 +1,6 @@
-"""docs/environments.md: every name tresfute.envs exports is documented, with an example per
-framework (the blocks starting with ``# example:``; tests/test_docs.py runs every Python block of
-the docs and checks what it prints)."""
+"""docs/environments.md (and its reference half, environments-details.md): every name tresfute.envs
+exports is documented, with an example per framework (the blocks starting with ``# example:``;
+tests/test_docs.py runs every Python block of the docs and checks what it prints)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from types import ModuleType
 
 import tresfute.envs
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
-EXAMPLES = {
-    m.group(1): m.group(0) for m in re.finditer(r"# example: (.+)\n(?:(?!```).*\n)*", DOC.read_text(encoding="utf-8"))
-}
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+# docs/environments.md and its reference half, docs/environments-details.md, read as one text
+TEXT = "\n".join((DOCS / name).read_text(encoding="utf-8") for name in ("environments.md", "environments-details.md"))
+EXAMPLES = {m.group(1): m.group(0) for m in re.finditer(r"# example: (.+)\n(?:(?!```).*\n)*", TEXT)}
 
 
 def test_the_exported_names_are_the_public_ones_and_each_is_documented() -> None:
@@ -23,7 +23,7 @@ def test_the_exported_names_are_the_public_ones_and_each_is_documented() -> None
         if not name.startswith("_") and not isinstance(getattr(tresfute.envs, name), ModuleType)
     }
     assert public == set(tresfute.envs.__all__)
-    text = DOC.read_text(encoding="utf-8")
+    text = TEXT
     assert [name for name in tresfute.envs.__all__ if f"`{name}" not in text] == []
     assert "tresfute.envs.sb3.TresFuteVecEnv" in text and "tresfute.envs.openspiel" in text
 
