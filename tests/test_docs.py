@@ -25,7 +25,7 @@ SCRIPT = re.compile(r"(?<![/}\w.-])([\w-]+(?:\.[\w-]+)*\.js)\b")
 
 def _texts() -> list[Path]:
     folders = ["src", "docs", "scripts", "benchmarks", "examples"]
-    files = [ROOT / "README.md"]
+    files = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
     for folder in folders:
         files += [p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".md") and p.is_file()]
     return files
@@ -54,7 +54,7 @@ def test_gymnasium_finds_the_environments_as_the_docs_say() -> None:
 
 # --- the code blocks of the README and docs/: each says what it is, and runs as written --------
 
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```$", re.S | re.M)
 # python: run, and what it prints checked; console: a command after "$ " and what it prints;
 # sh: commands only (installs, training, servers: minutes to hours); text: a synopsis, a
@@ -208,3 +208,51 @@ def test_the_console_session_prints_what_the_doc_shows(block: Block, tmp_path: P
         outputs.append((session[1:], result.stdout.splitlines(), result.stderr))
     for expected, got, stderr in outputs:
         assert got == expected, stderr
+
+
+# --- pages for people: short, task-shaped; the measurement history lives in docs/notes/ ---------
+
+# The most lines a page may have: a user page says how to use tresfute and what it achieves now.
+LINE_LIMITS = {"README.md": 349, "docs/*.md": 400}
+LINK = re.compile(r"\]\((?!https?:|mailto:)([^)#\s]*)(?:#([^)\s]*))?\)")
+
+
+def test_the_user_pages_are_short() -> None:
+    """README.md under 350 lines and no docs/*.md over 400: a measurement diary goes to docs/notes/."""
+    too_long = [
+        f"{path.relative_to(ROOT)}: {lines} lines, at most {limit}"
+        for pattern, limit in LINE_LIMITS.items()
+        for path in sorted(ROOT.glob(pattern))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > limit
+    ]
+    assert not too_long, too_long
+    assert len(list(ROOT.glob("docs/*.md"))) >= 8 and list(ROOT.glob("docs/notes/*-history.md"))
+
+
+def _anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_the_anchors_are_github_s() -> None:
+    assert _anchor("At a person's pace (issue 35's measure)") == "at-a-persons-pace-issue-35s-measure"
+    assert _anchor("Training (`scripts/train_network.py`, `bots/training.py`)") == (
+        "training-scriptstrain_networkpy-botstrainingpy"
+    )
+
+
+def test_every_link_between_the_docs_reaches_its_page_and_heading() -> None:
+    """A page moved to docs/notes/, or a heading renamed, leaves no link behind it."""
+    broken = []
+    for doc in DOCS:
+        for target, anchor in LINK.findall(doc.read_text(encoding="utf-8")):
+            page = (doc.parent / target).resolve() if target else doc
+            if not page.exists():
+                broken.append(f"{doc.relative_to(ROOT)}: {target}")
+            elif anchor and page.suffix == ".md":
+                text = FENCE.sub("", page.read_text(encoding="utf-8"))
+                headings = {_anchor(h) for h in re.findall(r"^#+ (.+)$", text, re.M)}
+                if anchor not in headings:
+                    broken.append(f"{doc.relative_to(ROOT)}: {target}#{anchor}")
+    assert not broken, broken
