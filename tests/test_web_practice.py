@@ -39,7 +39,9 @@ REASON = "the best move earns a fox, which yours gives up"
 DAY = "2026-11-25"
 
 
-def quick_decision(game: Game, player: int, move: Move, number: int, seed: int = 0) -> Decision:
+def quick_decision(
+    game: Game, player: int, move: Move, number: int, seed: int = 0, final: Game | None = None
+) -> Decision:
     """A decision valued at once: every third one cost 3 points against another legal move."""
     legal = game.legal_moves(player)
     other = next((m for m in legal if m != move), move)
@@ -322,3 +324,83 @@ def test_review_and_practice_replay_the_game_under_its_own_rules(
         judged = client.post("/api/games/g1/practice", json={"move_number": last, "move": tried}, headers=headers)
     assert judged.status_code == 200, judged.text
     assert judged.json()["move"]["move"] == tried
+
+
+def test_practice_moves_past_an_address_s_limit_are_refused_429_and_count_nothing(
+    practised: tuple[SQLiteStore, str, list[int]], finished: list[str]
+) -> None:
+    """Issue 72: practice was not rate-limited. Each move judged costs a third of a second: an
+    address may have ``practice_per_minute`` judged (then 429 with Retry-After, nothing kept)."""
+    from tresfute.web.app import create_app
+    from tresfute.web.limits import Limits
+
+    store, player, numbers = practised
+    number = numbers[0]
+    move = str(appraise(position(finished, number), 0).ranked[-1].move)  # judged wrong: never counted
+    headers = {"X-Seat-Token": TOKEN, "X-Player-Token": player}
+    with TestClient(create_app(store=store, challenge_bot="greedy", limits=Limits(practice_per_minute=2))) as client:
+        for _ in range(2):
+            answer = client.post("/api/games/g1/practice", json={"move_number": number, "move": move}, headers=headers)
+            assert answer.status_code == 200, answer.text
+        best = answer.json()["best"]["move"]
+        refused = client.post(
+            "/api/games/g1/practice?lang=en", json={"move_number": number, "move": best}, headers=headers
+        )
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+    assert refused.json()["error"].startswith("too many practice moves from your connection: try again in")
+    assert answer.json()["right"] is False and best != move
+    assert store.solved(token_hash(player)) == []  # the right answer refused was not counted
+
+
+def test_practice_moves_are_judged_one_at_a_time_and_a_queue_too_long_is_refused(
+    practised: tuple[SQLiteStore, str, list[int]], finished: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eight moves judged at once held every game thread (another game's median move went from 3
+    to 153 ms): they are judged one at a time, as reviews are computed, and past those waiting
+    (``PRACTICE_WAITING``) a move is refused, 429 with Retry-After."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tresfute.web import reviews as web_reviews
+    from tresfute.web.app import create_app
+    from tresfute.web.limits import Limits
+
+    store, _player, numbers = practised
+    number = numbers[0]
+    move = str(position(finished, number).legal_moves(0)[0])
+    gate, lock = threading.Event(), threading.Lock()
+    judging = [0, 0]  # at once now, most at once
+    real = web_reviews.judge
+
+    def slow_judge(*args: Any) -> Any:
+        with lock:
+            judging[0] += 1
+            judging[1] = max(judging)
+        assert gate.wait(30)
+        try:
+            return real(*args)
+        finally:
+            with lock:
+                judging[0] -= 1
+
+    monkeypatch.setattr(web_reviews, "judge", slow_judge)
+    many = web_reviews.PRACTICE_AT_ONCE + web_reviews.PRACTICE_WAITING + 2
+    with TestClient(create_app(store=store, challenge_bot="greedy", limits=Limits(practice_per_minute=0))) as client:
+
+        def tried(_: int) -> Any:
+            return client.post(
+                "/api/games/g1/practice?lang=en",
+                json={"move_number": number, "move": move},
+                headers={"X-Seat-Token": TOKEN},
+            )
+
+        with ThreadPoolExecutor(many) as pool:
+            answers = [pool.submit(tried, i) for i in range(many)]
+            while sum(1 for a in answers if a.done()) < 2:  # the two past the queue are answered at once
+                time.sleep(0.02)
+            gate.set()
+            statuses = sorted(a.result().status_code for a in answers)
+    assert statuses == [200] * (many - 2) + [429, 429]
+    assert judging[1] == web_reviews.PRACTICE_AT_ONCE
+    late = next(a.result() for a in answers if a.result().status_code == 429)
+    assert late.headers["retry-after"] == "1" and "judging other practice moves" in late.json()["error"]

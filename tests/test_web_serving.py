@@ -223,3 +223,42 @@ def test_accept_language_gives_the_language_it_prefers_among_those_the_server_sp
     from tresfute.web.deps import accepted_language
 
     assert accepted_language(header) == chosen
+
+
+def test_a_head_not_whole_in_time_is_refused_408_and_a_silent_connection_closed(
+    served: tuple[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 72: uvicorn sets no time limit on reading a request's head (a head sent a byte at a
+    time held the connection for ever): ``serving.HEAD_TIMEOUT`` after its first byte it is
+    refused 408, and a connection that sent nothing is closed."""
+    from tresfute.web import serving
+
+    monkeypatch.setattr(serving, "HEAD_TIMEOUT", 1.0)
+    with socket.create_connection(served, timeout=10) as client:
+        client.sendall(b"GET /api/open?lang=en HTTP/1.1\r\nHost: here\r\n")  # and never the blank line
+        started = time.monotonic()
+        answer = b""
+        while part := client.recv(65536):
+            answer += part
+    assert time.monotonic() - started < 5
+    assert status_and_body(answer) == (408, {"error": "the request's head did not arrive within 1 seconds"})
+    with socket.create_connection(served, timeout=10) as silent:
+        assert silent.recv(10) == b""  # closed by the server, not by this timeout
+    fine, _sent = answer_to(served, b"GET /api/open HTTP/1.1\r\nHost: here\r\nConnection: close\r\n\r\n")
+    assert status_and_body(fine) == (200, {"games": []})
+
+
+def test_a_body_cut_short_by_a_client_that_goes_away_runs_nothing(served: tuple[str, int]) -> None:
+    """Issue 72: a body shorter than its Content-Length, the client then gone, was executed."""
+    body = json.dumps({"game": "tres-fute", "seats": [{"name": "Ana"}, {"name": "Bob"}], "listed": True}).encode()
+    with socket.create_connection(served, timeout=10) as client:
+        client.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: here\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (len(body) + 20, body)
+        )
+        client.shutdown(socket.SHUT_WR)
+        while client.recv(65536):
+            pass
+    time.sleep(0.3)
+    listed, _sent = answer_to(served, b"GET /api/open HTTP/1.1\r\nHost: here\r\nConnection: close\r\n\r\n")
+    assert status_and_body(listed) == (200, {"games": []})

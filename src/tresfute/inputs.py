@@ -161,9 +161,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> None:
         seen.add(key)
 
 
-def _duplicate_key(text: str | bytes) -> str | None:
-    """The first key given twice in one of the file's objects, if any. Only the keys are
-    looked at (numbers are not converted); a file that is not JSON is left to pydantic's
+def duplicate_key(text: str | bytes) -> str | None:
+    """The first key given twice in one of the objects of a JSON text (a file, a request's body),
+    if any. Only the keys are looked at (numbers are not converted); a file that is not JSON is left to pydantic's
     parser, which says where."""
     try:
         json.loads(text, object_pairs_hook=_unique_keys, parse_int=len, parse_float=len, parse_constant=len)
@@ -184,7 +184,7 @@ def read_json(model: type[Model], text: str | bytes, max_bytes: int, error: type
     text = text.removeprefix(_BOM.encode()) if isinstance(text, bytes) else text.removeprefix(_BOM)
     if not (text.strip(b" \t\r\n") if isinstance(text, bytes) else text.strip(" \t\r\n")):  # JSON's blanks
         raise error(title(Reason("the file is empty")))
-    duplicate = _duplicate_key(text)  # first: what follows reads only the last of the two
+    duplicate = duplicate_key(text)  # first: what follows reads only the last of the two
     if duplicate is not None:
         raise error(title(Reason("the key {key} is given twice in the same object", key=repr(duplicate))))
     try:

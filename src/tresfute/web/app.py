@@ -34,7 +34,7 @@ from .deps import Server
 from .errors import answer_errors_as_json
 from .limits import Guard, Limits, forget_finished
 from .listeners import Listeners, forward_changes
-from .middleware import BodyLimit, HeadAsGet, SecurityHeaders
+from .middleware import BodyLimit, HeadAsGet, PrivateAnswers, SecurityHeaders
 from .reviews import Reviews
 from .routes import challenge, docs, games, open_tables, pages, players, records, reviews
 from .store import Store, open_store
@@ -68,10 +68,11 @@ def create_app(
     app.state.server, app.state.host, app.state.daily = server, host, server.daily
     app.state.language = language
     app.state.reviews = Reviews(host)  # the reviews this process computes (routes/reviews.py)
-    app.add_middleware(BodyLimit)
-    app.add_middleware(HeadAsGet)
+    app.add_middleware(BodyLimit)  # the last added is the first a request meets
+    app.add_middleware(PrivateAnswers)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=256, compresslevel=6)
+    app.add_middleware(HeadAsGet)  # outside the compression: a HEAD's headers are its GET's
     answer_errors_as_json(app)
     app.mount("/static", pages.static_files(), name="static")
     for module in (pages, games, open_tables, records, reviews, challenge, players, docs):

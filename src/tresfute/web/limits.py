@@ -40,6 +40,7 @@ class Limits:
     tables_per_minute: int = 5  # open tables (listed on the home page)
     entries_per_minute: int = 6  # daily challenge entries
     players_per_minute: int = 10  # new players (their progress page's secret)
+    practice_per_minute: int = 20  # practice moves judged (each a third of a second's work)
     sockets_per_address: int = 40  # pages open at once (each game's page holds a WebSocket)
     keep_finished_days: float = 365.0  # finished games are forgotten after this (challenge entries never)
 
@@ -140,6 +141,7 @@ class Guard:
             "tables": PerMinute(limits.tables_per_minute, clock),
             "entries": PerMinute(limits.entries_per_minute, clock),
             "players": PerMinute(limits.players_per_minute, clock),
+            "practice": PerMinute(limits.practice_per_minute, clock),
         }
         self.sockets = OpenSockets(limits.sockets_per_address)
 
@@ -154,6 +156,7 @@ class Guard:
             "tables": _("too many open tables from your connection: try again in {seconds} s"),
             "entries": _("too many challenge entries from your connection: try again in {seconds} s"),
             "players": _("too many new players from your connection: try again in {seconds} s"),
+            "practice": _("too many practice moves from your connection: try again in {seconds} s"),
         }
         raise TooManyError(messages[kind].format(seconds=seconds), seconds)
 

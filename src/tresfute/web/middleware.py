@@ -1,14 +1,17 @@
-"""The middlewares every request goes through: the security headers, the body's size limit, and
-HEAD answered as GET."""
+"""The middlewares every request goes through: the security headers, the caches told what is
+private, the body's checks (its size, its encoding, its length, its keys), and HEAD answered as GET."""
 
 from __future__ import annotations
 
 from fastapi.responses import JSONResponse
+from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import _, use_language
+from ..inputs import duplicate_key
 from .deps import request_language
+from .problems import sentence
 
 MAX_BODY = 16 * 1024  # bytes: every legitimate request is far smaller
 
@@ -49,8 +52,51 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class PrivateAnswers:
+    """Tell caches what is private. An API answer to a request that carries a secret (a seat's
+    token, a player's secret) depends on it: ``Cache-Control: private, no-store`` unless the
+    route says otherwise, as do those of the player's own pages (:data:`PRIVATE_PATHS`), with or
+    without it. Every API answer names in ``Vary`` what it may depend on besides its address:
+    the secrets (``/api/players/me`` is one address for every player), the language's cookie
+    and ``Accept-Language``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+        private = scope["path"].startswith(PRIVATE_PATHS) or any(
+            name in SECRET_HEADERS for name, _value in scope["headers"]
+        )
+
+        async def told(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(raw=list(message.get("headers", ())))
+                if private and "cache-control" not in headers:
+                    headers["cache-control"] = PRIVATE
+                for name in VARY:
+                    headers.add_vary_header(name)
+                message = {**message, "headers": headers.raw}
+            await send(message)
+
+        await self.app(scope, receive, told)
+
+
+PRIVATE = "private, no-store"
+SECRET_HEADERS = frozenset({b"x-seat-token", b"x-player-token"})
+PRIVATE_PATHS = ("/api/players/me", "/api/challenge/history")  # a player's own, whoever asks
+VARY = ("X-Seat-Token", "X-Player-Token", "Cookie", "Accept-Language")
+
+
 class BodyLimit:
-    """Refuse a request body over ``MAX_BODY`` bytes (413) before anything reads it whole."""
+    """A request's body, checked before anything reads it: one over ``MAX_BODY`` bytes is
+    refused (413) before it is read whole; one with a ``Content-Encoding`` (the server decodes
+    none) 415; one shorter or longer than its ``Content-Length`` says 400, and one whose client
+    went away before it was whole is not answered; JSON that gives a key twice in an object 422
+    (a parser would keep the last one silently, as ``records`` refuses for files). A refused
+    request reaches no route: nothing is done."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -59,21 +105,32 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        length = dict(scope["headers"]).get(b"content-length")
+        headers = dict(scope["headers"])
+        encoding = headers.get(b"content-encoding", b"identity").strip().lower()
+        if encoding != b"identity":
+            await _refuse(scope, receive, send, 415, {"Accept-Encoding": "identity"})
+            return
+        length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            await _too_large(scope, receive, send)
+            await _refuse(scope, receive, send, 413)
             return
         body = b""
         more = True
         while more:  # bodies are small: read it here, whole, up to the limit
             message = await receive()
-            if message["type"] != "http.request":
-                break
+            if message["type"] != "http.request":  # the client went away: nobody to answer, nothing done
+                return
             body += message.get("body", b"")
             more = message.get("more_body", False)
             if len(body) > MAX_BODY:
-                await _too_large(scope, receive, send)
+                await _refuse(scope, receive, send, 413)
                 return
+        if length is not None and len(body) != int(length):
+            await _refuse(scope, receive, send, 400)
+            return
+        if body and (key := duplicate_key(body)) is not None:
+            await _refuse(scope, receive, send, 422, key=key)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -108,8 +165,19 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, without_body)
 
 
-async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+async def _refuse(
+    scope: Scope, receive: Receive, send: Send, status: int, headers: dict[str, str] | None = None, key: str = ""
+) -> None:
+    """Answer a body refused by :class:`BodyLimit`, in the request's language."""
     with use_language(request_language(HTTPConnection(scope))):
-        message = _("the request is too large")
-    response = JSONResponse({"error": message}, status_code=413)
+        if status == 413:
+            message = _("the request is too large")
+        elif status == 415:
+            message = _("the request's body is sent as it is: this server decodes no Content-Encoding")
+        elif status == 400:
+            message = _("the request's body does not have the length its Content-Length header says")
+        else:
+            problem = {"type": "duplicate_key", "loc": (), "ctx": {"key": repr(key)}}
+            message = _("malformed request: {problems}").format(problems=sentence(problem))
+    response = JSONResponse({"error": message}, status_code=status, headers=headers)
     await response(scope, receive, send)

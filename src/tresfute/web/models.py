@@ -1,14 +1,18 @@
-"""What requests carry: the JSON bodies and the WebSocket's first message, read strictly (unknown
-fields refused, a number must be a JSON number), and the tokens' shape."""
+"""What requests carry: the JSON bodies and the WebSocket's messages, read strictly (unknown
+fields refused, a number must be a JSON number, a key given twice in an object refused), and the
+tokens' shape."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..bots import BOTS
+from ..inputs import duplicate_key
 from ..rules import SPECS
 
 Language = Literal["fr", "en", "de"]
@@ -24,6 +28,16 @@ Name = Annotated[str, Field(max_length=40)]
 JOINERS = "\u200c\u200d"  # zero-width non-joiner and joiner
 
 
+def _digits(value: Any) -> Any:
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value) is None:
+        raise PydanticCustomError("int_parsing", "Input should be a valid integer, written in digits")
+    return value
+
+
+# A query's number is written in digits: "1.0", "1e0" or " 1" is refused, not read as 1.
+WholeNumber = Annotated[int, BeforeValidator(_digits)]
+
+
 def shown_name(raw: str) -> str | None:
     """A person's name as it is shown: control and format characters dropped (a zero-width space,
     a direction override: they show nothing, or turn what follows around), but for the joiners
@@ -34,8 +48,40 @@ def shown_name(raw: str) -> str | None:
     return name if any(unicodedata.category(c)[0] in "LNPS" for c in name) else None
 
 
+def unique_keys(text: str | bytes | bytearray, title: str) -> None:
+    """Refuse a JSON text that gives a key twice in an object (a parser keeps the last one
+    silently): a :class:`ValidationError` of the kind ``duplicate_key`` (``problems.sentence``)."""
+    key = duplicate_key(bytes(text) if isinstance(text, bytearray) else text)
+    if key is not None:
+        problem = PydanticCustomError(
+            "duplicate_key", "the key {key} is given twice in the same object", {"key": repr(key)}
+        )
+        raise ValidationError.from_exception_data(title, [InitErrorDetails(type=problem, loc=(), input=text)])
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
+        """Read from JSON, a key given twice refused (:func:`unique_keys`)."""
+        unique_keys(json_data, cls.__name__)
+        return super().model_validate_json(json_data, **options)
+
+
+Parsed = TypeVar("Parsed")
+
+
+class UniqueKeys(Generic[Parsed]):
+    """A type adapter's ``validate_json`` with a key given twice refused (:func:`unique_keys`)."""
+
+    def __init__(self, adapter: TypeAdapter[Parsed], title: str) -> None:
+        self.adapter = adapter
+        self.title = title
+
+    def validate_json(self, text: str | bytes) -> Parsed:
+        unique_keys(text, self.title)
+        return self.adapter.validate_json(text)
 
 
 Body = TypeVar("Body", bound=BaseModel)
@@ -90,7 +136,7 @@ class SocketUndo(Undo):
 
 
 SocketChange = Annotated[SocketAct | SocketUndo, Field(discriminator="type")]
-SOCKET_CHANGE: TypeAdapter[SocketAct | SocketUndo] = TypeAdapter(SocketChange)
+SOCKET_CHANGE: UniqueKeys[SocketAct | SocketUndo] = UniqueKeys(TypeAdapter(SocketChange), "SocketChange")
 
 
 class ChallengeIn(Strict):

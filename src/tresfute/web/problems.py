@@ -37,6 +37,10 @@ _SENTENCES = {
     "union_tag_invalid": N_("{field}: {discriminator} must be one of {expected_tags}, not '{tag}'"),
     "json_invalid": N_("the message is not valid JSON"),
     "json_type": N_("the message is not valid JSON"),
+    "string_unicode": N_("{field} must be text"),  # a lone surrogate ("\\ud800")
+    "int_parsing_size": N_("{field} must be a whole number"),
+    # not pydantic's: a key given twice in an object (middleware.BodyLimit, models.Strict)
+    "duplicate_key": N_("the key {key} is given twice in the same object"),
 }
 
 
@@ -70,8 +74,8 @@ def sentence(problem: Mapping[str, Any], skip: int = 0) -> str:
     template = _SENTENCES.get(problem["type"])
     if problem["type"] == "json_invalid" and str(context.get("error", "")).startswith("recursion limit"):
         template = N_("the message is nested too deeply")  # pydantic's parser stops at 200 levels
-    if template is None:
-        return f"{field}: {problem['msg']}"
+    if template is None:  # a kind no request was seen to have: said without pydantic's English
+        template = N_("{field} is not valid")
     if "expected" in context:  # pydantic's list of the values, joined by its English "or"
         context["expected"] = explain(Reason(VERBATIM, text=alternatives(context["expected"])))
     return _(template).format(field=field, **context)

@@ -19,7 +19,7 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import records
 from ..bots.review import FORMAT, PRACTICE_MARGIN, WHY_FROM, ReviewError, computer_choices, judge, reason_from_json
@@ -28,10 +28,18 @@ from ..review_text import label_word, level_word
 from ..rules import Game, IllegalMoveError, MoveSyntaxError, parse_move
 from ..text import bot_name, describe_move, explain, situation
 from .days import closes
+from .limits import TooManyError
 from .store import reviewed, token_hash
 from .tables import Host, Table, TableError, move_view
 
 REVIEWS_AT_ONCE = 1  # of the game threads (threads.GAME_THREADS), those a review may take
+# Practice moves judged at once, as reviews, and how many may wait their turn: more are refused
+# (429), so that other games' moves keep their threads (8 judged at once from one address had
+# raised another game's median move from 3 to 153 ms). Each address has its own limit too
+# (limits.Limits.practice_per_minute).
+PRACTICE_AT_ONCE = 1
+PRACTICE_WAITING = 4
+Result = TypeVar("Result")
 PRACTISED_FROM = WHY_FROM  # a decision that cost this many expected points or more is practised
 
 
@@ -58,6 +66,8 @@ class Reviews:
         self.running: dict[tuple[str, int], Progress] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._turns: asyncio.Semaphore | None = None  # made in the event loop that uses it
+        self._judging: asyncio.Semaphore | None = None
+        self._waiting = 0  # practice moves waiting for their turn to be judged
 
     def seat_asked(self, table: Table, seat: int | None, player: int | None) -> int:
         """The seat to review: the token's own (``seat``), else ``player`` (from 1; the first by
@@ -122,6 +132,26 @@ class Reviews:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return progress
+
+    async def judged_in_turn(self, language: str, judged: Callable[[], Awaitable[Result]]) -> Result:
+        """``judged()`` once a turn is free (:data:`PRACTICE_AT_ONCE` at a time); refused (429,
+        said in ``language``) when :data:`PRACTICE_WAITING` already wait."""
+        if self._judging is None:
+            self._judging = asyncio.Semaphore(PRACTICE_AT_ONCE)
+        turns = self._judging
+        if turns.locked() and self._waiting >= PRACTICE_WAITING:
+            with use_language(language):
+                message = _("the server is judging other practice moves: try again in {seconds} s")
+            raise TooManyError(message.format(seconds=1), 1)
+        self._waiting += 1
+        try:
+            await turns.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            return await judged()
+        finally:
+            turns.release()
 
     def answer(self, game_id: str, seat: int, language: str) -> dict[str, Any]:
         """What a request is told: the review (its moves in words), or how far it has gone,

@@ -4,12 +4,17 @@ uvicorn's C parser (httptools, its "standard" choice, a fifth less server time a
 bound on a request line or a header: a 32 MB header was read whole, and answered. Here a
 request line longer than :data:`REQUEST_LINE_LIMIT` is refused 414 and a head (the request line
 and every header) longer than :data:`HEAD_LIMIT` 431, counted as the bytes arrive, so that the
-server holds at most the bound and one read of the socket; the connection is then closed. A
+server holds at most the bound and one read of the socket; the connection is then closed.
+Nor does uvicorn bound the time a head takes to arrive (its ``timeout_keep_alive`` runs only
+between requests): a client that sent a head a byte at a time held its connection for ever. Here
+a head must be whole :data:`HEAD_TIMEOUT` seconds after its first byte (or after the connection
+opened): else it is refused 408 (a connection that sent nothing is closed without a word). A
 WebSocket message over :data:`WS_MESSAGE_LIMIT` makes uvicorn close the socket (code 1009).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -25,8 +30,9 @@ from .middleware import SECURITY_HEADERS
 REQUEST_LINE_LIMIT = 8 * 1024  # bytes: the address asked, its query included (nginx's default)
 HEAD_LIMIT = 32 * 1024  # bytes: the request line and the headers together (nginx's 4 × 8 KB)
 WS_MESSAGE_LIMIT = 64 * 1024  # bytes: a WebSocket message (the page's are under 1 KB)
+HEAD_TIMEOUT = 20.0  # seconds for a whole head (Apache's first RequestReadTimeout; nginx waits 60)
 LINGER = 2.0  # seconds a refused connection's late bytes are dropped before it closes
-REASONS = {414: b"URI Too Long", 431: b"Request Header Fields Too Large"}
+REASONS = {408: b"Request Timeout", 414: b"URI Too Long", 431: b"Request Header Fields Too Large"}
 
 log = logging.getLogger("tresfute.web.serving")
 
@@ -42,11 +48,38 @@ class BoundedHead(HttpToolsProtocol):
         self._in_head = True
         self._head_size = 0  # the head's bytes as parsed: the request's address, its headers
         self._refused: int | None = None
+        self._head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._head_timer = self.loop.call_later(HEAD_TIMEOUT, self._head_too_slow)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
+        super().connection_lost(exc)
+
+    def _stop_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_too_slow(self) -> None:
+        """The head is not whole in time: refused (408), or closed if nothing came."""
+        self._head_timer = None
+        if self._refused is not None or self.transport.is_closing():
+            return
+        if self._head_bytes == 0:
+            self.transport.close()
+            return
+        self._refused = 408
+        self._refuse(408)
 
     def data_received(self, data: bytes) -> None:
         if self._refused is not None:
             return
         if self._in_head:
+            if self._head_timer is None:  # a head begins (the next request on a kept connection)
+                self._head_timer = self.loop.call_later(HEAD_TIMEOUT, self._head_too_slow)
             self._head_bytes += len(data)
         super().data_received(data)
         if self._refused is None and self._in_head and self._head_bytes > HEAD_LIMIT:
@@ -74,6 +107,7 @@ class BoundedHead(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._in_head = False
+        self._stop_head_timer()
         if self._refused is None:
             super().on_headers_complete()
 
@@ -102,7 +136,9 @@ class BoundedHead(HttpToolsProtocol):
             os.environ.get("TRESFUTE_SERVE_LANG"),
         )
         with use_language(language):
-            if status == 414:
+            if status == 408:
+                message = _("the request's head did not arrive within {n} seconds").format(n=int(HEAD_TIMEOUT))
+            elif status == 414:
                 message = _("the address asked is too long: at most {n} KB").format(n=REQUEST_LINE_LIMIT // 1024)
             else:
                 message = _("the request's headers are too large: at most {n} KB together").format(n=HEAD_LIMIT // 1024)
@@ -117,7 +153,10 @@ class BoundedHead(HttpToolsProtocol):
         if self.transport.can_write_eof():
             self.transport.write_eof()
         self.loop.call_later(LINGER, self.transport.close)
-        log.warning("a request's head over its bound refused (%d) from %s", status, (self.client or ("?",))[0])
+        if status == 408:
+            log.warning("a request's head too slow refused (408) from %s", (self.client or ("?",))[0])
+        else:
+            log.warning("a request's head over its bound refused (%d) from %s", status, (self.client or ("?",))[0])
 
 
 def uvicorn_options(host: str, port: int) -> dict[str, Any]:

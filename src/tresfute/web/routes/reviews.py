@@ -11,15 +11,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from ..deps import LanguageDep, PlayerToken, RequiredSeatToken, SeatToken, Server, ServerDep, in_game_thread
-from ..models import PracticeIn
+from ...i18n import use_language
+from ..deps import AddressDep, LanguageDep, PlayerToken, RequiredSeatToken, SeatToken, Server, ServerDep, in_game_thread
+from ..models import PracticeIn, WholeNumber
 from ..reviews import Practice, Reviews, choices
 from ..threads import run_in_game_thread
 
 router = APIRouter()
 
-PlayerAsked = Annotated[int | None, Query(ge=1, le=4)]
-MoveNumber = Annotated[int, Query(ge=1)]
+PlayerAsked = Annotated[WholeNumber | None, Query(ge=1, le=4)]
+MoveNumber = Annotated[WholeNumber, Query(ge=1)]
 
 
 def reviews_of(request: Request) -> Reviews:
@@ -115,6 +116,7 @@ async def practise(
     request: Request,
     server: ServerDep,
     language: LanguageDep,
+    address: AddressDep,
     player: PlayerAsked = None,
     x_seat_token: SeatToken = None,
     x_player_token: PlayerToken = None,
@@ -125,13 +127,15 @@ async def practise(
     token is sent)."""
     reviews = reviews_of(request)
     seat = await asked(server, reviews, game_id, language, x_seat_token, x_player_token, player)
+    with use_language(language):
+        server.guard.spend("practice", address)  # a move judged is a third of a second's work
 
     def work() -> dict[str, Any]:
         table = server.host.table(game_id)
         own = x_seat_token is not None and player is None  # the seat's own token, for its own decisions
         return Practice(reviews).answer(table, seat, body.move_number, body.move, x_player_token, own)
 
-    return await in_game_thread(language, work)
+    return await reviews.judged_in_turn(language, lambda: in_game_thread(language, work))
 
 
 @router.post("/api/games/{game_id}/choices")

@@ -92,7 +92,7 @@ function ReviewLinks({ view, token }) {
     ${t("Review {name}'s game", { name: s.name })}</a> `))}</p>`;
 }
 
-/** The next game: "Play again" (a seat: the same game, players and dice, the one who asks in
+/** The next game: "Play again" (a seat: the same game, rules options, players and dice, the one who asks in
  * the first person's seat, as the game's creator is: the page gets the others' invitation links) and "New game" (the home page's form). */
 function NextGame({ view }) {
   const [error, setError] = useState("");
@@ -106,7 +106,7 @@ function NextGame({ view }) {
       const created = await asPlayer(me.name, (headers) => api("/api/games", {
         method: "POST",
         headers,
-        body: { game: view.game, seats, real_dice: view.real_dice,
+        body: { game: view.game, seats, real_dice: view.real_dice, rules: view.rules || {},
           language: document.documentElement.lang },
       }));
       const mine = created.seats[first];

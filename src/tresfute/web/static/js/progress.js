@@ -224,10 +224,10 @@ export function ProgressPage() {
   return html`<div class="progress-page" id="progress">
     ${state.loading ? html`<p class="loading">…</p>` : null}
     ${state.error ? html`<p class="error panel" role="alert" id="progress-error">${state.error}</p>` : null}
-    ${state.none ? html`<section class="panel" id="no-player"><h2>${t("My progress")}</h2>
+    ${state.none ? html`<section class="panel" id="no-player"><h1>${t("My progress")}</h1>
       <p>${t("This browser has no player yet: start a game, take a seat or play the daily challenge, and your finished games show here.")}</p></section>` : null}
     ${found ? html`<section class="panel" id="player" aria-labelledby="player-title">
-        <h2 id="player-title">${t("My progress")}</h2>
+        <h1 id="player-title">${t("My progress")}</h1>
         <${Name} name=${found.name} onRenamed=${(name) => setState({ found: { ...found, name } })} />
         <p id="practice-solved">${tn("{n} practice position solved: a costly decision of a review played again, within half a point of the best.",
           "{n} practice positions solved: costly decisions of your reviews played again, within half a point of the best.", found.solved)}</p>

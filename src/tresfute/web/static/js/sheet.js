@@ -171,12 +171,15 @@ function gridMarks(area, values) {
   };
 }
 
-function Area({ area, sheet, play }) {
+/** An area of a sheet; ``owner``: the player's name, in the area's accessible name (each sheet
+ * has a yellow area: "Anne — yellow" and "Bob — yellow" are two regions, not one name twice). */
+function Area({ area, sheet, play, owner = null }) {
   const values = sheet.areas[area.letter];
   const points = sheet.score.areas[area.letter];
+  const name = owner === null ? area.name : `${owner} — ${area.name}`; // the same in every language
   return html`
     <section class=${`area area-${area.letter} kind-${area.kind}`} style=${{ "--area": COLOURS[area.letter], "--area-ink": inkOn(area.letter), ...fitting(area) }}
-      aria-label=${area.name}>
+      aria-label=${name}>
       <h3><${ColourMark} letter=${area.letter} /><span class="area-name">${area.name}</span>
         ${points === null || points === undefined ? null : html`<span class="points">${tn("{n} point", "{n} points", points)}</span>`}</h3>
       ${area.kind === "grid"
@@ -251,8 +254,8 @@ export function Sheet({ layout, view, player, play = null, small = false }) {
         <${Foxes} score=${sheet.score} />
       </div>
       <div class="sheet-body">
-        <div class="grids">${grids.map((area) => html`<${Area} area=${area} sheet=${sheet} play=${play} />`)}</div>
-        <div class="tracks">${tracks.map((area) => html`<${Area} area=${area} sheet=${sheet} play=${play} />`)}</div>
+        <div class="grids">${grids.map((area) => html`<${Area} area=${area} sheet=${sheet} play=${play} owner=${seat.name} />`)}</div>
+        <div class="tracks">${tracks.map((area) => html`<${Area} area=${area} sheet=${sheet} play=${play} owner=${seat.name} />`)}</div>
       </div>
     </section>`;
 }
