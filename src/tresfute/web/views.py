@@ -202,12 +202,17 @@ def steps_view(table: Table, since: int, language: str) -> dict[str, Any]:
             game.play(text, player)
             past.moves.append(moves[i])
             step_table = Table(past, game, {})
+            said = _step_said(before, game, text, player)
             shown.append(
                 {
                     "entry": i,
                     "player": player,
                     "actor": actor,
-                    "text": _step_words(before, game, text, player, seats[actor].name),
+                    "text": _step_words(said, player, seats[actor].name),
+                    # the same words without the actor's name, and whose turn it was: the actor's
+                    # own page says them to "you" ("You roll: …", "Bob plays during your turn.")
+                    "said": said,
+                    "active": before.active,
                     "state": game.view(),
                     "status": _acting(before.active, actor, seats),
                     "deciding": [s["deciding"] for s in _seats_view(step_table)],
@@ -256,15 +261,22 @@ def _prompt(game: Game, seat: int, seats: list[StoredSeat]) -> str:
     return situation(game, seat)
 
 
-def _step_words(before: Game, after: Game, text: str, player: int | None, name: str) -> str:
-    """One entry of the record as the game log says it: who rolled what, or who took which
-    die where (the dice's values as they were), and how many dice an active pick left on the
-    silver platter."""
+def _step_words(said: str, player: int | None, name: str) -> str:
+    """One entry of the record as the game log says it (``said``: :func:`_step_said`'s words):
+    who rolled what, or who took which die where (the dice's values as they were), and how many
+    dice an active pick left on the silver platter."""
+    if player is None:
+        return _("{name} rolls: {dice}").format(name=name, dice=said)
+    return _("{name}: {move}").format(name=name, move=said)
+
+
+def _step_said(before: Game, after: Game, text: str, player: int | None) -> str:
+    """An entry's words without who made it: the dice rolled, or the move (the die's value as it
+    was) and, after an active pick, how many dice lie on the silver platter."""
     move = parse_move(text)
     if player is None:
-        dice = ", ".join(f"{die_name(d)} {v}" for d, v in move.dice)
-        return _("{name} rolls: {dice}").format(name=name, dice=dice)
-    said = _("{name}: {move}").format(name=name, move=describe_move(before, move))
+        return ", ".join(f"{die_name(d)} {v}" for d, v in move.dice)
+    said = describe_move(before, move)
     if move.kind is MoveKind.PICK and before.phase is Phase.CHOOSE:
         platter = sum(1 for w in after.where if str(w) == "platter")
         said = ngettext(

@@ -39,7 +39,7 @@ export function DiceTray({ layout, view, selected, onSelect, stale }) {
   };
   return html`<div class=${`dice${stale ? " stale" : ""}`} id="dice" aria-label=${stale ? t("Dice of the last turn") : t("Dice")}>
     ${stale ? html`<p class="stale-note">${t("Dice of the last turn")}</p>` : null}
-    ${group("hand", toRoll ? t("To roll") : state.solo_passive_turn ? t("Other dice") : theirs ? t("Roll of {name}", { name: theirs }) : t("Roll"))}
+    ${group("hand", toRoll ? t("To roll") : state.solo_passive_turn ? t("Other dice") : theirs ? t("Roll of {name}", { name: theirs }) : t("The roll"))}
     ${group("field", theirs ? t("Dice chosen by {name}", { name: theirs }) : t("Chosen dice"))}
     ${group("platter", theirs ? t("Silver platter of {name}", { name: theirs }) : t("Silver platter"))}
   </div>`;

@@ -77,8 +77,8 @@ function Choices({ choices }) {
   if (!choices) return null;
   return html`<div id="choices" class="hint-box choices" role="status">
     <p>${t("What each computer player would play")}</p>
-    <ul>${choices.map((c) => html`<li data-bot=${c.bot}><b>${c.bot_label}</b>: ${c.label}
-      — ${t("expected final score {value}", { value: num(c.expected, 1) })}</li>`)}</ul>
+    <ul>${choices.map((c) => html`<li data-bot=${c.bot}><b>${c.bot_label}</b>: ${c.label}${" — "}${
+      t("expected final score {value}", { value: num(c.expected, 1) })}</li>`)}</ul>
   </div>`;
 }
 
@@ -179,6 +179,20 @@ const PACES = { slow: 1600, normal: 800, fast: 300, instant: 0 };
 const PACE_KEY = "tresfute.pace";
 const CATCH_UP = 40; // a page opening shows at most so many of the last entries (others' since the seat's own)
 const savedPace = () => (localStorage.getItem(PACE_KEY) in PACES ? localStorage.getItem(PACE_KEY) : "normal");
+const LOG_SHOWN = 12; // a page that plays no seat, or a game over, opens its log on so many entries
+
+/** A step of the record as the log says it: the seat's own said to "you" ("You roll: …"), the
+ * others' as the server words them, with their name; the same words live and after a reload. */
+export function stepLine(step, you) {
+  const own = you !== null && you !== undefined && step.actor === you && typeof step.said === "string";
+  if (!own) return { entry: step.entry, text: step.text };
+  const text = step.player === null ? t("You roll: {dice}", { dice: step.said }) : t("You: {move}", { move: step.said });
+  return { entry: step.entry, text };
+}
+
+/** Who acts in a step shown to the others; "during your turn" when it is this seat's turn. */
+const stepStatus = (step, you, seats) => (step.active === you && step.actor !== you && seats[step.actor]
+  ? t("{name} plays during your turn.", { name: seats[step.actor].name }) : step.status);
 
 /** The game's log: every move in words as it is shown, newest last (a live region), and the
  * pace at which the other players' moves are shown. */
@@ -212,6 +226,7 @@ export function GameScreen({ layout, view, token, play, replayNav = null, lastCh
   return html`<div class=${`game players-${view.seats.length}`} data-revision=${view.revision} data-over=${view.over ? "true" : null}
     aria-busy=${play && play.busy ? "true" : null}>
     <div class="play-panel">
+      <h1 class="visually-hidden">${gameName(view.game)}</h1>
       ${replayNav}
       <${TurnBar} layout=${layout} view=${view} step=${step} onSkip=${onSkip} />
       ${guide}
@@ -299,14 +314,14 @@ export function GamePage({ id, token, layoutFor }) {
   const showStep = (next) => {
     const base = latest.current;
     const seats = base.seats.map((seat, i) => ({ ...seat, deciding: next.deciding[i] }));
-    const view = { ...base, state: next.state, seats, status: next.status, legal: [], prompt: "", can_undo: false,
+    const view = { ...base, state: next.state, seats, status: stepStatus(next, base.you, base.seats), legal: [], prompt: "", can_undo: false,
       pending: base.pending.map(() => []), dice_to_roll: [], over: false, result: null };
     const before = stepState.current || (current.current && current.current.state);
     setChanged(new Map(next.state.sheets.map((sheet, i) => [i, before ? changedCells(before.sheets[i], sheet) : new Set()])));
     stepState.current = next.state;
     setDie(null);
     setPicker(null);
-    setStep({ text: next.text, view });
+    setStep({ text: stepLine(next, base.you).text, view });
   };
 
   const finish = () => {
@@ -319,7 +334,7 @@ export function GamePage({ id, token, layoutFor }) {
     while (!timer.current) {
       const next = queue.current.shift();
       if (!next) return finish();
-      setLines((old) => [...old, { entry: next.entry, text: next.text }].slice(-200));
+      setLines((old) => [...old, stepLine(next, latest.current.you)].slice(-200));
       const wait = next.actor !== latest.current.you ? PACES[paceNow.current] : 0;
       if (wait) {
         showStep(next);
@@ -332,7 +347,7 @@ export function GamePage({ id, token, layoutFor }) {
     clearTimeout(timer.current);
     timer.current = null;
     const rest = queue.current.splice(0);
-    setLines((old) => [...old, ...rest.map((r) => ({ entry: r.entry, text: r.text }))].slice(-200));
+    setLines((old) => [...old, ...rest.map((r) => stepLine(r, latest.current.you))].slice(-200));
     finish();
   };
 
@@ -347,9 +362,11 @@ export function GamePage({ id, token, layoutFor }) {
         const fresh = answer.steps.filter((s) => s.entry >= since);
         if (!fresh.length) break;
         logged.current = fresh[fresh.length - 1].entry + 1;
-        if (opening.current) { // the page opens: the moves up to the seat's last are only logged
-          const mine = fresh.map((step) => step.player).lastIndexOf(latest.current.you);
-          setLines(fresh.slice(0, mine + 1).map((step) => ({ entry: step.entry, text: step.text })));
+        if (opening.current) { // the page opens: the moves up to the seat's last are only logged (all of them if it plays none)
+          const you = latest.current.you;
+          const seated = you !== null && you !== undefined && !latest.current.over;
+          const mine = seated ? fresh.map((step) => step.player).lastIndexOf(you) : fresh.length - 1;
+          setLines(fresh.slice(0, mine + 1).map((step) => stepLine(step, you)));
           queue.current.push(...fresh.slice(mine + 1));
           opening.current = false;
           current.current = latest.current;
@@ -376,12 +393,13 @@ export function GamePage({ id, token, layoutFor }) {
     if (newest && next.revision < newest.revision) return;
     latest.current = next;
     if (!newest) {
-      if (next.you === null || next.you === undefined || next.over || !next.entries) { // its last moves start the log
-        logged.current = next.entries;
-        setLines(next.log.map((text, i) => ({ entry: next.entries - next.log.length + i, text })));
+      if (!next.entries) { // nothing played yet: an empty log
+        logged.current = 0;
         show(next);
-      } else { // a seat: what the others did since its last move is shown (a computer that starts, a page reopened)
-        logged.current = Math.max(0, next.entries - CATCH_UP);
+      } else { // a seat: what the others did since its last move is shown (a computer that starts, a page reopened);
+        // a page that plays no seat, or a game over: its last moves start the log, in the steps' words
+        const seated = next.you !== null && next.you !== undefined && !next.over;
+        logged.current = Math.max(0, next.entries - (seated ? CATCH_UP : LOG_SHOWN));
         opening.current = true;
         catchUp();
       }
@@ -398,10 +416,7 @@ export function GamePage({ id, token, layoutFor }) {
     }
     if (next.entries > logged.current) {
       if (own && next.entries === logged.current + 1 && !queue.current.length && !timer.current && !fetching.current) {
-        logged.current = next.entries; // the seat's one move: shown at once, logged in the view's words
-        setLines((old) => [...old, { entry: next.entries - 1, text: next.log[next.log.length - 1] }].slice(-200));
-        show(next);
-        return;
+        show(next); // the seat's one move: shown at once, logged when its words come (the steps' words, as after a reload)
       }
       catchUp();
       return;

@@ -33,10 +33,7 @@ export function stepsNow(view) {
   const solo = state.solo_passive_turn;
   const active = state.active === me && !solo;
   const now = new Set();
-  if (view.over) {
-    now.add("fox");
-    return now;
-  }
+  if (view.over) return now; // the game is over: no tip is news any more, the fox's neither
   if (active && state.phase === "roll" && offered("roll")) now.add("roll");
   if (active && state.phase === "choose" && offered("pick")) now.add("choose");
   if (active && state.phase !== "turn start" && state.picks > 0

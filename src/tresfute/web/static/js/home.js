@@ -24,12 +24,14 @@ function NewGame() {
     // Vraiment très futé's rules option (docs/rules-decisions.md): checked is the default reading.
     const rules = game === "vraiment-tres-fute" ? { reprise_with_no_die_left: form.querySelector("#reprise-no-die").checked } : {};
     const seats = [...form.querySelectorAll(".seat-row")].map((row) => ({
-      name: row.querySelector(".seat-name").value.trim() || "?",
+      // no name given: "Player 1" for the others, while this browser's own page says "you"
+      name: row.querySelector(".seat-name").value.trim() || t("Player {n}", { n: Number(row.dataset.seat) + 1 }),
       bot: row.querySelector(".seat-kind").value || null,
     }));
     try {
-      const me = seats.find((s) => !s.bot);
-      const created = await asPlayer(me ? me.name : "", (headers) => api("/api/games", {
+      const me = [...form.querySelectorAll(".seat-row")].find((row) => !row.querySelector(".seat-kind").value);
+      const typed = me ? me.querySelector(".seat-name").value.trim() : ""; // the player's own name, if given
+      const created = await asPlayer(typed, (headers) => api("/api/games", {
         method: "POST",
         headers,
         body: { game, seats, real_dice: form.querySelector("#real-dice").checked, language: document.documentElement.lang,
@@ -52,13 +54,13 @@ function NewGame() {
       <label>${t("Players")} <select id="players" value=${count} onChange=${(e) => setCount(Number(e.currentTarget.value))}>
         ${[1, 2, 3, 4].map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
     </div>
-    <div id="seats">${Array.from({ length: count }, (_, i) => html`<div class="seat-row" key=${i}>
+    <div id="seats">${Array.from({ length: count }, (_, i) => html`<div class="seat-row" key=${i} data-seat=${i}>
       <span class="seat-number">${t("Seat {n}", { n: i + 1 })}</span>
       <select class="seat-kind" data-seat=${i} aria-label=${t("Seat {n}", { n: i + 1 })}>
         ${BOT_CHOICES.map(([value, label]) => html`<option value=${value} selected=${(i > 0 ? TABLE_BOT : "") === value}>${t(label)}</option>`)}
       </select>
       <input class="seat-name" aria-label=${t("Name of seat {n}", { n: i + 1 })} maxlength="40"
-        value=${i === 0 ? (player().name || t("Me")) : t("Player {n}", { n: i + 1 })} />
+        value=${i === 0 ? (player().name || "") : t("Player {n}", { n: i + 1 })} placeholder=${i === 0 ? t("Your name") : null} />
     </div>`)}</div>
     <label class="check guided"><input type="checkbox" id="guided" checked=${firstGame} />
       ${t("Guided game: explain each step")}</label>
@@ -67,7 +69,7 @@ function NewGame() {
       <label class="check"><input type="checkbox" id="real-dice" /> ${t("Real dice: we roll our own dice at the table and type them")}</label>
       <label class="check"><input type="checkbox" id="listed" /> ${t("Open table: list it on the home page, the other people's seats free for anyone to take")}</label>
       ${game === "vraiment-tres-fute" ? html`<label class="check"><input type="checkbox" id="reprise-no-die" checked />
-        ${t("No die left to roll: a reprise may take one back and roll it (unchecked: the turn ends there)")}</label>` : null}
+        ${t("With no die left to roll, you may still take a die back from the silver platter and roll it (unchecked: the turn ends there)")}</label>` : null}
     </details>
     <button type="submit" id="start" class="primary-button">${t("Start the game")}</button>
     <p class="error" role="alert">${error}</p>
@@ -115,9 +117,9 @@ function Challenge() {
     <p>${t("Every day, one solo game of each kind on the same dice for everyone: play it once, then compare.")}</p>
     <label>${t("Name")} <input id="challenge-name" maxlength="40" value=${name} onInput=${(e) => setName(e.currentTarget.value)}
       aria-label=${t("Your name in the challenge")} /></label>
-    <p class="challenge-buttons">${GAMES.map((g) => html`<button type="button" class="challenge-start primary-button" data-game=${g}
+    <p class="challenge-buttons"><span class="challenge-play">${t("Play today's game:")}</span>${GAMES.map((g) => html`<button type="button" class="challenge-start primary-button" data-game=${g}
       disabled=${busy || played.has(g)} title=${played.has(g) ? sentence(t("you have already played today's challenge of this game")) : null}
-      onClick=${() => start(g)}>${t("Play today's {game}", { game: gameName(g) })}</button>`)}</p>
+      onClick=${() => start(g)}>${gameName(g)}</button>`)}</p>
     <p class="error" role="alert">${error}</p>
     <div id="challenge-boards">${boards.map((b) => html`<${Board} board=${b} />`)}</div>
     ${history.length ? html`<h3>${t("My challenges")}</h3>` : null}
@@ -129,14 +131,16 @@ function Challenge() {
 
 function OpenTables() {
   const [games, setGames] = useState(null);
-  const [name, setName] = useState(player().name || t("Me"));
+  const [name, setName] = useState(player().name || "");
   const [error, setError] = useState("");
   useEffect(() => { api("/api/open").then((found) => setGames(found.games), () => setGames([])); }, []);
   const take = async (g) => {
     try {
-      const joined = await asPlayer(name, (headers) => api(`/api/games/${g.id}/join`,
-        { method: "POST", headers, body: { name: name.trim() } }));
-      remember({ id: g.id, token: joined.token, name: name.trim(), game: g.game, created: Date.now() });
+      // no name given: the seat's number, as a new game's ("Player 2"), for the others to read
+      const named = name.trim() || t("Player {n}", { n: g.seats.findIndex((s) => s.free) + 1 });
+      const joined = await asPlayer(named, (headers) => api(`/api/games/${g.id}/join`,
+        { method: "POST", headers, body: { name: named } }));
+      remember({ id: g.id, token: joined.token, name: named, game: g.game, created: Date.now() });
       location.assign(joined.link);
     } catch (e) {
       setError(e.message);
@@ -144,7 +148,7 @@ function OpenTables() {
   };
   return html`<section class="panel" id="open" aria-labelledby="open-title">
     <h2 id="open-title">${t("Open tables")}</h2>
-    <label>${t("Name")} <input id="open-name" maxlength="40" value=${name} onInput=${(e) => setName(e.currentTarget.value)}
+    <label>${t("Name")} <input id="open-name" maxlength="40" value=${name} placeholder=${t("Your name")} onInput=${(e) => setName(e.currentTarget.value)}
       aria-label=${t("Your name at the table")} /></label>
     <ul id="open-tables">${games === null ? null : games.length === 0 ? html`<li>${t("No open table right now.")}</li>`
       : games.map((g) => html`<li data-game=${g.id}>${gameName(g.game)} — ${g.seats.map((s) => (s.free ? t("free seat") : s.name)).join(", ")}
@@ -225,6 +229,7 @@ export function HomePage() {
   }, []);
   const mine = useMyGames();
   return html`<div class="home">
+    <h1 class="visually-hidden">${t("tresfute — Très futé and Vraiment très futé")}</h1>
     <div class="home-top"><div class="home-column"><${NewGame} /><${Running} games=${mine.running} /></div><${Challenge} /></div>
     <div class="home-more"><${Finished} games=${mine.finished} /><${OpenTables} /><${Join} /></div>
   </div>`;

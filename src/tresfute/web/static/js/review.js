@@ -21,12 +21,15 @@ const practised = (decisions) => decisions.filter((d) => d.cost >= PRACTISED_FRO
 /** A cost with its standard error: "5,2 ± 0,5"; as points lost, "−5,2 ± 0,5". */
 const spread = (cost, se) => `${num(cost, 1)}\u00a0±\u00a0${num(se, 1)}`;
 const lost = (cost, se) => `−${spread(cost, se)}`;
+/** A number of points with its sign: "+12,3", "−4,1" (review_text.signed). */
+const signed = (value) => (Math.abs(value) < 0.05 ? num(0, 1) : `${value < 0 ? "−" : "+"}${num(Math.abs(value), 1)}`);
 
 const percent = (value) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(value / 100);
 const keyOf = (move) => (move && move.area ? cellKey(move.area, move.cell) : null);
 
 function Progress({ progress }) {
   return html`<section class="panel review-progress" id="review-progress" role="status">
+    <h1 class="visually-hidden">${t("Game review")}</h1>
     <p>${progress.total
       ? t("Reviewing the game: {done} of {total} decisions…", { done: num(progress.done), total: num(progress.total) })
       : t("Reviewing the game…")}</p>
@@ -48,24 +51,30 @@ function Decision({ d, onShow, onPractise }) {
   </li>`;
 }
 
-function Summary({ review, onShow, onPractise }) {
+/** The review's title: one's own game (no seat asked for: the seat's or the player's own) said to "you". */
+const reviewTitle = (review, own) => (own ? t("Review of your game") : t("Review of {name}'s game", { name: review.name }));
+
+function Summary({ review, own, onShow, onPractise }) {
   const byMove = new Map(review.decisions.map((d) => [d.move_number, d]));
   const costliest = review.costliest.map((n) => byMove.get(n));
   const points = review.chart.map((value, i) => {
     const d = review.decisions[Math.max(0, i - 1)];
-    return { value, group: d ? d.round : 1, label: i === 0 ? t("start") : t("after move {n}", { n: d.move_number }) };
+    const label = i === 0 ? t("start") : i === review.chart.length - 1 ? t("end of the game") : t("after move {n}", { n: d.move_number });
+    return { value, group: d ? d.round : 1, label };
   });
   const marked = costliest.map((d) => review.decisions.indexOf(d) + 1);
   const mistakes = practised(review.decisions);
   return html`<section class="panel review" id="review" aria-labelledby="review-title">
-    <h2 id="review-title">${t("Review of {name}'s game", { name: review.name })}</h2>
+    <h1 id="review-title">${reviewTitle(review, own)}</h1>
     <p>${gameName(review.game)} — ${t("final score {score}", { score: num(review.final_score) })}</p>
     <p class="accuracy" id="accuracy">${t("Accuracy: {accuracy}", { accuracy: percent(review.accuracy) })}${" — "}<span
       id="error-rate">${t("error rate: {rate} points per decision that mattered", { rate: num(review.error_rate, 2) })}</span>${" — "}<span
       id="level">${t("level: {level}", { level: review.level_text })}</span></p>
     <p>${t("{total} expected points lost, {mean} per decision", { total: num(review.total_cost, 1), mean: num(review.mean_cost, 1) })}</p>
+    <p id="luck">${t("Where the points went: {start} expected at the first decision, {luck} from the dice (luck), {cost} from the decisions, {error} the valuation's own error: final score {final}",
+      { start: num(review.start_expected, 1), luck: signed(review.luck), cost: signed(-review.total_cost), error: signed(review.valuation_error), final: num(review.final_score) })}</p>
     ${mistakes.length ? html`<p><button type="button" class="primary-button" id="practise-mistakes" onClick=${() => onPractise(mistakes)}>
-      ${t("Practise my mistakes ({n})", { n: num(mistakes.length) })}</button></p>` : null}
+      ${t("Practise the decisions that cost {points} points or more ({n})", { points: num(PRACTISED_FROM), n: num(mistakes.length) })}</button></p>` : null}
     <ul class="label-counts" id="label-counts">${LABELS.map((name) => html`<li class=${`label-${name}`}>
       <span class=${`label-tag label-${name}`}>${review.label_words[name]}</span> <b>${num(review.labels[name])}</b></li>`)}</ul>
     <h3>${t("Expected final score through the game")}</h3>
@@ -193,7 +202,7 @@ export function ReviewPage({ id, token, player, layoutFor }) {
       if (stopped) return;
       if (answer.status === "done") {
         setReview(answer);
-        document.title = t("Review of {name}'s game", { name: answer.name });
+        document.title = reviewTitle(answer, !player);
       } else {
         if (answer.status === "running") setProgress(answer);
         // "none": this server process does not know of it (another one computes it): ask again
@@ -233,6 +242,6 @@ export function ReviewPage({ id, token, player, layoutFor }) {
       queue=${practice} seat=${review.player - 1} onBack=${back} />`;
   }
   if (!review) return html`<${Progress} progress=${progress} />`;
-  return html`<${Summary} review=${review} onShow=${show} onPractise=${practise} />
+  return html`<${Summary} review=${review} own=${!player} onShow=${show} onPractise=${practise} />
     <p class="panel"><a href=${`/g/${id}?replay`}>${t("Replay the game move by move")}</a></p>`;
 }
