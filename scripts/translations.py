@@ -22,8 +22,9 @@ PACKAGE = ROOT / "src" / "tresfute"
 # Each translated language (English is the code's own) and its plural rule.
 CATALOGUES = {"fr": "nplurals=2; plural=(n > 1);", "de": "nplurals=2; plural=(n != 1);"}
 LANGUAGES = tuple(CATALOGUES)
-# Reason("…") marks the rules' explanations of a refused move (tresfute.rules.reasons).
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Reason": None}
+# Reason("…") marks the rules' explanations of a refused move (tresfute.rules.reasons), Plural("…", "…", n)
+# a count's words inside one.
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Reason": None, "Plural": (1, 2)}
 
 
 def po_path(language: str = "fr") -> Path:

@@ -22,10 +22,12 @@ LABEL_WORDS = {
     "blunder": N_("blunder"),
 }
 LEVEL_WORDS = {
+    "world_class": N_("world class"),
     "expert": N_("expert"),
-    "strong": N_("strong"),
     "advanced": N_("advanced"),
     "intermediate": N_("intermediate"),
+    "casual": N_("casual player"),
+    "novice": N_("novice"),
     "beginner": N_("beginner"),
 }
 LABEL_STYLES = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
@@ -46,6 +48,27 @@ def number(value: float, digits: int = 1) -> str:
 
     text = f"{value:.{digits}f}"
     return text.replace(".", ",") if decimal_comma() else text
+
+
+def signed(value: float, digits: int = 1) -> str:
+    """A number with its sign, '+12.3' or '−4.1' (a true minus sign), as the reader writes it."""
+    text = number(abs(value), digits)
+    return text if text == number(0.0, digits) else ("−" if value < 0 else "+") + text
+
+
+def balance_text(review: Review) -> str:
+    """Where the points went, adding up: the expected final score at the first decision, the
+    dice's luck, the decisions' cost and the valuation's own error, to the final score."""
+    return _(
+        "Where the points went: {start} expected at the first decision, {luck} from the dice (luck), "
+        "{cost} from the decisions, {error} the valuation's own error: final score {final}"
+    ).format(
+        start=number(review.start_value),
+        luck=signed(review.luck),
+        cost=signed(-review.total_cost),
+        error=signed(review.valuation_error),
+        final=review.final_score,
+    )
 
 
 def cost_text(decision: Decision) -> str:
@@ -129,6 +152,7 @@ def print_review(record: Record, review: Review, console: Console | None = None)
         ),
         markup=False,
     )
+    console.print(balance_text(review), markup=False)
     counts = "  ".join(f"{label_word(k)} {n}" for k, n in review.counts().items())
     console.print(counts, markup=False)
     costliest = review.costliest()
@@ -253,4 +277,14 @@ def _chosen(text: str, moves: list[Move]) -> Move | None:
     return move if move in moves else None
 
 
-__all__ = ["chart_lines", "cost_text", "label_word", "level_word", "practice", "print_review", "review_json"]
+__all__ = [
+    "balance_text",
+    "chart_lines",
+    "cost_text",
+    "label_word",
+    "level_word",
+    "practice",
+    "print_review",
+    "review_json",
+    "signed",
+]

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 
-from .i18n import LANGUAGES, N_, _, decimal_comma, language, use_language
+from .i18n import LANGUAGES, N_, _, decimal_comma, language, ngettext, use_language
 from .rules import Game, Move, MoveKind, Phase
 from .rules.game import Stage
 from .rules.games import SPECS
 from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, GameSpec, Grid
-from .rules.reasons import Listing, Named, OneOf, Reason
+from .rules.reasons import Listing, Named, OneOf, Plural, Reason
 
 _DIE_NAMES = {
     "w": N_("white"),
@@ -286,6 +286,8 @@ def _word(value: object) -> str:
         return _(" or ").join(_word(v) for v in value.items)
     if isinstance(value, Named):
         return _named(value)
+    if isinstance(value, Plural):  # "1 die", "2 dice": the language's own plural rule
+        return ngettext(value.singular, value.plural, value.n).format(n=value.n)
     if isinstance(value, float):  # 8,7 in French and German, 8.7 in English
         return str(value).replace(".", ",") if decimal_comma() else str(value)
     return str(value)

@@ -11,16 +11,19 @@ standard error of that difference (``cost_se``); a decision is labelled worse th
 (the cost less twice its standard error). A played move that is the strong
 choice costs exactly 0. Each costly decision gets a reason in words (``bots/why.py``).
 
-The game's figures: the **accuracy** (the share of the expected final score at the first
-decision that the decisions kept) and the **error rate** (the mean cost of the decisions that
-mattered, as backgammon programs count it), with a named level. ``docs/review.md`` gives the
-definitions, why, and the measured figures.
+The game's figures: the **accuracy** (from the error rate) and the **error rate** (the mean cost
+of the decisions that mattered, as backgammon programs count it), with a named level; the
+**luck**, what the dice gave above or below what was expected (each roll's value after less its
+value before), so that the final score is the start value plus the luck less the costs, up to
+the valuation's own error where no dice fell. ``docs/review.md`` gives the definitions, why, and
+the measured figures.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import N_
@@ -43,18 +46,23 @@ LABELS: tuple[tuple[str, float], ...] = (
     ("blunder", float("inf")),
 )
 NOISE = 2.0  # a cost is labelled worse than good only when it exceeds NOISE standard errors
-TRIVIAL = 0.5  # a decision whose legal moves the network values all within this of the best
+TRIVIAL = 0.5  # a decision whose legal moves the analysis values all within this of the best
 WHY_FROM = 2.0  # decisions costing this much or more say why
 # The error rate's named levels: points lost per decision that mattered, below each bound.
+# Calibrated on Très futé's solo games of known strength (benchmarks/review_quality.py, seed
+# 3100: the strong player's games under 0.25, greedy ones 2.4 to 5, random ones from 5.4; checked
+# on held-out seed 3101: docs/review.md).
 LEVELS: tuple[tuple[str, float], ...] = (
-    ("expert", 0.4),
-    ("strong", 1.0),
-    ("advanced", 2.0),
-    ("intermediate", 3.5),
+    ("world_class", 0.25),
+    ("expert", 0.6),
+    ("advanced", 1.2),
+    ("intermediate", 2.2),
+    ("casual", 3.5),
+    ("novice", 5.2),
     ("beginner", float("inf")),
 )
 ACCURACY_HALVING = 4.0  # points lost per decision that halve the accuracy
-FORMAT = "tresfute-review/11"  # the JSON form of a review, and its numbers' version (docs/review.md)
+FORMAT = "tresfute-review/12"  # the JSON form of a review, and its numbers' version (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 
 
@@ -109,7 +117,7 @@ class Decision:
     played_value: float  # expected final score after the played move, on the valuation futures
     best_value: float  # and after the strong choice, on the same futures
     cost_se: float = 0.0  # the standard error of best_value - played_value
-    trivial: bool = False  # every legal move within TRIVIAL points of the best (the network's)
+    trivial: bool = False  # a single legal move, or every one within TRIVIAL points of the best (the analysis's)
     reason: Reason | None = None  # why the strong choice is better, when the cost is WHY_FROM or more
 
     @property
@@ -125,7 +133,8 @@ class Decision:
 
     @property
     def mattered(self) -> bool:
-        """Counted in the error rate: not trivial (forced moves are never decisions)."""
+        """Counted in the error rate: not trivial (a single legal move, or moves all within
+        TRIVIAL points of each other, decided nothing)."""
         return not self.trivial
 
 
@@ -139,6 +148,9 @@ class Review:
     final_score: int
     start_value: float  # the expected final score at the player's first decision
     decisions: list[Decision] = field(default_factory=list)
+    # for each decision, whether dice were rolled between it and the player's next decision
+    # (or the game's end): its step to the next value is then luck, else the valuation's error
+    rolled: list[bool] = field(default_factory=list)
 
     @property
     def total_cost(self) -> float:
@@ -166,10 +178,36 @@ class Review:
         (docs/review.md says why this rather than a share of the start value)."""
         return 100.0 * 2.0 ** (-self.error_rate / ACCURACY_HALVING)
 
+    def steps(self) -> list[tuple[float, bool]]:
+        """For each decision, how the expected final score moved from the played move's value to
+        the next decision's start value (the strong choice's there; after the last decision, the
+        final score), and whether dice were rolled on the way (``rolled``)."""
+        after = [*(d.best_value for d in self.decisions[1:]), float(self.final_score)]
+        rolled = self.rolled or [True] * len(self.decisions)
+        return [(a - d.played_value, r) for d, a, r in zip(self.decisions, after, rolled, strict=True)]
+
+    @property
+    def luck(self) -> float:
+        """What the dice gave above (or below) what was expected, in points: at each roll, the
+        expected final score after it less the one before it (the played move's value, an
+        expectation over the rolls), summed over the game. The rolls before the first decision
+        are in the start value. In a game with others, their moves between two of the player's
+        decisions count with the dice (the player chose none of it). It averages 0 over games."""
+        return sum(step for step, rolled in self.steps() if rolled)
+
+    @property
+    def valuation_error(self) -> float:
+        """The rest, where no dice fell between two values of the same position (a turn's last
+        pick and the +1 decided right after it; the game's end after the last decision): what the
+        valuation disagrees with itself by. So that, by construction, final score = start value
+        + luck − total cost + valuation error."""
+        return sum(step for step, rolled in self.steps() if not rolled)
+
     def chart(self) -> list[float]:
         """The expected final score through the game: before the first decision, then after
-        each decision (the played move's value; after the last, the final score)."""
-        return [self.start_value, *(d.played_value for d in self.decisions)]
+        each decision (the played move's value), ending on the final score (after the last
+        decision, in place of its move's value)."""
+        return [self.start_value, *(d.played_value for d in self.decisions[:-1]), float(self.final_score)]
 
     def costliest(self, count: int = COSTLIEST) -> list[Decision]:
         """The costliest decisions that cost something, costliest first (ties: earliest first)."""
@@ -228,6 +266,8 @@ class Review:
             "error_rate": round(self.error_rate, 2),
             "level": self.level,
             "total_cost": round(self.total_cost, 2),
+            "luck": round(self.luck, 2),
+            "valuation_error": round(self.valuation_error, 2),
             "mean_cost": round(self.mean_cost, 2),
             "labels": self.counts(),
             "thresholds": {name: below for name, below in LABELS if below != float("inf")},
@@ -239,9 +279,11 @@ class Review:
 
 def _plain(params: dict[str, object]) -> dict[str, Any]:
     """A reason's parameters as JSON data (a named word as its kind and key, a list as a list)."""
-    from ..rules.reasons import Listing, Named
+    from ..rules.reasons import Listing, Named, Plural
 
     def plain(value: object) -> Any:
+        if isinstance(value, Plural):
+            return {"singular": value.singular, "plural": value.plural, "n": value.n}
         if isinstance(value, Named):
             return {"kind": value.kind, "key": str(value.key), "english": value.english}
         if isinstance(value, Reason):
@@ -255,13 +297,15 @@ def _plain(params: dict[str, object]) -> dict[str, Any]:
 
 def reason_from_json(data: dict[str, Any]) -> Reason:
     """A reason as ``Review.to_json`` wrote it (``why_reason``), to be written in a language."""
-    from ..rules.reasons import Listing, Named
+    from ..rules.reasons import Listing, Named, Plural
 
     def value(item: Any) -> object:
         if isinstance(item, dict) and "template" in item:
             return reason_from_json(item)
         if isinstance(item, dict) and "kind" in item:
             return Named(item["kind"], item["key"], item["english"])
+        if isinstance(item, dict) and "singular" in item:
+            return Plural(str(item["singular"]), str(item["plural"]), int(item["n"]))
         if isinstance(item, list):
             return Listing(tuple(value(v) for v in item))
         return item
@@ -273,18 +317,23 @@ def _dice(game: Game) -> tuple[Die, ...]:
     return tuple(Die(d, v, str(w)) for d, v, w in zip(game.dice, game.values, game.where, strict=True))
 
 
-def decision_of(game: Game, player: int, move: Move, number: int, seed: int = 0) -> Decision:
-    """The decision of ``player`` to play ``move`` in ``game``, appraised (``bots/appraisal.py``)."""
+def decision_of(game: Game, player: int, move: Move, number: int, seed: int = 0, final: Game | None = None) -> Decision:
+    """The decision of ``player`` to play ``move`` in ``game``, appraised (``bots/appraisal.py``);
+    ``final``: the game at its end, where ``move`` was played (a review: its reasons then know
+    what came later)."""
     appraisal = appraise(game, player, (move,), seed)
-    return _decision(game, appraisal, move, number)
+    return _decision(game, appraisal, move, number, final)
 
 
-def _decision(game: Game, appraisal: Appraisal, move: Move, number: int) -> Decision:
+def _decision(game: Game, appraisal: Appraisal, move: Move, number: int, final: Game | None = None) -> Decision:
     best = appraisal.choice
     played = appraisal.values[move]
     cost = appraisal.best.expected - played.expected
     ranked = appraisal.ranked
-    trivial = len(ranked) > 1 and all(not e.searched for e in ranked) and ranked[0].value - ranked[-1].value < TRIVIAL
+    # trivial: nothing to decide (one legal move), or nothing at stake (the analysis's values,
+    # searched or not, all within TRIVIAL of its choice's)
+    values = [e.value for e in ranked]
+    trivial = len(ranked) == 1 or max(values) - min(values) < TRIVIAL
     return Decision(
         move_number=number,
         round=game.round,
@@ -297,7 +346,7 @@ def _decision(game: Game, appraisal: Appraisal, move: Move, number: int) -> Deci
         best_value=appraisal.best.expected,
         cost_se=played.difference_se,
         trivial=trivial,
-        reason=why(game, appraisal.player, best, move, cost) if cost >= WHY_FROM and move != best else None,
+        reason=why(game, appraisal.player, best, move, cost, final) if cost >= WHY_FROM and move != best else None,
     )
 
 
@@ -321,6 +370,7 @@ def review_game(
     if not final.is_over:
         raise ReviewError(N_("the game is not finished: only a finished game is reviewed"))
     entries = [records.split_entry(entry) for entry in record.moves]
+    rolls: list[int] = []  # the dice rolled so far, at each of the player's decisions
     total = sum(1 for seat, _ in entries if seat == player)
     game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice, rules=final.rules)
     review = Review(record.game, player, record.players[player], final.score(player).total, 0.0)
@@ -332,13 +382,16 @@ def review_game(
         for number, (seat, text) in enumerate(entries, start=1):
             move = parse_move(text)
             if seat == player:
-                decision = decision_of(game, player, move, number, seed)
+                decision = decision_of(game, player, move, number, seed, final)
                 if not review.decisions:
                     review.start_value = decision.best_value
                 review.decisions.append(decision)
+                rolls.append(game.dice_rolled)
                 if progress is not None:
                     progress(len(review.decisions), total)
             game.play(move, seat)
+    rolls.append(game.dice_rolled)
+    review.rolled = [after > before for before, after in pairwise(rolls)]
     return review
 
 

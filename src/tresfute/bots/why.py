@@ -4,21 +4,27 @@ The review and the practice say what separated the move played from the strong c
 positions right after each move are compared, in this order, and the first difference found is
 the reason: an action (reroll, +1, reprise) used by one move and kept by the other; a bonus, an
 action or a fox earned by one move only; dice sent to the silver platter (those of the roll
-lower than the die taken, lost to the player's next picks); points scored at once; and else the
-area or the cell chosen, with what the strong player's simulated futures found it worth. Each
-reason is a :class:`~tresfute.rules.reasons.Reason`, written in the reader's language by
-``text.explain``.
+lower than the die taken, lost to the player's next picks, where the turn has any left); points
+scored at once; and else the area or the cell chosen, with what the strong player's simulated
+futures found it worth. Where the game's end is known (a review: ``final``), a fox the best move
+earns that the player earns later anyway is postponed, not given up, and an action kept by a
+move after which the player decides nothing more is lost. Each reason is a
+:class:`~tresfute.rules.reasons.Reason`, written in the reader's language by ``text.explain``.
 """
 
 from __future__ import annotations
 
-from ..rules import Game, Move, MoveKind
-from ..rules.game import DIE_NAMES, Where
-from ..rules.kinds import area_word
-from ..rules.reasons import Listing, Named, Reason
+from collections import Counter
+
+from ..rules import CHANCE, Game, Move, MoveKind
+from ..rules.game import DIE_NAMES, Phase, Where
+from ..rules.kinds import ActionKind, area_word
+from ..rules.moves import DIE_LETTERS
+from ..rules.reasons import Listing, Named, Plural, Reason
 
 _ACTION_WORDS = {"reroll": "reroll", "plus_one": "extra die (+1)", "reprise": "reprise"}
 _ACTION_MOVES = {MoveKind.REROLL: "reroll", MoveKind.EXTRA: "plus_one", MoveKind.REPRISE: "reprise"}
+_LOOK_AHEAD = 5000  # moves played at most to see whether a player decides again
 
 
 def _die(letter: str) -> Named:
@@ -51,12 +57,45 @@ def _gains(before: Game, after: Game, player: int) -> tuple[dict[str, int], int,
     return earned, len(now.foxes) - len(was.foxes), len(after.pending[player]) - len(before.pending[player])
 
 
+def _picks_left(after: Game, player: int) -> bool:
+    """Whether ``player`` may still pick a die of this turn's roll after the move (the active part
+    goes on: fewer than three picks and rolls, dice left to roll)."""
+    return (
+        after.active == player
+        and after.phase in (Phase.ROLL, Phase.BEFORE_ROLL, Phase.CHOOSE, Phase.SWEEP, Phase.NEXT_ROLL)
+        and after.picks < 3
+        and after.rolls < 3
+        and any(w is Where.HAND for w in after.where)
+    )
+
+
+def _decides_again(after: Game, player: int) -> bool:
+    """Whether ``player`` takes any decision after this position, whatever the dice: the game is
+    played on by taking each time the first legal move, with dice of fixed faces."""
+    game = after.copy(dice="external", history=False)
+    for _ in range(_LOOK_AHEAD):
+        if game.is_over:
+            return False
+        movers = game.players_to_move
+        if player in movers:
+            return True
+        mover = movers[0]
+        if mover == CHANCE:
+            faces = {d: 1 + k % 6 for k, d in enumerate(DIE_LETTERS)}  # distinct: no tie at the platter
+            game.play(Move(MoveKind.DICE, dice=tuple((d, faces[d]) for d in game.dice_to_roll())), CHANCE)
+        else:
+            game.play(game.legal_moves(mover)[0], mover)
+    return True  # (a game longer than any: taken as going on)
+
+
 def _dice_list(dice: list[tuple[str, int]]) -> Listing:
     return Listing(tuple(Reason("{die} {value}", die=_die(d), value=v) for d, v in dice))
 
 
-def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reason:
-    """What separated ``played`` from ``best`` in ``game`` (before either), as one sentence."""
+def why(game: Game, player: int, best: Move, played: Move, cost: float, final: Game | None = None) -> Reason:
+    """What separated ``played`` from ``best`` in ``game`` (before either), as one sentence.
+    ``final``: the game at its end where ``played`` is what was played (a review), to tell a fox
+    postponed from a fox given up."""
     best_after, played_after = _after(game, player, best), _after(game, player, played)
     # 1. an action used by one move only
     spent_best, spent_played = _ACTION_MOVES.get(best.kind), _ACTION_MOVES.get(played.kind)
@@ -66,6 +105,14 @@ def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reaso
             action=_action(spent_played),
         )
     if spent_best and spent_best != spent_played:
+        if not _decides_again(played_after, player):
+            left = played_after.sheets[player].available(ActionKind(spent_best))
+            return Reason(
+                "the best move uses an action ({action}) now; yours leaves {left} unused, and an action "
+                "unused at the end of the game is lost",
+                action=_action(spent_best),
+                left=Plural("{n} action", "{n} actions", left),
+            )
         return Reason(
             "the best move uses an action ({action}) now, where it is worth more than kept",
             action=_action(spent_best),
@@ -74,7 +121,12 @@ def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reaso
     earned_best, foxes_best, bonuses_best = _gains(game, best_after, player)
     earned_played, foxes_played, bonuses_played = _gains(game, played_after, player)
     if foxes_best > foxes_played:
-        return Reason("the best move earns a fox, which yours gives up")
+        if final is None:
+            return Reason("the best move earns a fox at once; yours does not")
+        earned = Counter(best_after.sheets[player].foxes) - Counter(played_after.sheets[player].foxes)
+        if earned <= Counter(final.sheets[player].foxes) - Counter(played_after.sheets[player].foxes):
+            return Reason("the best move earns a fox now; yours postpones it (you earn it later in the game)")
+        return Reason("the best move earns a fox, which yours gives up (you do not earn it later in the game)")
     for action, n in earned_best.items():
         if n > earned_played.get(action, 0):
             return Reason("the best move earns an action ({action}) at once; yours does not", action=_action(action))
@@ -82,19 +134,19 @@ def why(game: Game, player: int, best: Move, played: Move, cost: float) -> Reaso
         return Reason("the best move completes a bonus (a free entry) at once; yours does not")
     # 3. dice lost to the platter
     sent_best, sent_played = _sent_to_platter(game, best_after), _sent_to_platter(game, played_after)
-    if len(sent_played) > len(sent_best):
+    if len(sent_played) > len(sent_best) and _picks_left(played_after, player):
         if sent_best:
             return Reason(
-                "your move sends {n} dice to the silver platter ({dice}), the best move only {m}: "
+                "your move sends {n} to the silver platter ({dice}), the best move only {m}: "
                 "fewer dice left for your next picks",
-                n=len(sent_played),
+                n=Plural("{n} die", "{n} dice", len(sent_played)),
                 dice=_dice_list(sent_played),
                 m=len(sent_best),
             )
         return Reason(
-            "your move sends {n} dice to the silver platter ({dice}), the best move none: "
+            "your move sends {n} to the silver platter ({dice}), the best move none: "
             "fewer dice left for your next picks",
-            n=len(sent_played),
+            n=Plural("{n} die", "{n} dice", len(sent_played)),
             dice=_dice_list(sent_played),
         )
     # 4. points at once

@@ -50,6 +50,19 @@ class Listing:
         return ", ".join(map(str, self.items))
 
 
+@dataclass(frozen=True, slots=True)
+class Plural:
+    """A count with its words, in the singular or the plural as the count asks: ``singular`` and
+    ``plural`` are English templates with ``{n}`` (read through ``ngettext`` by the front ends)."""
+
+    singular: str
+    plural: str
+    n: int
+
+    def __str__(self) -> str:
+        return (self.singular if self.n == 1 else self.plural).format(n=self.n)
+
+
 class Reason:
     """An English message template (marked for translation) and the values of its fields."""
 
