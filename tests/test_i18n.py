@@ -276,6 +276,7 @@ def test_a_message_missing_from_german_shows_in_french_with_one_warning(
     leave_out = {"de": {"Silver platter", "{n} point", "Round"}, "fr": {"Round"}}
     monkeypatch.setattr(tresfute.i18n, "LOCALE_DIR", _locale_dir(tmp_path, leave_out))
     with use_language("de"):
+        assert _("{text}") == "{text}"  # no words to translate (a reason given as plain text): no warning
         assert _("Silver platter") == "Plateau d’argent"  # French, the default
         assert [ngettext("{n} point", "{n} points", n) for n in (1, 2)] == ["{n} point", "{n} points"]
         assert _("Round") == "Round"  # lacking in French too: English, the last resort

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gettext
 import logging
 import os
+import re
 import struct
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -32,6 +33,8 @@ SOURCE_LANGUAGE = "en"  # the code's own messages, which need no catalogue
 TRANSLATED_LANGUAGES = tuple(code for code in LANGUAGES if code != SOURCE_LANGUAGE)
 
 logger = logging.getLogger(__name__)
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_WORD = re.compile(r"[^\W\d_]")  # a letter
 _warned: set[tuple[str, str]] = set()
 
 
@@ -63,6 +66,8 @@ class _Fallback(gettext.NullTranslations):
         self.add_fallback(then)
 
     def _lacks(self, message: str) -> None:
+        if not _WORD.search(_PLACEHOLDER.sub("", message)):
+            return  # nothing to translate ("{text}", a reason given as plain text): not a lack
         _warn_once(
             f"message:{self.locale_dir}",
             self.language,
