@@ -50,8 +50,8 @@ TRIVIAL = 0.5  # a decision whose legal moves the analysis values all within thi
 WHY_FROM = 2.0  # decisions costing this much or more say why
 # The error rate's named levels: points lost per decision that mattered, below each bound.
 # Calibrated on Très futé's solo games of known strength (benchmarks/review_quality.py, seed
-# 3100: the strong player's games under 0.25, greedy ones 2.4 to 5, random ones from 5.4; checked
-# on held-out seed 3101: docs/review.md).
+# 3100, 20 games each: the strong player's under 0.25 but one, greedy ones 2.3 to 5.0 but one,
+# random ones from 5.4 but one; checked on held-out seed 3101: docs/review.md).
 LEVELS: tuple[tuple[str, float], ...] = (
     ("world_class", 0.25),
     ("expert", 0.6),
