@@ -207,5 +207,6 @@ def test_a_person_s_move_written_before_the_database_went_away_stands_and_the_co
     waiting = answer.json()
     assert "Robot" in waiting["status"]
     store.failing = False
-    after = view(client, game_id, token)  # the next look at the game: Robot plays now
+    view(client, game_id, token)  # the next look at the game: answered at once, then Robot plays
+    after = view(client, game_id, token)
     assert after["revision"] > waiting["revision"] and after["legal"]

@@ -30,6 +30,7 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from .challenge import DailyChallenge
+from .computers import Computers
 from .deps import Server
 from .errors import answer_errors_as_json
 from .limits import Guard, Limits, forget_finished
@@ -55,9 +56,12 @@ def create_app(
     those the environment sets (:meth:`Limits.from_environment`); ``language`` is the one its
     answers speak when a request asks for none (``tresfute serve --lang``; French if None: see
     :func:`~.deps.request_language`)."""
-    host = Host(store if store is not None else open_store(database), wall_clock=clock or time.time)
+    host = Host(
+        store if store is not None else open_store(database), wall_clock=clock or time.time, computers_later=True
+    )
     limits = limits if limits is not None else Limits.from_environment()
-    server = Server(host, DailyChallenge(host, bot=challenge_bot), Listeners(), Guard(limits))
+    listeners = Listeners()
+    server = Server(host, DailyChallenge(host, bot=challenge_bot), listeners, Guard(limits), Computers(host, listeners))
     app = FastAPI(
         title="tresfute",
         docs_url=None,  # routes/docs.py serves it from the package

@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection
 
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, _, use_language
 from .challenge import DailyChallenge
+from .computers import Computers
 from .limits import Guard
 from .listeners import Listeners
 from .models import Token
@@ -24,12 +25,14 @@ Result = TypeVar("Result")
 @dataclass
 class Server:
     """One server process's games: its host (the tables and their store), the daily challenge
-    built on it, the pages listening to each table, and the limits each client address meets."""
+    built on it, the pages listening to each table, the limits each client address meets, and
+    who plays the computer players once a request is answered."""
 
     host: Host
     daily: DailyChallenge
     listeners: Listeners
     guard: Guard
+    computers: Computers
 
     def watched(self, game_id: str, player: str | None) -> Table:
         """A table a spectator may see (a challenge entry of a day not over: only by a player

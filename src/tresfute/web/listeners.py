@@ -1,13 +1,17 @@
 """The pages listening on WebSockets, and how each learns of a change: the change made by one of
 this server's requests is sent with the view that request made; another server's comes through
-the database's notices (:func:`forward_changes`)."""
+the database's notices (:func:`forward_changes`). Nothing here waits on a page: each has an
+:class:`Outbox`, emptied by a task of its own."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from fastapi import WebSocket
 
@@ -17,22 +21,84 @@ from .tables import Host, Table
 from .threads import run_in_game_thread
 
 OWN_CHANGE_WAIT = 0.2  # seconds a server leaves its own change to the request that made it
+OUTBOX_SIZE = 64  # messages waiting for one page, at most: a page further behind is closed
+SEND_TIMEOUT = 10.0  # seconds a page may take to accept one message before it is closed
+
+
+class Outbox:
+    """The messages for one page, sent in their order by a task of its own: whoever sends only
+    queues them, and never waits on a slow, stalled or hostile page (one page that stopped
+    reading held every other page's change, and the move that made it, for tens of seconds).
+    A page that falls :data:`OUTBOX_SIZE` messages behind, or takes more than
+    :data:`SEND_TIMEOUT` seconds over one, is given up: ``closed`` is set, the socket's handler
+    ends, and a live page connects again and reads the game as it stands."""
+
+    def __init__(self, socket: WebSocket) -> None:
+        self.socket = socket
+        self.closed = asyncio.Event()
+        self._queue: asyncio.Queue[str] = asyncio.Queue(OUTBOX_SIZE)
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    def put(self, text: str) -> None:
+        """Queue ``text`` for the page (nothing once the page is given up)."""
+        if self.closed.is_set():
+            return
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def put_json(self, message: dict[str, Any]) -> None:
+        """Queue ``message``, written as Starlette's ``send_json`` writes it."""
+        self.put(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+
+    async def flushed(self, timeout: float = 5.0) -> None:
+        """Wait (at most ``timeout`` seconds) until the page has taken every message queued."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._queue.join(), timeout)
+
+    def close(self) -> None:
+        self.closed.set()
+        self._writer.cancel()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                await asyncio.wait_for(self.socket.send_text(text), SEND_TIMEOUT)
+                self._queue.task_done()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # too slow, or the socket closed
+            self.closed.set()
+
+
+@dataclass(frozen=True)
+class Listener:
+    seat: int | None
+    language: str
+    outbox: Outbox
 
 
 class Listeners:
-    """The WebSockets watching each table, each with its seat and language."""
+    """The WebSockets watching each table, each with its seat, language and outbox."""
 
     def __init__(self) -> None:
-        self._by_table: dict[str, dict[WebSocket, tuple[int | None, str]]] = {}
+        self._by_table: dict[str, dict[WebSocket, Listener]] = {}
         self._sent: dict[str, int] = {}  # the revision each table's listeners last got
 
-    def add(self, table_id: str, socket: WebSocket, seat: int | None, language: str) -> None:
-        self._by_table.setdefault(table_id, {})[socket] = (seat, language)
+    def add(self, table_id: str, socket: WebSocket, seat: int | None, language: str) -> Outbox:
+        """Listen to the table; returns the page's outbox, by which everything it is sent goes."""
+        outbox = Outbox(socket)
+        self._by_table.setdefault(table_id, {})[socket] = Listener(seat, language, outbox)
+        return outbox
 
     def remove(self, table_id: str, socket: WebSocket) -> None:
         listening = self._by_table.get(table_id)
         if listening is not None:
-            listening.pop(socket, None)
+            listener = listening.pop(socket, None)
+            if listener is not None:
+                listener.outbox.close()
             if not listening:
                 del self._by_table[table_id]
                 self._sent.pop(table_id, None)
@@ -67,7 +133,7 @@ class Listeners:
     async def update(self, host: Host, table_id: str, changes: list[Change | None]) -> None:
         """Bring the table up to ``changes`` (another server's) and send its new state to its
         pages, both in one game thread: under load, each trip waits behind the moves queued."""
-        wanted = set(self._by_table.get(table_id, {}).values())
+        wanted = {(who.seat, who.language) for who in self._by_table.get(table_id, {}).values()}
         if not wanted:
             return
 
@@ -88,22 +154,22 @@ class Listeners:
         answered: WebSocket | None = None,
     ) -> None:
         """Send ``revision``'s state to the table's pages but ``answered``: ``texts`` are the
-        views made already, by seat and language; the others' are made here."""
+        views made already, by seat and language; the others' are made here. The messages are
+        only queued: no page waits on another."""
         listening = [
-            (socket, who) for socket, who in self._by_table.get(table.id, {}).items() if socket is not answered
+            ((who.seat, who.language), who.outbox)
+            for socket, who in self._by_table.get(table.id, {}).items()
+            if socket is not answered
         ]
-        missing = {who for _socket, who in listening} - texts.keys()
+        missing = {who for who, _outbox in listening} - texts.keys()
         if missing:  # not made yet, or a page of another seat or language came meanwhile
             texts = {**texts, **await run_in_game_thread(_views, host, table, missing)}
         if self.has(table.id, revision):
             return  # this one, or a newer one, has gone out meanwhile
         self._sent[table.id] = revision
-        messages = {who: state_message(texts[who]) for _socket, who in listening}
-        for socket, who in listening:
-            try:
-                await socket.send_text(messages[who])
-            except Exception:  # a socket that closed meanwhile
-                self.remove(table.id, socket)
+        messages = {who: state_message(texts[who]) for who, _outbox in listening}
+        for who, outbox in listening:
+            outbox.put(messages[who])
 
 
 def _views(host: Host, table: Table, who: set[tuple[int | None, str]]) -> dict[tuple[int | None, str], bytes]:

@@ -74,8 +74,13 @@ class Host:
         max_tables: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
+        computers_later: bool = False,
     ) -> None:
         self.store = store
+        # True (the web server): a request plays a person's change and the rolls it asks for,
+        # and the computer players think later, one decision at a time (:meth:`play_next`), so
+        # that the person's answer never waits for them; False: they play within the request
+        self.computers_later = computers_later
         self.wall_clock = wall_clock  # when the daily challenges' days close
         self.idle_seconds = idle_seconds
         self.max_tables = max_tables
@@ -441,25 +446,58 @@ class Host:
         table.stalled = False
 
     def _play_automatic(self, table: Table, after: Move | None) -> None:
+        asked = after is not None and after.kind in (MoveKind.REROLL, MoveKind.ROLL)
         while not table.game.is_over:
-            game = table.game
-            movers = game.players_to_move
-            if movers == (CHANCE,):
-                roller = table.roller()
-                rolled_by_bot = roller in table.bots
-                asked = after is not None and after.kind in (MoveKind.REROLL, MoveKind.ROLL)
-                if table.stored.real_dice or not (rolled_by_bot or asked):
-                    return
+            roll = _roll_due(table, asked)
+            if roll is None or (self.computers_later and not (roll and asked)):
+                return  # with computers_later, they play in :meth:`play_next`, after the request's answer
+            if roll:
                 self._commit(table, [table.roll_entry()], None)
-                after = None
-                continue
-            bots = [p for p in movers if p in table.bots]
-            if not bots:
-                return
-            for p in bots:
-                move = table.bots[p].choose(table.game, p)
-                self._commit(table, [f"{p + 1}:{move}"], None)
-            after = None
+            else:
+                bots = _computers_to_move(table)
+                if not bots:
+                    return
+                for p in bots:
+                    move = table.bots[p].choose(table.game, p)
+                    self._commit(table, [f"{p + 1}:{move}"], None)
+            asked = False
+
+    def computers_due(self, table: Table) -> bool:
+        """Whether a computer player (or its dice) is what the table waits for."""
+        with table.lock:
+            return _roll_due(table, False) is True or bool(_computers_to_move(table))
+
+    def play_next(self, table: Table) -> bool:
+        """One step of the computer players: a computer's roll, or one decision, thought about
+        on a copy of the game *outside* the table's lock, so that a person's move (a passive
+        player's choice, made meanwhile) is never held up by a computer thinking; the decision
+        is played only if the game has not changed since, else thought about again. Returns
+        whether something may be left to play (False once nothing is, or another server plays
+        them: then it has written first and this copy has reloaded)."""
+        with table.lock:
+            if not self.computers_due(table):
+                return False
+            if _roll_due(table, False):
+                return self._step(table, [table.roll_entry()])
+            seat = _computers_to_move(table)[0]
+            revision, position = table.stored.revision, table.game.copy()
+        move = table.bots[seat].choose(position, seat)
+        with table.lock:
+            if table.stored.revision != revision:
+                return True  # a person acted meanwhile: think again on the game as it is now
+            return self._step(table, [f"{seat + 1}:{move}"])
+
+    def _step(self, table: Table, entries: list[str]) -> bool:
+        try:
+            self._commit(table, entries, None)
+        except ConflictError:  # another server plays them
+            return False
+        except StoreUnavailableError:  # they play once the database is back and somebody asks
+            table.stalled = True
+            return False
+        table.stalled = False
+        self._release_if_over(table)
+        return True
 
     # --- reading -----------------------------------------------------------------------
 
@@ -488,3 +526,21 @@ class Host:
                 view = past_view(table, max(0, min(step, steps)), self.secret_shown(table.stored))
         view["step"], view["steps"] = max(0, min(step, steps)), steps
         return view
+
+
+def _roll_due(table: Table, asked: bool) -> bool | None:
+    """What comes by itself next: True, a roll the server makes (a computer player's dice, or
+    the roll a person's reroll or ``roll`` has ``asked`` for); False, a decision, perhaps
+    computers'; None, nothing (a person's dice, a real-dice table's, or the game is over)."""
+    if table.game.is_over:
+        return None
+    if table.game.players_to_move != (CHANCE,):
+        return False
+    if table.stored.real_dice or not (table.roller() in table.bots or asked):
+        return None
+    return True
+
+
+def _computers_to_move(table: Table) -> list[int]:
+    """The computer players among those the game waits for."""
+    return [p for p in table.game.players_to_move if p in table.bots]

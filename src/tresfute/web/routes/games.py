@@ -14,10 +14,11 @@ import contextlib
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, BackgroundTasks, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel, ValidationError
+from starlette.background import BackgroundTask
 from starlette.routing import Route
 
 from ...i18n import LANGUAGES, N_, _, use_language
@@ -35,7 +36,7 @@ from ..deps import (
     seat_token_needed,
 )
 from ..errors import unavailable_message
-from ..listeners import KnownView, state_message
+from ..listeners import SEND_TIMEOUT, KnownView, Outbox, state_message
 from ..models import (
     JSON_OBJECT,
     SOCKET_CHANGE,
@@ -60,7 +61,12 @@ router = APIRouter()
 
 @router.post("/api/games", status_code=201)
 async def new_game(
-    body: NewGame, server: ServerDep, language: LanguageDep, address: AddressDep, x_player_token: PlayerToken = None
+    body: NewGame,
+    server: ServerDep,
+    language: LanguageDep,
+    address: AddressDep,
+    background: BackgroundTasks,
+    x_player_token: PlayerToken = None,
 ) -> dict[str, Any]:
     """A new game; with ``X-Player-Token``, its first seat is that player's (a secret this
     server never gave is refused, 403, and nothing is made)."""
@@ -78,6 +84,7 @@ async def new_game(
         )
 
     table, tokens = await in_game_thread(language, work)
+    background.add_task(server.computers.play, table)  # a computer player may start
     return {
         "id": table.id,
         "watch": f"/g/{table.id}",
@@ -93,23 +100,29 @@ async def game_state(
     game_id: str,
     server: ServerDep,
     language: LanguageDep,
+    background: BackgroundTasks,
     at: Annotated[int | None, Query(ge=0)] = None,
     x_seat_token: SeatToken = None,
     x_player_token: PlayerToken = None,
 ) -> dict[str, Any]:
-    """The seat's view (or a spectator's); ``at``: a finished game after that many entries."""
+    """The seat's view (or a spectator's); ``at``: a finished game after that many entries. Its
+    computer players, if they were left to play (a server stopped, the database was away), play
+    once it is answered."""
     host = server.host
 
-    def work() -> dict[str, Any]:
+    def work() -> tuple[dict[str, Any], Table, bool]:
         if x_seat_token is None:
             table = server.watched(game_id, x_player_token)
             if at is not None:
-                return host.view_at(table, at, language)
-            return host.view(table, None, language)
+                return host.view_at(table, at, language), table, False
+            return host.view(table, None, language), table, host.computers_due(table)
         table, seat = host.seat_of(game_id, x_seat_token)
-        return host.view(table, seat, language)
+        return host.view(table, seat, language), table, host.computers_due(table)
 
-    return await in_game_thread(language, work)
+    view, table, due = await in_game_thread(language, work)
+    if due:
+        background.add_task(server.computers.play, table)
+    return view
 
 
 @router.get("/api/games/{game_id}/steps")
@@ -142,18 +155,27 @@ async def act(request: Request) -> Response:
     body, token, language = await seat_request(request, Act)
     game_id = request.path_params["game_id"]
     server = request.app.state.server
-    view = await changed(
+    table, known = await changed(
         server, game_id, token, language, lambda token: server.host.act(game_id, token, body.move, body.seq)
     )
-    return Response(view, media_type="application/json")
+    return seat_changed(server, table, known)
 
 
 async def undo(request: Request) -> Response:
     body, token, language = await seat_request(request, Undo)
     game_id = request.path_params["game_id"]
     server = request.app.state.server
-    view = await changed(server, game_id, token, language, lambda token: server.host.undo(game_id, token, body.seq))
-    return Response(view, media_type="application/json")
+    table, known = await changed(
+        server, game_id, token, language, lambda token: server.host.undo(game_id, token, body.seq)
+    )
+    return seat_changed(server, table, known)
+
+
+def seat_changed(server: Server, table: Table, known: KnownView) -> Response:
+    """The answer to a seat's change: its new view, sent before anything else is done; the
+    other pages are told after it, and the computer players play then."""
+    background = BackgroundTask(server.computers.play, table, known)
+    return Response(known.body, media_type="application/json", background=background)
 
 
 # The first of the application's routes: a request tries them in turn, and these are the most
@@ -170,12 +192,11 @@ async def changed(
     token: str | None,
     language: str,
     change: Callable[[str], tuple[Table, int]],
-    answered: WebSocket | None = None,
-) -> bytes:
-    """Apply a seat's change, then tell every listener; the answer is the seat's new view,
-    serialized (the same bytes go to the seat's pages). A refused change may have brought the
-    table up to date (another server's moves): its pages are sent that. ``answered``: the page
-    that sent the change on its WebSocket, which gets the view in its answer only."""
+) -> tuple[Table, KnownView]:
+    """Apply a seat's change; returns the table and the seat's new view, serialized (the same
+    bytes go to the seat's pages). Its listeners are told by the caller, once it has answered
+    (:meth:`~..computers.Computers.play`). A refused change may have brought the table up to
+    date (another server's moves): its pages are sent that."""
     host, listeners = server.host, server.listeners
 
     def work() -> tuple[Table, KnownView]:
@@ -184,13 +205,11 @@ async def changed(
         return table, KnownView(view["revision"], seat, language, JSON_OBJECT.dump_json(view))
 
     try:
-        table, known = await in_game_thread(language, work)
+        return await in_game_thread(language, work)
     except Exception:
         if (kept := host.kept(table_id)) is not None:
             await listeners.publish(host, kept)
         raise
-    await listeners.publish(host, table, known, answered)
-    return known.body
 
 
 async def seat_request(request: Request, model: type[Body]) -> tuple[Body, str | None, str]:
@@ -273,55 +292,81 @@ async def hello_then_listen(socket: WebSocket, game_id: str, server: Server) -> 
                 message = unavailable_message()
             else:
                 message = _("malformed message: {problem}").format(problem=problems(exc))
-        await socket.send_json({"type": "error", "error": message})
-        await socket.close(code=1008)
+        await refuse(socket, message)
         return
     except WebSocketDisconnect:
         return
-    listeners.add(table.id, socket, seat, language)
+    outbox = listeners.add(table.id, socket, seat, language)
+    listening = asyncio.ensure_future(listen(socket, server, table, seat, language, hello.token, outbox))
+    given_up = asyncio.ensure_future(outbox.closed.wait())  # a page that does not read what it is sent
     try:
-        await listen(socket, server, table, seat, language, hello.token)
-    except WebSocketDisconnect:
-        pass
+        await asyncio.wait({listening, given_up}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        given_up.cancel()
+        listening.cancel()
         listeners.remove(table.id, socket)
+    if listening.done() and not listening.cancelled():
+        with contextlib.suppress(WebSocketDisconnect):
+            listening.result()
+
+
+async def refuse(socket: WebSocket, message: str) -> None:
+    """Say why the socket is refused, then close it; a page that does not read is not waited for."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.send_json({"type": "error", "error": message}), SEND_TIMEOUT)
+        await asyncio.wait_for(socket.close(code=1008), SEND_TIMEOUT)
 
 
 async def listen(
-    socket: WebSocket, server: Server, table: Table, seat: int | None, language: str, token: str | None
+    socket: WebSocket,
+    server: Server,
+    table: Table,
+    seat: int | None,
+    language: str,
+    token: str | None,
+    outbox: Outbox,
 ) -> None:
-    """Send the game's state now; then play the seat's moves and undos sent on the socket (the
-    listeners send the changes)."""
+    """Send the game's state now (and play its computer players, if they were left to play);
+    then play the seat's moves and undos sent on the socket (the listeners send the changes).
+    Everything the page is sent goes through its ``outbox``."""
     view = await run_in_game_thread(server.host.view, table, seat, language)
-    await socket.send_text(state_message(JSON_OBJECT.dump_json(view)))
+    outbox.put(state_message(JSON_OBJECT.dump_json(view)))
+    if await run_in_game_thread(server.host.computers_due, table):  # left to play (a server stopped meanwhile)
+        server.computers.start(table)
     with use_language(language):  # what it says from now on
         while True:
             try:
                 text = await receive_text(socket)
             except ValueError as exc:
-                await socket.send_json({"type": "error", "error": _(str(exc))})
+                outbox.put_json({"type": "error", "error": _(str(exc))})
                 continue
             if len(text) > 1024:
-                await socket.send_json({"type": "error", "error": _("the message is too large")})
+                outbox.put_json({"type": "error", "error": _("the message is too large")})
                 continue
             try:
                 asked = SOCKET_CHANGE.validate_json(text)
             except ValidationError as exc:
-                await socket.send_json(
-                    {"type": "error", "error": _("malformed message: {problem}").format(problem=problems(exc))}
-                )
+                problem = _("malformed message: {problem}").format(problem=problems(exc))
+                outbox.put_json({"type": "error", "error": problem})
                 continue
-            await change_from_socket(socket, server, table.id, token, language, asked)
+            await change_from_socket(socket, server, table.id, token, language, asked, outbox)
 
 
 async def change_from_socket(
-    socket: WebSocket, server: Server, game_id: str, token: str | None, language: str, asked: SocketAct | SocketUndo
+    socket: WebSocket,
+    server: Server,
+    game_id: str,
+    token: str | None,
+    language: str,
+    asked: SocketAct | SocketUndo,
+    outbox: Outbox,
 ) -> None:
     """A seat's move or undo sent on its page's WebSocket, as ``act`` and ``undo`` do over HTTP:
     answered on the socket by ``{"type": "answer", "id": …, "state": …}`` (the seat's new view; its
     other pages get it as a change), or by ``{"type": "error", "id": …, "status": …, "error": …}``
     with the status and the sentence HTTP would answer (nothing was changed). A page that plays on
-    its socket costs the server no request and no second copy of the state."""
+    its socket costs the server no request and no second copy of the state. The answer is queued
+    first; the other pages are told, and the computer players play, after it."""
     host = server.host
 
     def change(token: str) -> tuple[Table, int]:
@@ -330,13 +375,14 @@ async def change_from_socket(
         return host.undo(game_id, token, asked.seq)
 
     try:
-        body = await changed(server, game_id, token, language, change, answered=socket)
+        table, known = await changed(server, game_id, token, language, change)
     except TableError as refused:
-        await socket.send_json({"type": "error", "id": asked.id, "status": refused.status, "error": refused.message})
+        outbox.put_json({"type": "error", "id": asked.id, "status": refused.status, "error": refused.message})
     except StoreUnavailableError:
-        await socket.send_json({"type": "error", "id": asked.id, "status": 503, "error": unavailable_message()})
+        outbox.put_json({"type": "error", "id": asked.id, "status": 503, "error": unavailable_message()})
     else:
-        await socket.send_text(f'{{"type":"answer","id":{asked.id},"state":{body.decode()}}}')
+        outbox.put(f'{{"type":"answer","id":{asked.id},"state":{known.body.decode()}}}')
+        server.computers.start(table, known, answered=socket)
 
 
 async def receive_text(socket: WebSocket) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, BackgroundTasks
 
 from ...i18n import _, use_language
 from ..deps import LanguageDep, PlayerToken, ServerDep, in_game_thread
@@ -23,7 +23,12 @@ async def open_tables(server: ServerDep) -> dict[str, Any]:
 
 @router.post("/api/games/{game_id}/join", status_code=201)
 async def join(
-    game_id: str, body: JoinIn, server: ServerDep, language: LanguageDep, x_player_token: PlayerToken = None
+    game_id: str,
+    body: JoinIn,
+    server: ServerDep,
+    language: LanguageDep,
+    background: BackgroundTasks,
+    x_player_token: PlayerToken = None,
 ) -> dict[str, Any]:
     """Take a free seat of an open table: its token, kept by the page as any seat's; with
     ``X-Player-Token``, the seat is that player's."""
@@ -37,5 +42,5 @@ async def join(
         return server.host.join(game_id, name, player)
 
     table, seat, token = await in_game_thread(language, work)
-    await server.listeners.publish(server.host, table)
+    background.add_task(server.computers.play, table)  # the pages are told after the answer
     return {"id": table.id, "seat": seat, "token": token, "link": f"/g/{table.id}#seat={token}"}
