@@ -80,6 +80,13 @@ def _player(p: int) -> Reason:
     return Reason("player {n}", n=p + 1)
 
 
+def _seat(player: object) -> int | None:
+    """A player given to a public method, once known to be an int (not a bool) or None."""
+    if player is not None and type(player) is not int:
+        raise TypeError(f"player is a seat number from 0 (an int) or None, not {type(player).__name__}")
+    return player
+
+
 class Phase(StrEnum):
     TURN_START = "turn start"  # passing: the next turn begins once every bonus is resolved
     BEFORE_ROLL = "before roll"  # the active player may take dice back (reprise)
@@ -301,9 +308,11 @@ def _exact_move(move: Move) -> Move:
 _KNOWN_SPECS: Final[dict[str, GameSpec]] = {}  # found once (an import statement at every call costs more)
 
 
-def get_spec(game: str | GameSpec) -> GameSpec:
+def get_spec(game: str | GameSpec | Any) -> GameSpec:  # Any: compiled, a str parameter refuses 1 in words of its own
     if isinstance(game, GameSpec):
         return game
+    if not isinstance(game, str):
+        raise ValueError(f"unknown game {game!r}: choose one of {', '.join(_game_ids())}")
     spec = _KNOWN_SPECS.get(game)
     if spec is not None:
         return spec
@@ -312,11 +321,17 @@ def get_spec(game: str | GameSpec) -> GameSpec:
     try:
         spec = _KNOWN_SPECS[game] = games.SPECS[game]
     except KeyError:
-        raise ValueError(f"unknown game {game!r}: choose one of {', '.join(games.SPECS)}") from None
+        raise ValueError(f"unknown game {game!r}: choose one of {', '.join(_game_ids())}") from None
     return spec
 
 
-def game_rules(game: str | GameSpec, rules: Mapping[str, object] | None = None) -> dict[str, bool]:
+def _game_ids() -> list[str]:
+    from . import games
+
+    return list(games.SPECS)
+
+
+def game_rules(game: str | GameSpec | Any, rules: Mapping[str, object] | None = None) -> dict[str, bool]:
     """Every rules option of ``game`` (``GameSpec.rule_options``), ``rules`` given over the
     defaults. Raises :class:`RulesError` for a name the game does not have (a rule of the other
     game is named as such) or a value that is not ``True`` or ``False``."""
@@ -328,7 +343,8 @@ def game_rules(game: str | GameSpec, rules: Mapping[str, object] | None = None) 
         raise RulesError(Reason("the rules are given as names and true or false"))
     from . import games
 
-    for name, value in rules.items():
+    given: Any = rules  # as Any: compiled, a name that is not text would fail mypyc's own check, not ours
+    for name, value in given.items():
         if name not in chosen:
             elsewhere = [other for other in games.SPECS.values() if any(o.name == name for o in other.rule_options)]
             if elsewhere:
@@ -370,10 +386,10 @@ class Game:
 
     def __init__(
         self,
-        game: str | GameSpec = "tres-fute",
+        game: str | GameSpec | Any = "tres-fute",  # checked by get_spec
         players: int | Any = 1,  # Any: compiled, an int parameter would take True as 1 unseen,
         seed: int | Any | None = None,  # and refuse 1.0 in words of its own
-        dice: str = "seeded",
+        dice: str | Any = "seeded",  # Any: compiled, a str parameter would refuse 1 in words of its own
         *,
         rules: Mapping[str, object] | None = None,
         _copy_of: Game | None = None,
@@ -530,27 +546,31 @@ class Game:
                 outcomes.append((Move(_DICE_KIND, dice=roll, platter=platter), probability / len(ways)))
         return outcomes
 
-    def legal_moves(self, player: int | None = None) -> list[Move]:
+    def legal_moves(self, player: int | Any | None = None) -> list[Move]:  # Any: as ``play``'s player
         """The legal moves of ``player`` (default: :attr:`to_move`); none for chance, nor for a
-        player who is not deciding now. Raises ValueError for a player not in the game."""
+        player who is not deciding now. Raises ValueError for a player not in the game, TypeError
+        for one that is not an int."""
+        seat = _seat(player)
         movers = self._movers
-        if player is None:
-            player = movers[0] if movers else None
-        if player is None or player == CHANCE:
+        if seat is None:
+            seat = movers[0] if movers else None
+        if seat is None or seat == CHANCE:
             return []
-        if player not in movers:
-            if not 0 <= player < self.n_players:
+        if seat not in movers:
+            if not 0 <= seat < self.n_players:
                 raise ValueError(
-                    f"there is no player {player} in this game: players are numbered 0 to {self.n_players - 1}"
+                    f"there is no player {seat} in this game: players are numbered 0 to {self.n_players - 1}"
                     " (CHANCE, -1, gives the dice)"
                 )
             return []
-        return list(self._moves_for(player))
+        return list(self._moves_for(seat))
 
-    def is_legal(self, move: Move | str, player: object = None) -> bool:
+    def is_legal(self, move: Move | str | Any, player: object = None) -> bool:  # Any: as ``play``'s move
         """Whether ``move`` is legal now for ``player`` (default: :attr:`to_move`); False for
         anything that is not a move or not a player."""
         if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
+            return False
+        if not isinstance(move, Move | str):
             return False
         try:
             if isinstance(move, Move):
@@ -562,21 +582,24 @@ class Game:
 
     # --- playing ----------------------------------------------------------------------
 
-    def play(self, move: Move | str, player: int | None = None) -> None:
+    def play(self, move: Move | str | Any, player: int | Any | None = None) -> None:
         """Apply ``move`` for ``player`` (default: :attr:`to_move`).
 
         Raises :class:`IllegalMoveError` (or :class:`MoveSyntaxError` for text that is not
-        a move) and leaves the game unchanged when the move is not legal.
+        a move) and leaves the game unchanged when the move is not legal; TypeError for a
+        player that is not an int (a bool neither).
         """
+        # Any: compiled, typed parameters would be checked by mypyc first, in its words and
+        # errors (a TypeError for play(123)), and an int parameter would take True as 1 unseen
         from_text = isinstance(move, str)  # then already read exactly, by the notation
         if isinstance(move, str):
             move = parse_move(move)
-        given: Any = player  # as Any: compiled, the type of an int is taken as int, a bool's too
-        if given is not None and type(given) is not int:
-            raise TypeError(f"player is a seat number from 0 (an int) or None, not {type(given).__name__}")
+        seat = _seat(player)
+        if not isinstance(move, Move):
+            raise IllegalMoveError(Reason("not a move: {move}", move=repr(move)))
         movers = self._movers
-        p = movers[0] if player is None and movers else player
-        if p is not None and p >= 0 and _has_player(movers, p) and isinstance(move, Move):  # the common case
+        p = movers[0] if seat is None and movers else seat
+        if p is not None and p >= 0 and _has_player(movers, p):  # the common case
             moves = self._cache[p]
             if moves is None:
                 moves = self._moves_for(p)
@@ -586,9 +609,9 @@ class Game:
                 self._apply(p, listed)
                 self._advance()
                 return
-        if not from_text and isinstance(move, Move):
+        if not from_text:
             move = _exact_move(move)
-        p = self._check(move, player)
+        p = self._check(move, seat)
         if p != CHANCE:  # the engine's own object: exact types, whatever was given
             moves = self._moves_for(p)
             move = moves[moves.index(move)]
