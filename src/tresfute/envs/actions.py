@@ -8,7 +8,7 @@ moves are the engine's own, so an agent's game is an ordinary record.
 from __future__ import annotations
 
 from functools import cache
-from typing import Final, SupportsInt
+from typing import Final, TypeGuard
 
 import numpy as np
 
@@ -61,6 +61,28 @@ def _all_moves(game_id: str) -> tuple[Move, ...]:
     return tuple(moves)
 
 
+def is_integer(action: object) -> TypeGuard[int | np.integer | np.ndarray]:
+    """Whether ``action`` is a whole number as an agent gives one: a Python or NumPy integer, or
+    a 0-d NumPy array of integers (what Gymnasium's ``Discrete`` space contains); not a bool,
+    which is a yes or no, not a number."""
+    if isinstance(action, bool):
+        return False
+    if isinstance(action, int | np.integer):
+        return True
+    return isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"
+
+
+def not_an_action(action: object, count: int) -> str:
+    """Why ``action`` is not an action, naming its type and the actions' range."""
+    kind = type(action).__name__
+    if isinstance(action, np.ndarray):
+        kind = f"array of {action.dtype}, shape {action.shape}"
+    shown = repr(action)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"an action is a whole number from 0 to {count - 1} (an int or a NumPy integer), not {shown} ({kind})"
+
+
 _INT8: Final = np.dtype(np.int8)
 _frombuffer: Final = np.frombuffer  # read once, not looked up in NumPy's module at every step
 
@@ -77,12 +99,21 @@ class ActionMap:
     def __len__(self) -> int:
         return len(self.moves)
 
-    def action_to_move(self, action: SupportsInt) -> Move:
-        """The move an action number stands for (a Python or a NumPy integer)."""
+    def number(self, action: object) -> int:
+        """``action`` as an action number: a Python or NumPy integer, or a 0-d NumPy array of one.
+        Anything else (a bool, a float, text, a longer array) raises TypeError naming its type
+        and the range, a number out of the range ValueError: nothing is converted by guess."""
+        count = len(self.moves)
+        if not is_integer(action):
+            raise TypeError(not_an_action(action, count))
         number = int(action)
-        if not 0 <= number < len(self.moves):
-            raise ValueError(f"action {action} is not in 0..{len(self.moves) - 1}")
-        return self.moves[number]
+        if not 0 <= number < count:
+            raise ValueError(f"action {number} is not in 0..{count - 1}")
+        return number
+
+    def action_to_move(self, action: object) -> Move:
+        """The move an action number stands for (:meth:`number` says which actions are numbers)."""
+        return self.moves[self.number(action)]
 
     def move_to_action(self, move: Move | str) -> int:
         if isinstance(move, str):
@@ -112,7 +143,7 @@ def action_map(game_id: str) -> ActionMap:
     return ActionMap(game_id)
 
 
-def action_to_move(game_id: str, action: SupportsInt) -> Move:
+def action_to_move(game_id: str, action: object) -> Move:
     return action_map(get_spec(game_id).id).action_to_move(action)
 
 

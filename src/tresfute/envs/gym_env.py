@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -31,12 +33,22 @@ def load_record(record: RecordLike) -> records.Record:
     if isinstance(record, bytes) or (isinstance(record, str) and record.lstrip().startswith("{")):
         return records.loads(record)
     if isinstance(record, str | os.PathLike):
-        try:
-            with open(record, "rb") as f:
-                return records.loads(f.read())
-        except OSError as exc:
-            raise records.RecordError(f"cannot read the record {os.fspath(record)!r}: {exc.strerror}") from None
+        return _load_record_file(Path(os.fspath(record)))
     raise TypeError(f"a record is a Record, a dict, JSON text or a path, not {type(record).__name__}")
+
+
+def _load_record_file(path: Path) -> records.Record:
+    """The record file at ``path``, read as the command reads one (:func:`tresfute.records.load`:
+    at most its size limit read, so a file too large or a device that never ends is refused);
+    a path that is not a regular file (a device, a pipe that may never be written) is refused
+    before it is opened."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        mode = None  # no such file, no permission: said by records.load, in its words
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a folder: said by records.load
+        raise records.RecordError(f"cannot read the record {os.fspath(path)!r}: it is not a regular file")
+    return records.load(path)
 
 
 class TresFuteEnv(gym.Env):
@@ -53,7 +65,8 @@ class TresFuteEnv(gym.Env):
       its total score at each step (``reward="delta"``: the same sum over an episode). The
       opponents' scores do not enter it; ``info["scores"]`` gives every seat's at the end;
     - an illegal action changes nothing: reward 0 and ``info["illegal_action"]`` says why
-      (``illegal="raise"`` raises instead);
+      (``illegal="raise"`` raises instead); so does an action that is not a whole number
+      (``1.5``, ``"3"``, ``True``: a TypeError naming its type and the range, never read as one);
     - ``reset(seed=S)`` reproduces a game (dice and opponents);
       ``reset(options={"record": R, "move": N})`` starts from a game record, at the
       position before its move N (default: after its last move);
@@ -194,18 +207,26 @@ class TresFuteEnv(gym.Env):
             raise RuntimeError("the episode is over: call reset()")
         before = self._total
         try:
-            observation, after, done, mask = episode.step(int(action))
+            number = self.actions.number(action)  # a whole number in range: 1.5 or "3" is refused, not read
+        except (TypeError, ValueError) as exc:
+            return self._refused(exc)
+        try:
+            observation, after, done, mask = episode.step(number)
         except (IllegalMoveError, ValueError) as exc:
-            if self.illegal == "raise":
-                raise
-            info = self._info(episode.mask())
-            info["illegal_action"] = str(exc)
-            return episode.observation(), 0.0, False, False, info
+            return self._refused(exc)
         self._total = after
         reward = float(after - before) if self.reward_mode == "delta" else float(after) if done else 0.0
         if self._window is not None:
             self.render()
         return observation, reward, done, False, self._info(mask)
+
+    def _refused(self, exc: Exception) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """An action refused: raised with ``illegal="raise"``, else reported, nothing changed."""
+        if self.illegal == "raise":
+            raise exc
+        info = self._info(self.episode.mask())
+        info["illegal_action"] = str(exc)
+        return self.episode.observation(), 0.0, False, False, info
 
     def render(self) -> str | np.ndarray | None:
         mode = self.render_mode

@@ -42,7 +42,7 @@ from .. import records
 from ..rules import CHANCE, Game, Move, Sheet, game_rules
 from ..rules.game import get_spec
 from ..rules.moves import DIE_LETTERS, dice_move
-from .actions import ActionMap, action_map
+from .actions import ActionMap, action_map, is_integer, not_an_action
 from .bounds import bounds
 from .episode import SheetsShown
 from .observation import encode, observation_size
@@ -213,12 +213,25 @@ class TresFuteState(pyspiel.State):
         masks = sorted(_mask(self.game, m) for m in position.rolls())
         return [(mask, 1.0 / len(masks)) for mask in masks]
 
+    def apply_action(self, action: object) -> None:  # type: ignore[override]
+        """pyspiel's, once ``action`` is known to be a whole number (a Python or NumPy integer):
+        pyspiel's own conversion would take ``True`` as 1, and name neither the action's type
+        nor the range when it refuses ``1.5`` or ``"3"``."""
+        if not is_integer(action):
+            info = self.get_game()
+            count = info.max_chance_outcomes() if self.is_chance_node() else info.num_distinct_actions()
+            raise TypeError(not_an_action(action, count))
+        super().apply_action(int(action))
+
     def _apply_action(self, action: int) -> None:
         game, position = self.game, self.position
         if game.to_move != CHANCE:
             game.play(self.actions.action_to_move(action), game.to_move)
             position.shown.now(game)
             return
+        outcomes = [outcome for outcome, _ in self.chance_outcomes()]
+        if action not in outcomes:
+            raise ValueError(f"chance action {action} is not one of this chance node's outcomes, {outcomes}")
         if action < 6:
             position.faces.append(action + 1)
             if len(position.faces) < len(position.letters()):

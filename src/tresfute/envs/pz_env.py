@@ -120,7 +120,7 @@ class TresFuteAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         try:
-            self.game.play(self.actions.action_to_move(int(action)), self._seat(agent))  # type: ignore[arg-type]
+            self.game.play(self.actions.action_to_move(action), self._seat(agent))  # 1.5 or "3": refused, not read
         except (IllegalMoveError, ValueError, TypeError) as exc:
             self._select()
             self.infos[agent]["illegal_action"] = str(exc)
@@ -259,7 +259,7 @@ class TresFuteParallel(ParallelEnv):
             if agent not in actions or seat not in game.players_to_move:
                 continue
             try:
-                game.play(self.actions.action_to_move(int(actions[agent])), seat)
+                game.play(self.actions.action_to_move(actions[agent]), seat)  # 1.5 or "3": refused, not read
             except (IllegalMoveError, ValueError, TypeError) as exc:
                 illegal[agent] = str(exc)
         rewards = {a: 0.0 for a in self.agents}

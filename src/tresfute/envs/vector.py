@@ -19,7 +19,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..rules import Game, game_rules
 from ..rules.game import get_spec
-from .actions import action_map
+from .actions import action_map, is_integer, not_an_action
 from .episode import Episode
 from .observation import observation_names, observation_size
 from .picture import picture
@@ -163,15 +163,16 @@ class BatchedTresFuteEnv(VectorEnv):
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self.episodes:
             raise RuntimeError("call reset() first")
-        actions = np.asarray(actions, dtype=np.int64).reshape(-1)
+        given = self._whole_numbers(actions)
         n = self.num_envs
-        if actions.shape != (n,):
-            raise ValueError(f"give one action per game: {n}, not {actions.shape[0]}")
-        inside = (actions >= 0) & (actions < self._masks.shape[1])
-        legal = self._ended | (inside & self._masks[np.arange(n), np.where(inside, actions, 0)])
+        if given.shape != (n,):
+            raise ValueError(f"give one action per game: {n}, not {given.shape[0]}")
+        inside = np.asarray((given >= 0) & (given < self._masks.shape[1]), dtype=bool)
+        actions = np.where(inside, given, 0).astype(np.int64)  # in range: an int64 whatever the dtype given
+        legal = self._ended | (inside & self._masks[np.arange(n), actions])
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
-            raise ValueError(f"action {actions[i]} is not legal in game {i} (nothing was played)")
+            raise ValueError(f"action {given[i]} is not legal in game {i} (nothing was played)")
         rewards = np.zeros(n, dtype=np.float32)
         terminated = np.zeros(n, dtype=bool)
         final = np.zeros(n, dtype=np.int64)
@@ -205,6 +206,25 @@ class BatchedTresFuteEnv(VectorEnv):
         if terminated.any():
             info["final_score"], info["_final_score"] = final, terminated.copy()
         return self._obs, rewards, terminated, np.zeros(n, dtype=bool), info
+
+    def _whole_numbers(self, actions: Any) -> np.ndarray:
+        """``actions`` as a flat array of whole numbers (any integer dtype; Python ints of any
+        size as objects), read as given: TypeError naming the first one that is not a whole
+        number (``1.5``, ``"3"``, ``True``), never one converted by guess."""
+        if is_integer(actions):  # one game, its action alone
+            actions = [actions]
+        if isinstance(actions, np.ndarray) and actions.dtype.kind in "iu":
+            return actions.reshape(-1)
+        if isinstance(actions, np.ndarray) and actions.dtype.kind != "O":
+            raise TypeError(f"{not_an_action(actions, len(self.actions))}: give an array of integers")
+        try:
+            items = list(actions.reshape(-1) if isinstance(actions, np.ndarray) else actions)
+        except TypeError:
+            raise TypeError(f"give one action per game, as a list or an array: {type(actions).__name__}") from None
+        for i, action in enumerate(items):
+            if not is_integer(action):
+                raise TypeError(f"game {i}: {not_an_action(action, len(self.actions))}")
+        return np.array([int(a) for a in items], dtype=object if items else np.int64)
 
     def _mask_info(self, info: dict[str, Any]) -> dict[str, Any]:
         """Every game's mask in ``info``, with the ``_action_mask`` of Gymnasium's vector
