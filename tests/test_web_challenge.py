@@ -272,3 +272,63 @@ def test_the_move_that_ends_an_entry_lands_with_its_score_or_not_at_all(
     assert [e["score"] for e in board(client)["entries"]] == [score]
     app.state.daily.wait_idle()
     store.close()
+
+
+def test_an_entry_in_progress_is_reopened_by_the_player_from_another_browser(client: TestClient) -> None:
+    """A browser that holds the player's secret (another device, after /me#player=…) gets the
+    entry's seat back from "My challenges": the same seat, its moves so far, the game going on
+    from there; nobody else gets it, and a refusal changes nothing."""
+    ana = start(client, "Ana").json()
+    rolled = client.post(
+        f"/api/games/{ana['id']}/act", json={"move": "roll", "seq": 0}, headers={"X-Seat-Token": ana["token"]}
+    ).json()
+    history = client.get("/api/challenge/history", headers={"X-Player-Token": ana["player"]}).json()["entries"]
+    assert [(e["id"], e["score"]) for e in history] == [(ana["id"], None)], "listed in progress, with its id"
+
+    reopened = client.post(f"/api/challenge/entries/{ana['id']}/seat", headers={"X-Player-Token": ana["player"]})
+    assert reopened.status_code == 200, reopened.text
+    seat = reopened.json()
+    assert seat["token"] == ana["token"], "every browser of the player holds the one seat"
+    assert seat["link"] == ana["link"] and (seat["day"], seat["game"], seat["name"]) == (DAY, "tres-fute", "Ana")
+    again = view(client, ana["id"], seat["token"])
+    assert again["you"] == 0 and again["revision"] == rolled["revision"] and again["state"] == rolled["state"]
+    move = again["legal"][0]["move"]
+    played = client.post(
+        f"/api/games/{ana['id']}/act", json={"move": move, "seq": again["seq"]}, headers={"X-Seat-Token": seat["token"]}
+    )
+    assert played.status_code == 200 and played.json()["revision"] == rolled["revision"] + 1
+
+    bob = start(client, "Bob").json()
+    before = view(client, ana["id"], ana["token"])
+    refused = [
+        client.post(f"/api/challenge/entries/{ana['id']}/seat", headers={"X-Player-Token": bob["player"]}),
+        client.post(f"/api/challenge/entries/{ana['id']}/seat"),
+        client.post("/api/challenge/entries/nosuchgame/seat", headers={"X-Player-Token": ana["player"]}),
+        client.post(f"/api/challenge/entries/{ana['id']}/seat", headers={"X-Player-Token": "bad token!"}),
+    ]
+    assert [r.status_code for r in refused] == [403, 401, 404, 422]
+    assert all(r.json()["error"] and "token" not in r.json() for r in refused)
+    created = client.post("/api/games?lang=en", json={"game": "tres-fute", "seats": [{"name": "Ana"}]}).json()
+    not_an_entry = client.post(
+        f"/api/challenge/entries/{created['id']}/seat", headers={"X-Player-Token": ana["player"]}
+    )
+    assert not_an_entry.status_code == 404
+    assert view(client, ana["id"], ana["token"]) == before
+
+
+def test_an_entry_begun_with_a_random_seat_token_says_where_it_can_be_reopened(client: TestClient) -> None:
+    """An entry made before seat tokens were derived from the player's secret: refused with a
+    sentence (409), its first browser's seat unchanged."""
+    from tresfute.web.store import token_hash
+    from tresfute.web.tables import SeatRequest
+
+    host = client.app.state.host  # type: ignore[attr-defined]
+    player = "p" * 32
+    secret = host.store.challenge_secret(DAY, "tres-fute", fair_dice.new_secret())[0]
+    table, tokens = host.create(
+        "tres-fute", [SeatRequest("Old")], language="en", challenge=(DAY, secret, token_hash(player))
+    )
+    refused = client.post(f"/api/challenge/entries/{table.id}/seat?lang=en", headers={"X-Player-Token": player})
+    assert refused.status_code == 409
+    assert refused.json() == {"error": "this entry can only be reopened in the browser where it was begun"}
+    assert view(client, table.id, tokens[0])["you"] == 0

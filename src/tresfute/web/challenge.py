@@ -10,10 +10,17 @@ game's do.
 A player is a random token the page keeps (no account): it takes a name for the day, which no
 other token can take that day, and plays each game type once a day under it. Finished entries
 rank by score; beside them stands the strong computer player's score on the same dice.
+
+An entry's seat token is derived from the player's secret (:func:`seat_token`): any browser that
+holds the secret (``/me#player=…`` moves it) reopens the entry in progress, and every browser
+holds the same seat, without the server keeping a second token or the secret itself.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
 import secrets
 import threading
@@ -28,7 +35,7 @@ from ..i18n import _
 from ..rules import CHANCE, SPECS, Game
 from .days import closes, day_of
 from .models import shown_name
-from .store import Entry, token_hash
+from .store import Entry, StoredGame, token_hash
 from .tables import Host, SeatRequest, Table, TableError
 
 DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -40,6 +47,13 @@ def _is_day(text: str) -> bool:
         return DAY.match(text) is not None and bool(date.fromisoformat(text))
     except ValueError:
         return False
+
+
+def seat_token(player: str, day: str, game: str) -> str:
+    """The seat token of ``player``'s entry of ``day``'s challenge of ``game``: an HMAC keyed by the
+    player's secret (one entry per game a day), from which the secret cannot be worked back."""
+    digest = hmac.new(player.encode(), f"tresfute challenge seat {day} {game}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def play_alone(game_id: str, bot_name: str, secret: str) -> Game:
@@ -95,10 +109,31 @@ class DailyChallenge:
         day = self.today()
         secret, _strong = self.host.store.challenge_secret(day, game, fair_dice.new_secret())
         table, tokens = self.host.create(
-            game, [SeatRequest(name)], language=language, challenge=(day, secret, token_hash(player))
+            game,
+            [SeatRequest(name)],
+            language=language,
+            challenge=(day, secret, token_hash(player)),
+            token=seat_token(player, day, game),
         )
         assert tokens[0] is not None
         return table, tokens[0], player
+
+    def reopen(self, game_id: str, player: str | None) -> tuple[StoredGame, str]:
+        """The player's own entry ``game_id`` and its seat token, for any browser that holds the
+        player's secret: 401 without one, 404 for no such entry, 403 for another player's entry,
+        409 for an entry begun before seat tokens were derived (only its first browser has it)."""
+        if player is None:
+            raise TableError(401, _("this request needs the player's secret (X-Player-Token)"))
+        stored = self.host.store.load(game_id)
+        if stored is None or stored.challenge is None:
+            raise TableError(404, _("no such challenge entry"))
+        seat = stored.seats[0]
+        if seat.player_hash != token_hash(player):
+            raise TableError(403, _("this challenge entry is another player's"))
+        token = seat_token(player, stored.challenge, stored.game)
+        if seat.token_hash != token_hash(token):
+            raise TableError(409, _("this entry can only be reopened in the browser where it was begun"))
+        return stored, token
 
     def board(self, game: str, day: str | None, player: str | None) -> dict[str, Any]:
         """The day's challenge of ``game``: its published hash (the secret once the day is over),

@@ -162,9 +162,12 @@ def new_stored(
     listed: bool,
     player_hash: str | None,
     rules: dict[str, bool] | None,
+    token: str | None = None,
 ) -> tuple[StoredGame, list[str | None]]:
     """A new game as the store keeps it, and each seat's secret token (None for computer players
-    and free seats): :meth:`~.tables.Host.create`'s checks and choices, before any table exists."""
+    and free seats): :meth:`~.tables.Host.create`'s checks and choices, before any table exists.
+    ``token``: the first person's seat token, chosen by the caller (a daily challenge entry's,
+    derived from the player's secret), instead of a random one."""
     if not seats or not any(s.bot is None for s in seats):
         raise TableError(422, _("a game needs at least one person"))
     free = [listed and i > 0 and s.bot is None for i, s in enumerate(seats)]
@@ -175,6 +178,8 @@ def new_stored(
     except RulesError as exc:
         raise TableError(422, explain(exc)) from None
     tokens = [secrets.token_urlsafe(24) if s.bot is None and not f else None for s, f in zip(seats, free, strict=True)]
+    if token is not None and any(tokens):
+        tokens[next(i for i, t in enumerate(tokens) if t is not None)] = token
     stored = StoredGame(
         id=secrets.token_urlsafe(9),
         game=game_id,

@@ -105,14 +105,16 @@ class Host:
         listed: bool = False,
         player_hash: str | None = None,
         rules: dict[str, bool] | None = None,
+        token: str | None = None,
     ) -> tuple[Table, list[str | None]]:
         """A new table; returns it and each seat's secret token (None for computer players).
         ``challenge`` (day, its secret, the player's hash) makes it a daily challenge entry.
         ``listed`` makes it an open table: the people's seats after the first are free, listed
         on the home page for anyone to take (they get no token now). ``player_hash``: the player
         (the SHA-256 of their secret) who creates the game, and plays its first person's seat.
-        ``rules``: the game's rules options (``Game(rules=...)``), the defaults for those left out."""
-        stored, tokens = new_stored(game_id, seats, real_dice, language, challenge, listed, player_hash, rules)
+        ``rules``: the game's rules options (``Game(rules=...)``), the defaults for those left out.
+        ``token``: the first person's seat token, if the caller chose it (a challenge entry's)."""
+        stored, tokens = new_stored(game_id, seats, real_dice, language, challenge, listed, player_hash, rules, token)
         try:
             table = _table_of(stored)  # an unknown game, bot or number of players stops here
         except ValueError as exc:

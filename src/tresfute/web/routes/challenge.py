@@ -49,6 +49,23 @@ async def challenge_start(
     }
 
 
+@router.post("/api/challenge/entries/{game_id}/seat")
+async def challenge_reopen(
+    game_id: str, server: ServerDep, language: LanguageDep, x_player_token: PlayerToken = None
+) -> dict[str, Any]:
+    """The seat of the asking player's entry ``game_id`` (in progress or over), for any browser that
+    holds the player's secret: its token and link, as when it was begun."""
+    stored, token = await in_game_thread(language, lambda: server.daily.reopen(game_id, x_player_token))
+    return {
+        "id": stored.id,
+        "day": stored.challenge,
+        "game": stored.game,
+        "name": stored.seats[0].name,
+        "token": token,
+        "link": f"/g/{stored.id}#seat={token}",
+    }
+
+
 @router.get("/api/challenge/{game}")
 async def challenge_board(
     game: str, server: ServerDep, language: LanguageDep, day: str | None = None, x_player_token: PlayerToken = None
