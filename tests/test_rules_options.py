@@ -37,15 +37,31 @@ def strict_record() -> records.Record:
 def test_a_record_keeps_its_rules_and_replays_under_them(rules: dict[str, bool]) -> None:
     game = play_game(VTF, 2, "greedy", 4, 0, rules=rules)
     text = records.dumps(records.record_of(game, ["Ana", "Bo"]))
-    assert json.loads(text)["rules"] == rules
+    # only the options off their default are written: the default reading writes none
+    assert json.loads(text).get("rules") == (None if rules == DEFAULT else rules)
     again = records.replay(records.loads(text))
     assert again.rules == rules
     assert again.scores() == game.scores()
 
 
+@pytest.mark.parametrize("rules", [STRICT, DEFAULT], ids=["turn-ends", "reprise-rolls"])
+def test_an_older_record_that_writes_every_option_still_replays_the_same(rules: dict[str, bool]) -> None:
+    """Records written before only the options off their default were kept state every option,
+    the default ones too: they read and replay as before, to the same scores."""
+    game = play_game(VTF, 2, "greedy", 4, 0, rules=rules)
+    data = json.loads(records.dumps(records.record_of(game, ["Ana", "Bo"])))
+    data["rules"] = dict(rules)  # as an older record wrote it: every option
+    again = records.replay(records.from_data(data))
+    assert again.rules == rules
+    assert again.scores() == game.scores()
+    assert records.replay(records.from_data(data), rules=rules).rules == rules  # under its own rules
+    # written again, only what differs from the default is kept
+    assert json.loads(records.dumps(records.record_of(again))).get("rules") == (None if rules == DEFAULT else rules)
+
+
 def test_a_record_without_rules_is_played_under_the_default_reading() -> None:
     data = json.loads(records.dumps(records.record_of(play_game(VTF, 1, "greedy", 4, 0), ["Ana"])))
-    del data["rules"]
+    assert "rules" not in data  # the default reading: nothing written
     assert records.replay(records.from_data(data)).rules == DEFAULT
     # Très futé has no rules options: nothing is written
     assert "rules" not in json.loads(records.dumps(records.record_of(play_game("tres-fute", 1, "greedy", 4, 0))))

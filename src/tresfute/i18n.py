@@ -26,8 +26,10 @@ from pathlib import Path
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "tresfute"
-# The one list of the languages tresfute speaks: the CLI, the web server and the tests read it.
-LANGUAGES = ("fr", "en", "de")
+# The one list of the languages tresfute speaks, each by its own name for itself (the page's and
+# the terminal's menus): the CLI, the web server, the page and the tests read it.
+LANGUAGE_NAMES = {"fr": "Français", "en": "English", "de": "Deutsch"}
+LANGUAGES = tuple(LANGUAGE_NAMES)
 DEFAULT_LANGUAGE = "fr"
 SOURCE_LANGUAGE = "en"  # the code's own messages, which need no catalogue
 TRANSLATED_LANGUAGES = tuple(code for code in LANGUAGES if code != SOURCE_LANGUAGE)

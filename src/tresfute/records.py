@@ -72,7 +72,8 @@ class Record(BaseModel):
     bots: list[Name | None] | None = None  # per seat: a built-in computer player, "ppo", or null for a person
     dice: Literal["seeded", "external"] = "seeded"
     seed: int | None = Field(default=None, ge=-(1 << 64), le=1 << 64)
-    # The game's rules options (``Game.rules``); an option left out, or no field, is its default.
+    # The game's rules options (``Game.rules``) that differ from their default (``changed_rules``);
+    # an option left out, or no field, is its default.
     rules: dict[Annotated[str, StringConstraints(max_length=100)], Any] | None = Field(default=None, max_length=16)
     moves: list[Entry] = Field(default=[], max_length=MAX_MOVES)
     result: ResultModel | None = None
@@ -125,6 +126,16 @@ def rules_text(rules: dict[str, bool]) -> str:
     return ", ".join(f"{name}={str(value).lower()}" for name, value in rules.items())
 
 
+def changed_rules(game: Game) -> dict[str, bool]:
+    """The game's rules options that differ from their default: all a record writes, so that a
+    new option changes no record (one that states every option, as older ones do, reads the same)."""
+    return {
+        option.name: game.rules[option.name]
+        for option in game.spec.rule_options
+        if game.rules[option.name] != option.default
+    }
+
+
 def record_of(game: Game, names: list[str] | None = None, bots: list[str | None] | None = None) -> Record:
     """The record of ``game`` as played so far (with its result once it is over). ``bots``:
     each seat's computer player; a trained agent (``"ppo:agent.zip"``) is written as its kind
@@ -145,7 +156,7 @@ def record_of(game: Game, names: list[str] | None = None, bots: list[str | None]
         bots=bots if bots is not None and any(bots) else None,
         dice="external" if game.external_dice else "seeded",
         seed=game.seed,
-        rules=game.rules or None,
+        rules=changed_rules(game) or None,
         moves=moves,
         result=result,
     )

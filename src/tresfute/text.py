@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 
+from .bot_names import computer_player
 from .i18n import LANGUAGES, N_, _, decimal_comma, language, ngettext, use_language
 from .rules import Game, Move, MoveKind, Phase
 from .rules.game import Stage
 from .rules.games import SPECS
-from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, GameSpec, Grid
+from .rules.kinds import ActionBonus, ActionKind, Bonus, ChoiceBonus, EntryBonus, FoxBonus, GameSpec, Grid, RuleOption
 from .rules.reasons import Listing, Named, OneOf, Plural, Reason
 
 _DIE_NAMES = {
@@ -103,18 +104,30 @@ def area_name(letter: str) -> str:
 
 
 def bot_name(name: str) -> str:
-    """A computer player's name for players to read."""
-    names = {"random": _("random play"), "greedy": _("greedy"), "strong": _("strong"), "strong-win": _("plays to win")}
-    return names.get(name, name)
+    """A computer player's name for players to read (``bot_names.COMPUTER_PLAYERS``)."""
+    player = computer_player(name)
+    return _(player.name_said) if player is not None else name
+
+
+def bot_choice(name: str) -> str:
+    """A computer player as a menu offers it ("Computer (greedy)")."""
+    player = computer_player(name)
+    return _(player.choice) if player is not None else _("Computer: {name}").format(name=name)
+
+
+def rule_option_label(option: RuleOption) -> str:
+    """What choosing a rules option means, beside its box in a form."""
+    return _(option.label)
 
 
 def rules_lines(rules: dict[str, bool]) -> list[str]:
-    """A game's rules options (``Game.rules``), one line each, for players to read."""
-    said = {
-        ("reprise_with_no_die_left", True): _("No die left to roll: a reprise may take one back and roll it"),
-        ("reprise_with_no_die_left", False): _("No die left to roll: the turn ends, reprise or not"),
-    }
-    return [said.get((name, value), f"{name}={str(value).lower()}") for name, value in rules.items()]
+    """A game's rules options (``Game.rules``), one line each, for players to read: each in the
+    words its option carries (``RuleOption``); an option no game has, as ``name=value``."""
+    options = {option.name: option for spec in SPECS.values() for option in spec.rule_options}
+    return [
+        _(options[name].said(value)) if name in options else f"{name}={str(value).lower()}"
+        for name, value in rules.items()
+    ]
 
 
 def action_name(action: ActionKind | str) -> str:

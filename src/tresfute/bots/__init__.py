@@ -6,6 +6,7 @@ import importlib
 from collections.abc import Callable
 from typing import Protocol
 
+from ..bot_names import COMPUTER_PLAYERS
 from ..rules import Game, Move
 from ..rules.reasons import Listing, Reason, ReasonError
 from .greedy import GreedyBot
@@ -26,12 +27,16 @@ class Bot(Protocol):
         ...
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "strong": StrongBot,
-    "strong-win": WinningBot,  # plays to win at a table (bots/winning.py); alone, as strong
-}
+def _factory(where: str) -> Callable[[int], Bot]:
+    """A class named ``"module:Class"``."""
+    module, _, name = where.partition(":")
+    factory: Callable[[int], Bot] = getattr(importlib.import_module(module), name)
+    return factory
+
+
+# Every built-in player by name, as declared once in ``tresfute.bot_names`` (strong-win plays to
+# win at a table, bots/winning.py; alone, as strong).
+BOTS: dict[str, Callable[[int], Bot]] = {player.name: _factory(player.factory) for player in COMPUTER_PLAYERS}
 
 
 # Players loaded from a file, as "KIND:PATH" (e.g. "ppo:agent.zip"); their module is imported

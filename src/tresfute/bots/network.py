@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import warnings
 from functools import cache
 from importlib import resources
 from io import BytesIO
@@ -728,9 +729,31 @@ def reading_of(game: Game) -> tuple[tuple[str, bool], ...]:
     return tuple(sorted((o.name, chosen[o.name]) for o in game.spec.rule_options if chosen[o.name] != o.default))
 
 
+class UntrainedRulesWarning(UserWarning):
+    """The strong player plays under rules options its network was not trained under."""
+
+
+@cache
+def trained_under(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> bool:
+    """Whether the package has a network trained under this reading of the rules (the options
+    off their default, sorted by name: ``reading_of``)."""
+    return (resources.files("tresfute.bots") / "data" / network_file(game_id, reading)).is_file()
+
+
 def network_for(game: Game) -> ValueNetwork:
-    """The shipped network for this game under its reading of the rules (see ``shipped_network``)."""
-    return shipped_network(game.spec.id, reading_of(game))
+    """The shipped network for this game under its reading of the rules (see ``shipped_network``);
+    where the package has none for that reading, the default reading's, with an
+    :class:`UntrainedRulesWarning` (it plays, but was not trained for these rules)."""
+    reading = reading_of(game)
+    if not trained_under(game.spec.id, reading):
+        warnings.warn(
+            f"the strong player has no network trained under the rules "
+            f"{', '.join(f'{name}={str(value).lower()}' for name, value in reading)} of {game.spec.id}: "
+            "it plays them with the network of the default rules, not trained for these",
+            UntrainedRulesWarning,
+            stacklevel=2,
+        )
+    return shipped_network(game.spec.id, reading)
 
 
 @cache

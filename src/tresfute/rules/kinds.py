@@ -364,13 +364,29 @@ class RatingBand:
     stars: int | None = None
 
 
+def N_(message: str) -> str:
+    """Marks an English message that the front ends translate (``tresfute.i18n``); the rules
+    themselves speak no language."""
+    return message
+
+
 @dataclass(frozen=True, slots=True)
 class RuleOption:
     """A rule a game lets its players choose when the game is created (where the rulebook reads
-    two ways, docs/rules-decisions.md): a boolean with the default reading."""
+    two ways, docs/rules-decisions.md): a boolean with the default reading, and its words, each an
+    English message (``N_``) that the front ends translate: ``label`` what choosing it (true)
+    means, beside its box in a form; ``when_true`` and ``when_false`` the reading a game is
+    played under, one line each (``tresfute.text.rules_lines``)."""
 
     name: str
     default: bool
+    label: str
+    when_true: str
+    when_false: str
+
+    def said(self, value: bool) -> str:
+        """The line (an English message) that says the game is played with this value."""
+        return self.when_true if value else self.when_false
 
 
 @dataclass(frozen=True)

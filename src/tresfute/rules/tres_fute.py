@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .kinds import (
     FOX,
+    N_,
     PLUS_ONE,
     REROLL,
     ActionKind,
@@ -94,7 +95,7 @@ BLACK_X_OR_6 = ChoiceBonus((YELLOW_X, BLUE_X, GREEN_X, orange(6), purple(6)), "b
 SPEC = GameSpec(
     id="tres-fute",
     name_fr="Très futé",
-    name_en="That's Pretty Clever!",
+    name_en=N_("That's Pretty Clever!"),  # translated by the front ends (tresfute.text.game_name)
     dice=("w", "y", "b", "g", "o", "p"),
     areas={"y": YELLOW, "b": BLUE, "g": GREEN, "o": ORANGE, "p": PURPLE},
     sum_area="b",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .kinds import (
     FOX,
+    N_,
     PLUS_ONE,
     REPRISE,
     REROLL,
@@ -87,7 +88,7 @@ BLACK_Q = ChoiceBonus((SILVER_Q, YELLOW_Q, BLUE_Q, GREEN_Q, PINK_Q), "black ?")
 SPEC = GameSpec(
     id="vraiment-tres-fute",
     name_fr="Vraiment très futé",
-    name_en="Twice as Clever!",
+    name_en=N_("Twice as Clever!"),  # translated by the front ends (tresfute.text.game_name)
     dice=("w", "s", "y", "b", "g", "k"),
     areas={"s": SILVER, "y": YELLOW, "b": BLUE, "g": GREEN, "k": PINK},
     sum_area="b",
@@ -121,5 +122,16 @@ SPEC = GameSpec(
     # d'argent que les autres joueurs commencent à jouer »: True, a reprise may bring a die back
     # to roll when none is left (the player "can" still roll); False, the turn ends there.
     # docs/rules-decisions.md
-    rule_options=(RuleOption("reprise_with_no_die_left", True),),
+    rule_options=(
+        RuleOption(
+            "reprise_with_no_die_left",
+            True,
+            label=N_(
+                "With no die left to roll, you may still take a die back from the silver platter and roll it "
+                "(unchecked: the turn ends there)"
+            ),
+            when_true=N_("No die left to roll: a reprise may take one back and roll it"),
+            when_false=N_("No die left to roll: the turn ends, reprise or not"),
+        ),
+    ),
 )
