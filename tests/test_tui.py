@@ -571,7 +571,8 @@ def test_a_computer_seat_plays_to_win_and_vraiment_tres_fute_starts_under_the_ru
         app.screen.query_one("#players").value = 2
         await pilot.pause()
         assert app.screen.query_one("#kind1").value == "strong-win"
-        assert app.screen.query_one("#reprise-no-die").value is False  # from the command line
+        box = app.screen.query_one("#rule-vraiment-tres-fute-reprise_with_no_die_left")
+        assert box.value is False  # from the command line
         await start(app, pilot, game="vraiment-tres-fute", players=2, kinds=("person", "random"))
         game = app.screen.session.game
         assert game.rules == {"reprise_with_no_die_left": False}

@@ -41,6 +41,7 @@ except ImportError as error:  # say which extra to install, as the CLI does
 from .. import records
 from ..rules import CHANCE, Game, Move, Sheet, game_rules
 from ..rules.game import get_spec
+from ..rules.games import rule_option_defaults
 from ..rules.moves import DIE_LETTERS, dice_move
 from .actions import ActionMap, action_map, is_integer, not_an_action
 from .bounds import bounds
@@ -67,8 +68,8 @@ def _game_type() -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        # the rules options of Vraiment très futé (``Game(rules=...)``) as parameters of their own
-        parameter_specification={"game": "tres-fute", "players": 2, "reprise_with_no_die_left": True},
+        # every game's rules options (``Game(rules=...)``) as parameters of their own, from the games' specs
+        parameter_specification={"game": "tres-fute", "players": 2, **rule_option_defaults()},
     )
 
 

@@ -36,19 +36,21 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from .. import records
-from ..bots import BOTS, BotError
+from ..bot_names import TABLE_PLAYER, menu_players
+from ..bots import BotError
 from ..bots.appraisal import appraise
 from ..i18n import N_, _, decimal_comma, localized_text
 from ..learn import steps_text
-from ..rules import REPRISE_WITH_NO_DIE_LEFT, SPECS, Game, Move, MoveKind, Phase, game_rules, parse_move
+from ..rules import SPECS, Game, Move, MoveKind, Phase, game_rules, parse_move
 from ..text import (
     area_name,
-    bot_name,
+    bot_choice,
     describe_move,
     die_name,
     explain,
     game_name,
     rating_label,
+    rule_option_label,
     rules_lines,
     situation,
 )
@@ -72,9 +74,17 @@ def decimal(x: float) -> str:
 
 
 def seat_kinds(extra: tuple[str, ...] = ()) -> list[tuple[str, str]]:
-    """Who may sit: a person, a computer player, or one given by ``tresfute play --bot``."""
-    bots = [*BOTS, *(b for b in extra if b not in BOTS)]
-    return [(_("Person"), "person")] + [(_("Computer: {name}").format(name=bot_name(name)), name) for name in bots]
+    """Who may sit: a person, a computer player (``bot_names``, the strongest first), or one given
+    by ``tresfute play --bot``."""
+    bots = [player.name for player in menu_players()]
+    return [(_("Person"), "person")] + [
+        (bot_choice(name), name) for name in [*bots, *(b for b in extra if b not in bots)]
+    ]
+
+
+def rule_box_id(game_id: str, option: str) -> str:
+    """The setup's box of a game's rules option."""
+    return f"rule-{game_id}-{option}"
 
 
 class SetupScreen(Screen[None]):
@@ -89,8 +99,8 @@ class SetupScreen(Screen[None]):
             yield Label(_("New game"), id="setup-title")
             yield Label(_("Game"))
             with RadioSet(id="game"):
-                yield RadioButton(game_name(SPECS["tres-fute"]), value=True, id="tres-fute")
-                yield RadioButton(game_name(SPECS["vraiment-tres-fute"]), id="vraiment-tres-fute")
+                for number, spec in enumerate(SPECS.values()):
+                    yield RadioButton(game_name(spec), value=number == 0, id=spec.id)
             yield Label(_("Players"))
             yield Select(
                 [(_("1 (solo game)"), 1), ("2", 2), ("3", 3), ("4", 4)], value=1, allow_blank=False, id="players"
@@ -100,13 +110,16 @@ class SetupScreen(Screen[None]):
                     yield Input(value=_("Player {n}").format(n=i + 1), id=f"name{i}")
                     kinds = seat_kinds(self.app.extra_bots)  # type: ignore[attr-defined]
                     # a computer seat at a table plays to win (strong, the score-maximiser, by name)
-                    yield Select(kinds, value="person" if i == 0 else "strong-win", allow_blank=False, id=f"kind{i}")
+                    yield Select(kinds, value="person" if i == 0 else TABLE_PLAYER, allow_blank=False, id=f"kind{i}")
             rules: dict[str, bool] = self.app.rules  # type: ignore[attr-defined]
-            yield Checkbox(
-                _("{game}: a reprise rolls even with no die left").format(game=game_name(SPECS["vraiment-tres-fute"])),
-                value=rules.get(REPRISE_WITH_NO_DIE_LEFT, True),
-                id="reprise-no-die",
-            )
+            for spec in SPECS.values():  # each game's rules options, in their words (shown for the chosen game)
+                for option in spec.rule_options:
+                    yield Checkbox(
+                        rule_option_label(option),
+                        value=rules.get(option.name, option.default),
+                        id=rule_box_id(spec.id, option.name),
+                        classes=f"rule-option rules-{spec.id}",
+                    )
             yield Label(_("Seed (empty: random)"))
             yield Input(placeholder="", id="seed")
             with Horizontal(classes="buttons"):
@@ -121,6 +134,7 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_seats(1)
+        self._show_rules()
         self._fit()
         self.query_one("#start", Button).focus()  # Enter starts a solo game at once
 
@@ -142,10 +156,22 @@ class SetupScreen(Screen[None]):
         for i in range(4):
             self.query_one(f"#seat{i}").display = i < n
 
+    def _game_id(self) -> str:
+        """The game chosen."""
+        pressed = self.query_one("#game", RadioSet).pressed_button
+        return pressed.id if pressed is not None and pressed.id else next(iter(SPECS))
+
+    @on(RadioSet.Changed, "#game")
+    def _show_rules(self) -> None:
+        """Only the chosen game's rules options are shown."""
+        chosen = self._game_id()
+        for box in self.query(".rule-option"):
+            box.display = box.has_class(f"rules-{chosen}")
+
     @on(Button.Pressed, "#start")
     @on(Input.Submitted, "#seed, .seat Input")
     def start(self) -> None:
-        game_id = "tres-fute" if self.query_one("#tres-fute", RadioButton).value else "vraiment-tres-fute"
+        game_id = self._game_id()
         n = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
         seats = []
         for i in range(n):
@@ -157,11 +183,10 @@ class SetupScreen(Screen[None]):
             self.query_one("#setup-error", Static).update(_("The seed is a whole number."))
             return
         try:
-            rules = (
-                {REPRISE_WITH_NO_DIE_LEFT: self.query_one("#reprise-no-die", Checkbox).value}
-                if game_id == "vraiment-tres-fute"
-                else {}
-            )
+            rules = {
+                option.name: self.query_one(f"#{rule_box_id(game_id, option.name)}", Checkbox).value
+                for option in SPECS[game_id].rule_options
+            }
             session = Session.new(game_id, seats, int(seed_text) if seed_text else None, rules)
         except BotError as exc:
             self.query_one("#setup-error", Static).update(escape(str(exc)))
@@ -182,8 +207,7 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#help")
     def help(self) -> None:
-        game_id = "tres-fute" if self.query_one("#tres-fute", RadioButton).value else "vraiment-tres-fute"
-        self.app.push_screen(HelpScreen(game_id))
+        self.app.push_screen(HelpScreen(self._game_id()))
 
     @on(Button.Pressed, "#quit")
     def quit(self) -> None:
