@@ -429,10 +429,10 @@ def test_the_new_game_options_choose_the_reprise_reading_and_the_game_page_says_
     page.select_option("#players", "2")
     assert page.locator(".seat-kind[data-seat='1']").input_value() == "strong-win"
     page.click("#new-game .options summary")
-    assert page.locator("#reprise-no-die").count() == 0, "Très futé has no such option"
+    assert page.locator("#rule-reprise_with_no_die_left").count() == 0, "Très futé has no such option"
     page.select_option("#game-choice", "vraiment-tres-fute")
-    assert page.locator("#reprise-no-die").is_checked(), "the default reading"
-    page.uncheck("#reprise-no-die")
+    assert page.locator("#rule-reprise_with_no_die_left").is_checked(), "the default reading"
+    page.uncheck("#rule-reprise_with_no_die_left")
     page.click("#start")
     page.wait_for_selector("#rules-tag")
     assert "le tour s’arrête, reprise ou non" in page.inner_text("#rules-tag")

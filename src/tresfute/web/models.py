@@ -12,10 +12,11 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..bots import BOTS
+from ..i18n import LANGUAGES
 from ..inputs import duplicate_key
 from ..rules import SPECS
 
-Language = Literal["fr", "en", "de"]
+Language = Literal[LANGUAGES]  # type: ignore[valid-type]  # tresfute.i18n's one list
 Token = Annotated[str, Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 TOKEN: TypeAdapter[str] = TypeAdapter(Token)
 JSON_OBJECT: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])

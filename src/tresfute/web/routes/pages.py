@@ -9,6 +9,7 @@ asked without the version, or with an older one, is revalidated by its ETag (304
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from functools import cache
 from importlib import resources
@@ -21,11 +22,11 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from ...i18n import LOCALE_DIR, _, use_language
+from ...i18n import LANGUAGE_NAMES, LOCALE_DIR, SOURCE_LANGUAGE, _, use_language
 from ...rules import SPECS
 from ..deps import LanguageDep, request_language
 from ..layout import sheet_layout
-from ..strings import ui_strings
+from ..strings import choices, ui_strings
 from ..tables import TableError
 
 STATIC = Path(str(resources.files("tresfute.web") / "static"))
@@ -37,8 +38,8 @@ router = APIRouter()
 
 @cache
 def version() -> str:
-    """A hash of the page's files and the catalogues: it changes with any of them."""
-    digest = hashlib.sha256()
+    """A hash of the page's files, the catalogues and the menus' lists: it changes with any of them."""
+    digest = hashlib.sha256(json.dumps(choices(SOURCE_LANGUAGE), sort_keys=True).encode())  # the menus' lists
     for folder in (STATIC, Path(LOCALE_DIR)):
         for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".po"):
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
@@ -81,7 +82,11 @@ def _index() -> str:
 async def page(request: Request, game_id: str | None = None) -> HTMLResponse:
     """The page, in the request's language (:func:`~..deps.request_language`), naming its
     files under this version."""
-    text = _index().replace('<html lang="fr">', f'<html lang="{request_language(request)}" data-version="{version()}">')
+    languages = " ".join(LANGUAGE_NAMES)  # the one list (tresfute.i18n), for static/js/i18n.js
+    text = _index().replace(
+        '<html lang="fr">',
+        f'<html lang="{request_language(request)}" data-version="{version()}" data-languages="{languages}">',
+    )
     text = text.replace('"/static/', f'"/static/v-{version()}/')
     return HTMLResponse(text, headers={"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie"})
 
@@ -95,6 +100,13 @@ def _lasting(request: Request, content: Any) -> JSONResponse:
 @router.get("/api/strings", response_model=dict[str, str | list[str]])
 async def strings(request: Request, language: LanguageDep, v: str | None = None) -> JSONResponse:
     return _lasting(request, ui_strings(language))
+
+
+@router.get("/api/choices", response_model=dict[str, Any])
+async def menu_choices(request: Request, language: LanguageDep, v: str | None = None) -> JSONResponse:
+    """What the page's menus offer: the languages, the games with their rules options, the
+    computer players (:func:`~..strings.choices`)."""
+    return _lasting(request, choices(language))
 
 
 @router.get("/api/layout/{game_id}", response_model=dict[str, Any])

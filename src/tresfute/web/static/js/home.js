@@ -2,27 +2,35 @@
 // the open tables and joining by link. Seeds and hashes belong to a game's fairness panel.
 import { api } from "./api.js";
 import { html, useEffect, useState } from "./lib.js";
-import { N_, date, gameName, num, sentence, t } from "./i18n.js";
+import { choices, date, gameName, num, sentence, t } from "./i18n.js";
 import { asPlayer, gameLink, player, playerHeaders, remember, remembered, setGuide, setPlayer } from "./memory.js";
 
-const GAMES = ["tres-fute", "vraiment-tres-fute"];
+// The games, computer players and rules options come from the server's one list (/api/choices).
+const gameIds = () => choices().games.map((g) => g.id);
 const today = () => new Date().toISOString().slice(0, 10); // the challenge's days are UTC days
 const reviewLink = (g) => `/g/${g.id}?review${g.token ? `#seat=${g.token}` : ""}`;
-const BOT_CHOICES = [["", N_("Person")], ["strong-win", N_("Computer (strong, plays to win)")],
-  ["strong", N_("Computer (strong, maximises its score)")], ["greedy", N_("Computer (greedy)")],
-  ["random", N_("Computer (random)")]];
-const TABLE_BOT = "strong-win"; // a computer seat at a table plays to win
+const seatChoices = () => [["", t("Person")], ...choices().players.map((p) => [p.name, p.label])];
+const seatDefault = (i) => (i > 0 ? choices().table_player ?? "" : ""); // a computer seat at a table plays to win
+/** The rules chosen off their default, as one reading ({} the default reading). */
+const reading = (options, rules) => Object.fromEntries(options.filter((o) => o.name in rules && rules[o.name] !== o.default)
+  .map((o) => [o.name, rules[o.name]]));
+const sameReading = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k]);
 
 function NewGame() {
   const [count, setCount] = useState(1);
-  const [game, setGame] = useState(GAMES[0]);
+  const [game, setGame] = useState(() => gameIds()[0]);
+  const [rules, setRules] = useState({}); // the rules options changed from their default
+  const [kinds, setKinds] = useState({}); // the seats' choices changed from their default
+  const spec = choices().games.find((g) => g.id === game) ?? { players: [1, 2, 3, 4], rules: [], trained: [{}] };
+  const kindOf = (i) => kinds[i] ?? seatDefault(i);
+  const networkSeat = Array.from({ length: count }, (_, i) => kindOf(i))
+    .some((kind) => choices().players.some((p) => p.name === kind && p.network));
+  const untrained = networkSeat && !spec.trained.some((r) => sameReading(r, reading(spec.rules, rules)));
   const [firstGame] = useState(() => remembered().length === 0); // a newcomer: the guide by default
   const [error, setError] = useState("");
   const submit = async (event) => {
     event.preventDefault();
     const form = event.currentTarget;
-    // Vraiment très futé's rules option (docs/rules-decisions.md): checked is the default reading.
-    const rules = game === "vraiment-tres-fute" ? { reprise_with_no_die_left: form.querySelector("#reprise-no-die").checked } : {};
     const seats = [...form.querySelectorAll(".seat-row")].map((row) => ({
       // no name given: "Player 1" for the others, while this browser's own page says "you"
       name: row.querySelector(".seat-name").value.trim() || t("Player {n}", { n: Number(row.dataset.seat) + 1 }),
@@ -35,7 +43,7 @@ function NewGame() {
         method: "POST",
         headers,
         body: { game, seats, real_dice: form.querySelector("#real-dice").checked, language: document.documentElement.lang,
-          listed: form.querySelector("#listed").checked, rules },
+          listed: form.querySelector("#listed").checked, rules: reading(spec.rules, rules) },
       }));
       const mine = created.seats.find((s) => s.token);
       const invitations = created.seats.filter((s) => s.token && s !== mine).map((s) => ({ name: s.name, link: location.origin + s.link }));
@@ -49,15 +57,16 @@ function NewGame() {
   return html`<form id="new-game" class="panel card" onSubmit=${submit}>
     <h2>${t("New game")}</h2>
     <div class="form-line">
-      <label>${t("Game")} <select id="game-choice" value=${game} onChange=${(e) => setGame(e.currentTarget.value)}>
-        ${GAMES.map((g) => html`<option value=${g}>${gameName(g)}</option>`)}</select></label>
+      <label>${t("Game")} <select id="game-choice" value=${game} onChange=${(e) => { setGame(e.currentTarget.value); setRules({}); }}>
+        ${choices().games.map((g) => html`<option value=${g.id}>${g.name}</option>`)}</select></label>
       <label>${t("Players")} <select id="players" value=${count} onChange=${(e) => setCount(Number(e.currentTarget.value))}>
-        ${[1, 2, 3, 4].map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
+        ${spec.players.map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
     </div>
     <div id="seats">${Array.from({ length: count }, (_, i) => html`<div class="seat-row" key=${i} data-seat=${i}>
       <span class="seat-number">${t("Seat {n}", { n: i + 1 })}</span>
-      <select class="seat-kind" data-seat=${i} aria-label=${t("Seat {n}", { n: i + 1 })}>
-        ${BOT_CHOICES.map(([value, label]) => html`<option value=${value} selected=${(i > 0 ? TABLE_BOT : "") === value}>${t(label)}</option>`)}
+      <select class="seat-kind" data-seat=${i} aria-label=${t("Seat {n}", { n: i + 1 })}
+        onChange=${(e) => setKinds({ ...kinds, [i]: e.currentTarget.value })}>
+        ${seatChoices().map(([value, label]) => html`<option value=${value} selected=${kindOf(i) === value}>${label}</option>`)}
       </select>
       <input class="seat-name" aria-label=${t("Name of seat {n}", { n: i + 1 })} maxlength="40"
         value=${i === 0 ? (player().name || "") : t("Player {n}", { n: i + 1 })} placeholder=${i === 0 ? t("Your name") : null} />
@@ -68,9 +77,11 @@ function NewGame() {
     <details class="options"><summary>${t("Options")}</summary>
       <label class="check"><input type="checkbox" id="real-dice" /> ${t("Real dice: we roll our own dice at the table and type them")}</label>
       <label class="check"><input type="checkbox" id="listed" /> ${t("Open table: list it on the home page, the other people's seats free for anyone to take")}</label>
-      ${game === "vraiment-tres-fute" ? html`<label class="check"><input type="checkbox" id="reprise-no-die" checked />
-        ${t("With no die left to roll, you may still take a die back from the silver platter and roll it (unchecked: the turn ends there)")}</label>` : null}
+      ${spec.rules.map((o) => html`<label class="check" key=${`${game}-${o.name}`}><input type="checkbox" id=${`rule-${o.name}`}
+        class="rule-option" data-rule=${o.name} checked=${rules[o.name] ?? o.default}
+        onChange=${(e) => setRules({ ...rules, [o.name]: e.currentTarget.checked })} /> ${o.label}</label>`)}
     </details>
+    ${untrained ? html`<p class="note" id="untrained-rules" role="status">${t("The strong computer player was not trained for these rules: it may play them less well.")}</p>` : null}
     <button type="submit" id="start" class="primary-button">${t("Start the game")}</button>
     <p class="error" role="alert">${error}</p>
   </form>`;
@@ -94,7 +105,7 @@ function Challenge() {
   const [boards, setBoards] = useState([]);
   const [history, setHistory] = useState([]);
   useEffect(() => {
-    Promise.all(GAMES.map((g) => api(`/api/challenge/${g}`, { headers: playerHeaders() }).catch(() => null)))
+    Promise.all(gameIds().map((g) => api(`/api/challenge/${g}`, { headers: playerHeaders() }).catch(() => null)))
       .then((found) => setBoards(found.filter(Boolean)));
     if (player().token) api("/api/challenge/history", { headers: playerHeaders() }).then((h) => setHistory(h.entries), () => {});
   }, []);
@@ -117,7 +128,7 @@ function Challenge() {
     <p>${t("Every day, one solo game of each kind on the same dice for everyone: play it once, then compare.")}</p>
     <label>${t("Name")} <input id="challenge-name" maxlength="40" value=${name} onInput=${(e) => setName(e.currentTarget.value)}
       aria-label=${t("Your name in the challenge")} /></label>
-    <p class="challenge-buttons"><span class="challenge-play">${t("Play today's game:")}</span>${GAMES.map((g) => html`<button type="button" class="challenge-start primary-button" data-game=${g}
+    <p class="challenge-buttons"><span class="challenge-play">${t("Play today's game:")}</span>${gameIds().map((g) => html`<button type="button" class="challenge-start primary-button" data-game=${g}
       disabled=${busy || played.has(g)} title=${played.has(g) ? sentence(t("you have already played today's challenge of this game")) : null}
       onClick=${() => start(g)}>${gameName(g)}</button>`)}</p>
     <p class="error" role="alert">${error}</p>

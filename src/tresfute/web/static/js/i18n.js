@@ -5,8 +5,12 @@
 // The language: the one chosen in the header (kept in this browser, and in a cookie the server
 // reads), else the page's own, which the server chose from the browser's languages
 // (Accept-Language), then its default (serve --lang), then French.
+//
+// What the menus offer (the languages' names, the games with their rules options, the computer
+// players) comes from the server too (/api/choices, setChoices): every list is declared once, in
+// Python; the languages' codes are on the page itself (data-languages), read before anything loads.
 
-export const LANGUAGES = ["fr", "en", "de"];
+export const LANGUAGES = (document.documentElement.dataset.languages || "fr").split(" ");
 const saved = localStorage.getItem("tresfute.lang");
 const served = document.documentElement.lang;
 export const lang = LANGUAGES.includes(saved) ? saved : LANGUAGES.includes(served) ? served : "fr";
@@ -16,6 +20,13 @@ let strings = {};
 
 export function setStrings(loaded) {
   strings = loaded || {};
+}
+
+let offered = { languages: [], games: [], players: [], table_player: null };
+/** What the menus offer (/api/choices): { languages, games, players, table_player }. */
+export const choices = () => offered;
+export function setChoices(loaded) {
+  offered = loaded || offered;
 }
 
 export function chooseLanguage(value) {
@@ -61,7 +72,8 @@ export function date(value, { short = false, time = false } = {}) {
   return dates.get(key).format(when);
 }
 
-export const gameName = (id) => (id === "tres-fute" ? t("That's Pretty Clever!") : t("Twice as Clever!"));
+/** A game's published name in the page's language (Très futé, That's Pretty Clever!, Ganz schön clever). */
+export const gameName = (id) => offered.games.find((g) => g.id === id)?.name ?? id;
 
 /** The server's instructions are phrases ("choose a die of the roll"): shown alone, a sentence. */
 export const sentence = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : "");

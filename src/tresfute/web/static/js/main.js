@@ -3,7 +3,7 @@
 // page (a game page never loads the progress page's code), while the messages load.
 import { api, onConnection } from "./api.js";
 import { html, render, useEffect, useState } from "./lib.js";
-import { chooseLanguage, lang, setStrings, t, version } from "./i18n.js";
+import { choices, chooseLanguage, lang, setChoices, setStrings, t, version } from "./i18n.js";
 
 const layouts = new Map();
 const layoutFor = (game) => {
@@ -25,7 +25,7 @@ function Header() {
     <a href="/me" class="me-link" id="me-link">${t("My progress")}</a>
     <label class="language"><span>${t("Language")}</span>
       <select id="language" value=${lang} onChange=${(e) => { chooseLanguage(e.currentTarget.value); location.reload(); }}>
-        <option value="fr">Français</option><option value="en">English</option><option value="de">Deutsch</option>
+        ${choices().languages.map((l) => html`<option value=${l.code} lang=${l.code}>${l.name}</option>`)}
       </select></label>
   </header>`;
 }
@@ -53,8 +53,10 @@ function App({ page }) {
 async function start() {
   document.documentElement.lang = lang;
   const [load, draw] = route();
-  const [strings, module] = await Promise.all([api(`/api/strings?v=${version}`, { retry: true }), load()]);
+  const [strings, offered, module] = await Promise.all([api(`/api/strings?v=${version}`, { retry: true }),
+    api(`/api/choices?v=${version}`, { retry: true }), load()]);
   setStrings(strings);
+  setChoices(offered);
   render(html`<${App} page=${draw(module)} />`, document.getElementById("root"));
 }
 
