@@ -17,6 +17,7 @@ import pytest
 from tresfute.web.store import (
     MIGRATIONS,
     SCHEMA_VERSION,
+    AlreadySeatedError,
     EntryRefusedError,
     MoveConflictError,
     PostgresStore,
@@ -158,6 +159,7 @@ def test_a_postgresql_database_of_schema_3_is_migrated_and_its_games_go_on(postg
         db.execute("INSERT INTO moves VALUES ('old', 0, %s), ('old', 1, '1:y@r1c1')", (DICE,))
     store = PostgresStore(postgres_url)
     assert store.schema_version() == SCHEMA_VERSION
+    assert store.purge_finished(None, abandoned_before=time.time() - 60) == 0, "changed at the upgrade: kept"
     with pytest.raises(MoveConflictError):  # the migration counted the old game's two moves
         store.append_moves("old", 1, ["1:g@1"], None, revision=2)
     store.append_moves("old", 2, ["1:g@1"], None, revision=2)
@@ -407,4 +409,91 @@ def test_a_database_whose_player_entered_twice_is_migrated_and_refuses_a_third(t
     assert sorted(e.name for e in store.ranking("2026-11-23", "tres-fute")) == ["Ana", "Anna"]
     with pytest.raises(EntryRefusedError, match="played"):
         store.enter(an_entry("g3"), "Anouk", "p")
+    store.close()
+
+
+def open_game(game_id: str = "g1") -> StoredGame:
+    game = a_game(game_id, token=game_id * 32)
+    game.listed = True
+    game.seats.append(StoredSeat("Player 3", None, None, free=True))
+    return game
+
+
+def test_a_player_who_has_a_seat_at_a_table_cannot_take_another(store: Store) -> None:
+    game = open_game()
+    game.seats[0].player_hash = "a" * 64
+    game.seats.append(StoredSeat("Player 4", None, None, free=True))
+    store.create(game)
+    assert store.take_seat("g1", "Zed", token_hash("z" * 32), player_hash="z" * 64) == 2
+    for again in ("z" * 64, "a" * 64):
+        with pytest.raises(AlreadySeatedError):
+            store.take_seat("g1", "Again", token_hash(again[:32]), revision=1, player_hash=again)
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.seats[3].free and loaded.revision == 1, "nothing written"
+    assert store.take_seat("g1", "Eve", token_hash("e" * 32), revision=1, player_hash="e" * 64) == 3
+
+
+def test_an_idle_open_table_is_found_and_its_seat_handed_to_a_computer_player(store: Store) -> None:
+    """``idle_tables`` lists the open tables under way last changed between two moments (the
+    most recent first); ``replace_seats`` hands seats to a computer player, guarded by the revision, and the
+    seat's link plays no more."""
+    for game_id, created in (("old", 100.0), ("new", 200.0), ("now", 900.0)):
+        game = open_game(game_id)
+        game.created = created
+        store.create(game)
+    store.take_seat("old", "Zed", token_hash("z" * 32), player_hash="z" * 64, at=300.0)  # changed at 300
+    private = a_game("private", token="p" * 32)
+    private.created = 100.0
+    store.create(private)
+    assert store.idle_tables(0.0, 500.0, 10) == [("old", 1), ("new", 0)]
+    assert store.idle_tables(0.0, 500.0, 1) == [("old", 1)]
+    assert store.idle_tables(250.0, 500.0, 10) == [("old", 1)], "unchanged since before 250: not looked at"
+    with pytest.raises(MoveConflictError):
+        store.replace_seats("old", [2], "greedy", revision=0, at=600.0)  # found idle on a stale copy
+    store.replace_seats("old", [2], "greedy", revision=1, at=600.0)
+    loaded = store.load("old")
+    assert loaded is not None and loaded.revision == 2
+    assert (loaded.seats[2].bot, loaded.seats[2].token_hash, loaded.seats[2].player_hash) == ("greedy", None, None)
+    assert store.seat_of("z" * 32) is None
+    assert store.idle_tables(0.0, 500.0, 10) == [("new", 0)], "changed at 600"
+    assert store.idle_tables(0.0, 700.0, 10) == [("old", 2), ("new", 0)]
+
+
+def test_abandoned_games_are_forgotten_and_those_played_kept(store: Store) -> None:
+    """``purge_finished`` forgets, with the finished games, the unfinished ones unchanged since a
+    moment (a game under way is kept, and so is a daily challenge entry)."""
+    for game_id, created in (("abandoned", 100.0), ("played", 100.0), ("fresh", 400.0)):
+        game = a_game(game_id, token=game_id * 8)
+        game.created = created
+        store.create(game)
+    store.append_moves("abandoned", 0, [DICE], None, at=150.0)
+    store.append_moves("played", 0, [DICE], None, at=350.0)
+    entry = a_game("entry", token="e" * 32)
+    entry.created = 100.0
+    store.challenge_secret("1970-01-01", "tres-fute", "s" * 64)
+    entry.challenge = "1970-01-01"
+    store.enter(entry, "Ana", "p" * 64)
+    assert store.purge_finished(None, abandoned_before=300.0) == 1
+    assert store.load("abandoned") is None and store.seat_of("abandoned" * 8) is None
+    assert [store.load(g) is not None for g in ("played", "fresh", "entry")] == [True, True, True]
+    assert store.purge_finished(None) == 0, "None: none of that kind"
+
+
+def test_the_games_of_before_the_last_change_was_kept_count_as_changed_at_the_upgrade(tmp_path: Path) -> None:
+    """A database of schema 10 (no time of last change) keeps its games under way for the full
+    time after the upgrade, however old they are."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        old.execute("INSERT INTO schema_version VALUES (10)")
+        for script in MIGRATIONS[:10]:
+            for statement in _statements(script, "REAL"):
+                old.execute(statement)
+        old.execute(
+            "INSERT INTO games (id, game, real_dice, language, created) VALUES ('old', 'tres-fute', 1, 'fr', 1)"
+        )
+    store = SQLiteStore(path)
+    assert store.purge_finished(None, abandoned_before=time.time() - 60) == 0
+    assert store.load("old") is not None
+    assert store.purge_finished(None, abandoned_before=time.time() + 60) == 1
     store.close()

@@ -14,6 +14,7 @@ open it (``migrations.py``'s :data:`MIGRATIONS`, applied in order, each in one t
 from __future__ import annotations
 
 from .interface import (
+    AlreadySeatedError,
     Appended,
     Change,
     Entry,
@@ -40,6 +41,7 @@ __all__ = [
     "OLD_CHANNEL",
     "POOL_WAIT",
     "SCHEMA_VERSION",
+    "AlreadySeatedError",
     "Appended",
     "Change",
     "DatabaseOpenError",

@@ -113,6 +113,10 @@ class MoveConflictError(RuntimeError):
     """The game's record no longer is what the write expected (another server wrote first)."""
 
 
+class AlreadySeatedError(RuntimeError):
+    """A player who has a seat at an open table already asked for another; nothing was written."""
+
+
 class EntryRefusedError(RuntimeError):
     """A daily challenge entry that cannot be made (``reason``: "name" taken by someone else,
     or "played" already by this player, under any name); nothing was written."""
@@ -168,20 +172,26 @@ class Store(Protocol):
         revision: int | None = None,
         score: int | None = None,
         finished: float | None = None,
+        at: float | None = None,
     ) -> None:
         """Write ``entries`` as moves ``start``, ``start + 1``, … (``seat`` acted, if any); raises
         :class:`MoveConflictError` if the record does not have exactly ``start`` moves (or, when
         ``revision`` is given, if the game is no longer at that revision). ``score``: these moves
         end a daily challenge's entry, whose score is written with them, in the same transaction.
-        ``finished``: these moves end the game, at that moment (seconds since 1970)."""
+        ``finished``: these moves end the game, at that moment (seconds since 1970). ``at``: when
+        the game changed (seconds since 1970; now if None), as every change below writes it."""
         ...
 
-    def purge_finished(self, before: float) -> int:
-        """Forget the games finished before ``before`` (seconds since 1970), daily challenge
-        entries excepted (their day's ranking shows them); how many were forgotten."""
+    def purge_finished(self, before: float | None, abandoned_before: float | None = None) -> int:
+        """Forget the games finished before ``before`` (seconds since 1970), and the unfinished
+        ones that have not changed since ``abandoned_before`` (None: none of that kind), daily
+        challenge entries excepted (their day's ranking and the player's history show them); how
+        many were forgotten."""
         ...
 
-    def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
+    def truncate(
+        self, game_id: str, length: int, seat: int, revision: int | None = None, at: float | None = None
+    ) -> None:
         """Keep the first ``length`` moves (``seat``'s undo); the same guard on ``revision``."""
         ...
 
@@ -194,11 +204,30 @@ class Store(Protocol):
         ...
 
     def take_seat(
-        self, game_id: str, name: str, token_hash: str, revision: int | None = None, player_hash: str | None = None
+        self,
+        game_id: str,
+        name: str,
+        token_hash: str,
+        revision: int | None = None,
+        player_hash: str | None = None,
+        at: float | None = None,
     ) -> int | None:
         """Give the open table's first free seat to ``name`` (None if none is left): one write,
         so two people taking the last seat at once cannot both get it; the same guard on
-        ``revision`` as a move's."""
+        ``revision`` as a move's. Raises :class:`AlreadySeatedError` if ``player_hash`` plays
+        a seat of this game already."""
+        ...
+
+    def idle_tables(self, after: float, before: float, limit: int) -> list[tuple[str, int]]:
+        """The open tables under way whose last change was between ``after`` and ``before``,
+        those that changed last first: each game's id and revision."""
+        ...
+
+    def replace_seats(
+        self, game_id: str, seats: list[int], bot: str, revision: int | None = None, at: float | None = None
+    ) -> None:
+        """Hand ``seats`` (people's, taken or free) to the computer player ``bot``: their token and
+        player are forgotten (a seat link no longer plays them); the same guard on ``revision``."""
         ...
 
     def open_games(self, limit: int) -> list[StoredGame]:

@@ -133,6 +133,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (player_hash, game_id, seat, move_number)
     );
     """,
+    # 11: when a game last changed (a move, an undo, a seat taken or handed to a computer player),
+    # so that a seat an open table waits on for too long can be handed to a computer player and a
+    # game abandoned for long forgotten. The games of before count as changed at the upgrade.
+    """
+    ALTER TABLE games ADD COLUMN moved {real};
+    UPDATE games SET moved = {now};
+    CREATE INDEX games_moved ON games (moved);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -145,5 +153,7 @@ class ForeignDatabaseError(RuntimeError):
     """An SQLite file that holds another program's tables (and none of tresfute's): left alone."""
 
 
-def _statements(script: str, real: str) -> list[str]:
-    return [s.strip() for s in script.format(real=real).split(";") if s.strip()]
+def _statements(script: str, real: str, now: str = "NULL") -> list[str]:
+    """A migration's statements; ``{real}`` is the dialect's float, ``{now}`` its expression of
+    the present moment in seconds since 1970."""
+    return [s.strip() for s in script.format(real=real, now=now).split(";") if s.strip()]

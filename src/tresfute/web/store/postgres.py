@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -58,6 +59,7 @@ class PostgresStore(_SQLStore):
     announced on the :data:`CHANNEL` (``LISTEN/NOTIFY``) so that each server can tell its pages."""
 
     _real = "DOUBLE PRECISION"
+    _now = "EXTRACT(EPOCH FROM now())"
     _for_update = " FOR UPDATE"
 
     def __init__(self, url: str, min_size: int = 1, max_size: int = 8, wait: float = POOL_WAIT) -> None:
@@ -114,8 +116,10 @@ class PostgresStore(_SQLStore):
                     cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 yield _PgCursor(cursor)
 
-    def _changed(self, cursor: Any, game_id: str, revision: int, move_count: int, seat: int | None) -> None:
-        super()._changed(cursor, game_id, revision, move_count, seat)
+    def _changed(
+        self, cursor: Any, game_id: str, revision: int, move_count: int, seat: int | None, at: float | None
+    ) -> None:
+        super()._changed(cursor, game_id, revision, move_count, seat, at)
         cursor.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {revision}"))
 
     # A move is one statement, so one round trip: the game's row is updated only if it is at
@@ -125,7 +129,7 @@ class PostgresStore(_SQLStore):
     _APPEND = """
         WITH g AS (
             UPDATE games SET revision = revision + 1, move_count = %(start)s + %(count)s,
-                finished = COALESCE(%(finished)s::double precision, finished)
+                finished = COALESCE(%(finished)s::double precision, finished), moved = %(at)s
             WHERE id = %(game)s AND (%(revision)s::integer IS NULL OR revision = %(revision)s)
               AND move_count = %(start)s
             RETURNING revision
@@ -154,6 +158,7 @@ class PostgresStore(_SQLStore):
         revision: int | None = None,
         score: int | None = None,
         finished: float | None = None,
+        at: float | None = None,
     ) -> None:
         import psycopg
 
@@ -169,6 +174,7 @@ class PostgresStore(_SQLStore):
             "seat": seat,
             "score": score,
             "finished": finished,
+            "at": time.time() if at is None else at,
             "channel": CHANNEL,
             "told": told if len(game_id) + len(told.encode()) < NOTICE_ROOM else "",
         }

@@ -4,11 +4,13 @@ transactions and how a game's row is locked for a write."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from .interface import (
+    AlreadySeatedError,
     Entry,
     EntryRefusedError,
     MoveConflictError,
@@ -27,6 +29,7 @@ class _SQLStore:
     transactions (:meth:`_transaction`) and how a game's row is locked for a write."""
 
     _real = "REAL"
+    _now = "NULL"  # the dialect's present moment in seconds since 1970 (migration 11)
     _for_update = ""
     _health: _Health
 
@@ -58,7 +61,7 @@ class _SQLStore:
                 f"the database has schema version {found}; this tresfute knows up to {SCHEMA_VERSION}: upgrade it"
             )
         for version in range(found, SCHEMA_VERSION):
-            for statement in _statements(MIGRATIONS[version], self._real):
+            for statement in _statements(MIGRATIONS[version], self._real, self._now):
                 cursor.execute(statement)
         if found == 0:
             cursor.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
@@ -75,8 +78,8 @@ class _SQLStore:
 
     def _insert(self, cursor: Any, game: StoredGame) -> None:
         cursor.execute(
-            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed, move_count, rules)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (id, game, real_dice, secret, language, created, challenge, listed, move_count, rules,"
+            " moved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.id,
                 game.game,
@@ -88,6 +91,7 @@ class _SQLStore:
                 int(game.listed),
                 len(game.moves),
                 None if game.rules is None else json.dumps(game.rules),
+                game.created,
             ),
         )
         cursor.executemany(
@@ -156,6 +160,7 @@ class _SQLStore:
         revision: int | None = None,
         score: int | None = None,
         finished: float | None = None,
+        at: float | None = None,
     ) -> None:
         with self._transaction() as cursor:
             now, count = self._guard(cursor, game_id, revision)
@@ -169,27 +174,34 @@ class _SQLStore:
                 cursor.execute("UPDATE challenge_entries SET score = ? WHERE game_id = ?", (score, game_id))
             if finished is not None:
                 cursor.execute("UPDATE games SET finished = ? WHERE id = ?", (finished, game_id))
-            self._changed(cursor, game_id, now + 1, start + len(entries), seat)
+            self._changed(cursor, game_id, now + 1, start + len(entries), seat, at)
 
-    def purge_finished(self, before: float) -> int:
+    def purge_finished(self, before: float | None, abandoned_before: float | None = None) -> int:
+        # a moment of None matches nothing: NULL < anything is not true
+        old = "SELECT id FROM games WHERE challenge IS NULL AND (finished < ? OR (finished IS NULL AND moved < ?))"
+        moments = (before, abandoned_before)
         with self._transaction() as cursor:
-            old = "SELECT id FROM games WHERE finished < ? AND challenge IS NULL"
-            cursor.execute(f"DELETE FROM moves WHERE game_id IN ({old})", (before,))
-            cursor.execute(f"DELETE FROM reviews WHERE game_id IN ({old})", (before,))
-            cursor.execute(f"DELETE FROM seats WHERE game_id IN ({old})", (before,))
-            forgotten: int = cursor.execute(
-                "DELETE FROM games WHERE finished < ? AND challenge IS NULL", (before,)
-            ).rowcount
+            cursor.execute(f"DELETE FROM moves WHERE game_id IN ({old})", moments)
+            cursor.execute(f"DELETE FROM reviews WHERE game_id IN ({old})", moments)
+            cursor.execute(f"DELETE FROM seats WHERE game_id IN ({old})", moments)
+            forgotten: int = cursor.execute(f"DELETE FROM games WHERE id IN ({old})", moments).rowcount
         return forgotten
 
-    def truncate(self, game_id: str, length: int, seat: int, revision: int | None = None) -> None:
+    def truncate(
+        self, game_id: str, length: int, seat: int, revision: int | None = None, at: float | None = None
+    ) -> None:
         with self._transaction() as cursor:
             now, count = self._guard(cursor, game_id, revision)
             cursor.execute("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, length))
-            self._changed(cursor, game_id, now + 1, min(count, length), seat)
+            self._changed(cursor, game_id, now + 1, min(count, length), seat, at)
 
-    def _changed(self, cursor: Any, game_id: str, revision: int, move_count: int, seat: int | None) -> None:
-        cursor.execute("UPDATE games SET revision = ?, move_count = ? WHERE id = ?", (revision, move_count, game_id))
+    def _changed(
+        self, cursor: Any, game_id: str, revision: int, move_count: int, seat: int | None, at: float | None
+    ) -> None:
+        cursor.execute(
+            "UPDATE games SET revision = ?, move_count = ?, moved = ? WHERE id = ?",
+            (revision, move_count, time.time() if at is None else at, game_id),
+        )
         if seat is not None:
             cursor.execute("UPDATE seats SET acted = acted + 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
@@ -207,10 +219,23 @@ class _SQLStore:
         return (row[0], row[1], row[2]) if row else None
 
     def take_seat(
-        self, game_id: str, name: str, token_hash: str, revision: int | None = None, player_hash: str | None = None
+        self,
+        game_id: str,
+        name: str,
+        token_hash: str,
+        revision: int | None = None,
+        player_hash: str | None = None,
+        at: float | None = None,
     ) -> int | None:
         with self._transaction() as cursor:
-            now, count = self._guard(cursor, game_id, revision)
+            now, count = self._guard(cursor, game_id, revision)  # the row's lock: one seat taken at a time
+            if (
+                player_hash is not None
+                and cursor.execute(
+                    "SELECT 1 FROM seats WHERE game_id = ? AND player_hash = ?", (game_id, player_hash)
+                ).fetchone()
+            ):
+                raise AlreadySeatedError(game_id)
             row = cursor.execute("SELECT MIN(seat) FROM seats WHERE game_id = ? AND free = 1", (game_id,)).fetchone()
             if row is None or row[0] is None:
                 return None
@@ -219,8 +244,29 @@ class _SQLStore:
                 "UPDATE seats SET name = ?, token_hash = ?, free = 0, player_hash = ? WHERE game_id = ? AND seat = ?",
                 (name, token_hash, player_hash, game_id, seat),
             )
-            self._changed(cursor, game_id, now + 1, count, None)
+            self._changed(cursor, game_id, now + 1, count, None, at)
         return seat
+
+    def idle_tables(self, after: float, before: float, limit: int) -> list[tuple[str, int]]:
+        with self._transaction(write=False) as cursor:
+            rows = cursor.execute(
+                "SELECT id, revision FROM games WHERE listed = 1 AND finished IS NULL AND challenge IS NULL"
+                " AND moved >= ? AND moved < ? ORDER BY moved DESC LIMIT ?",
+                (after, before, limit),
+            ).fetchall()
+        return [(str(game_id), int(revision)) for game_id, revision in rows]
+
+    def replace_seats(
+        self, game_id: str, seats: list[int], bot: str, revision: int | None = None, at: float | None = None
+    ) -> None:
+        with self._transaction() as cursor:
+            now, count = self._guard(cursor, game_id, revision)
+            cursor.executemany(
+                "UPDATE seats SET bot = ?, token_hash = NULL, player_hash = NULL, free = 0"
+                " WHERE game_id = ? AND seat = ? AND bot IS NULL",
+                [(bot, game_id, seat) for seat in seats],
+            )
+            self._changed(cursor, game_id, now + 1, count, None, at)
 
     def open_games(self, limit: int) -> list[StoredGame]:
         with self._transaction(write=False) as cursor:

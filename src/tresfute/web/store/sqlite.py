@@ -17,6 +17,8 @@ from .sql import _SQLStore
 class SQLiteStore(_SQLStore):
     """Games in one SQLite file (``":memory:"`` for tests); safe across threads."""
 
+    _now = "((julianday('now') - 2440587.5) * 86400.0)"
+
     def __init__(self, path: str | Path) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
