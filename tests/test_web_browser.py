@@ -363,6 +363,21 @@ def test_an_open_table_waits_for_players_and_a_stranger_takes_the_free_seat(serv
     assert ana_errors == [] and zed_errors == []
 
 
+def test_a_stranger_takes_a_free_seat_from_the_game_page_as_a_player(server: str, browser: Any) -> None:
+    """The game page's own form takes the seat as this browser's player (made then if it has
+    none: a seat at an open table is a player's, issue 72)."""
+    ana, ana_errors = open_page(browser, server + "/")
+    start_game(ana, "tres-fute", [("", "Ana"), ("", "Siège libre")], listed=True)
+    game_id = ana.url.split("/g/")[1].split("#")[0]
+    zed, zed_errors = open_page(browser, server + f"/g/{game_id}")
+    zed.fill(".take-seat input", "Zed")
+    zed.click(".take-seat button[type='submit']")
+    zed.wait_for_selector(".own-sheet .sheet[aria-label*='Zed']")
+    assert zed.evaluate("JSON.parse(localStorage.getItem('tresfute.player') || '{}').token"), "a player now"
+    ana.wait_for_function("document.body.innerText.includes('Zed')")
+    assert ana_errors == [] and zed_errors == []
+
+
 def test_a_whole_turn_is_played_with_the_keyboard(server: str, browser: Any) -> None:
     """Tab reaches every die, lit cell and button; Enter plays it; the picker takes the focus."""
     page, errors = open_page(browser, server + "/")

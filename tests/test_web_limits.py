@@ -177,3 +177,33 @@ def test_a_game_played_to_its_end_is_written_with_when_it_ended(tmp_path: Path) 
         table, _seat = host.act(table.id, token, str(table.legal(0)[0]), table.stored.seats[0].acted)
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT finished FROM games WHERE id = ?", (table.id,)).fetchone()[0] == 12_345.0
+
+
+def test_the_open_tables_limits_and_the_abandoned_games_retention_are_read_from_the_environment() -> None:
+    given = {"TRESFUTE_JOINS_PER_MINUTE": "3", "TRESFUTE_IDLE_SEAT_MINUTES": "2.5", "TRESFUTE_KEEP_ABANDONED_DAYS": "0"}
+    assert Limits.from_environment(given) == Limits(joins_per_minute=3, idle_seat_minutes=2.5, keep_abandoned_days=0)
+    assert (Limits().joins_per_minute, Limits().idle_seat_minutes, Limits().keep_abandoned_days) == (10, 10.0, 30.0)
+    with pytest.raises(ValueError, match="TRESFUTE_IDLE_SEAT_MINUTES"):
+        Limits.from_environment({"TRESFUTE_IDLE_SEAT_MINUTES": "-1"})
+
+
+def test_games_abandoned_for_the_retention_are_forgotten_games_under_way_kept(tmp_path: Path) -> None:
+    """An unfinished game with no change for ``keep_abandoned_days`` is forgotten by the same
+    purge as finished games (here with finished games kept for ever); one played lately is kept,
+    however old, and so is a daily challenge entry."""
+    day = 86_400.0
+    now = 100 * day
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    for game_id, challenge in (("abandoned", None), ("played", None), ("entry", "1970-02-10")):
+        game = StoredGame(game_id, "tres-fute", True, None, [StoredSeat("Ana", None, None)], challenge=challenge)
+        game.created = now - 40 * day
+        store.create(game)
+    store.append_moves("played", 0, ["dice w1 y1 b1 g1 o1 p1"], None, at=now - day)
+    finished_game(store, "finished", now - 40 * day)
+    app = create_app(store=store, clock=lambda: now, limits=Limits(keep_finished_days=0, keep_abandoned_days=30))
+    with TestClient(app) as client:
+        deadline = time.monotonic() + 30  # the purge runs in the background: a busy machine is slow
+        while store.load("abandoned") is not None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert client.get("/api/games/abandoned").status_code == 404
+        assert [store.load(g) is not None for g in ("played", "entry", "finished")] == [True, True, True]

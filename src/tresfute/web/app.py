@@ -22,6 +22,7 @@ import gc
 import os
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from .challenge import DailyChallenge
 from .computers import Computers
 from .deps import Server
 from .errors import answer_errors_as_json
-from .limits import Guard, Limits, forget_finished
+from .limits import Guard, Limits, forget_finished, replace_idle_seats
 from .listeners import Listeners, forward_changes
 from .middleware import BodyLimit, HeadAsGet, PrivateAnswers, SecurityHeaders
 from .reviews import Reviews
@@ -96,14 +97,21 @@ def create_app(
 async def running(server: Server) -> AsyncIterator[None]:
     """What runs beside the requests while the application does: the forwarding of the changes
     other servers make to this one's pages (a store with the database's notices: PostgreSQL),
-    and the forgetting of old finished games."""
+    the forgetting of old finished and abandoned games, and the handing of open tables' idle
+    seats to computer players."""
     host = server.host
     async with anyio.create_task_group() as tasks:
         changes = getattr(host.store, "changes", None)
         if changes is not None:
             tasks.start_soon(forward_changes, host, server.listeners, changes)
-        if server.guard.limits.keep_finished_days > 0:
-            tasks.start_soon(forget_finished, host.store, server.guard.limits.keep_finished_days, host.wall_clock)
+        limits = server.guard.limits
+        if limits.keep_finished_days > 0 or limits.keep_abandoned_days > 0:
+            days = limits.keep_finished_days
+            tasks.start_soon(
+                partial(forget_finished, abandoned_days=limits.keep_abandoned_days), host.store, days, host.wall_clock
+            )
+        if limits.idle_seat_minutes > 0:
+            tasks.start_soon(replace_idle_seats, host, server.computers, limits.idle_seat_minutes)
         yield
         tasks.cancel_scope.cancel()
 

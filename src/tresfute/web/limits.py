@@ -1,5 +1,6 @@
-"""Limits for a public site: what one client address may create per minute, how many pages it
-may keep open, and how long finished games are kept.
+"""Limits for a public site: what one client address may create or take per minute, how many
+pages it may keep open, how long an open table waits for a person, and how long finished and
+abandoned games are kept.
 
 Each server process counts for itself: with ``--workers N`` an address may create up to N times
 the limit a minute (the reverse proxy can hold a site-wide limit: docs/deploy.md). The address
@@ -16,13 +17,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 import anyio
 
 from ..i18n import _
 from ..settings import SettingError
 from .store import Store
-from .tables import TableError
+from .tables import Host, TableError
+
+if TYPE_CHECKING:
+    from .computers import Computers
 
 SECONDS_PER_DAY = 86_400.0
 
@@ -40,9 +45,12 @@ class Limits:
     tables_per_minute: int = 5  # open tables (listed on the home page)
     entries_per_minute: int = 6  # daily challenge entries
     players_per_minute: int = 10  # new players (their progress page's secret)
+    joins_per_minute: int = 10  # seats taken at open tables
     practice_per_minute: int = 20  # practice moves judged (each a third of a second's work)
     sockets_per_address: int = 40  # pages open at once (each game's page holds a WebSocket)
     keep_finished_days: float = 365.0  # finished games are forgotten after this (challenge entries never)
+    keep_abandoned_days: float = 30.0  # unfinished games without a change for this long are forgotten
+    idle_seat_minutes: float = 10.0  # an open table's seat waited for this long goes to a computer player
 
     @classmethod
     def from_environment(cls, environment: Mapping[str, str] = os.environ) -> Limits:
@@ -141,6 +149,7 @@ class Guard:
             "tables": PerMinute(limits.tables_per_minute, clock),
             "entries": PerMinute(limits.entries_per_minute, clock),
             "players": PerMinute(limits.players_per_minute, clock),
+            "joins": PerMinute(limits.joins_per_minute, clock),
             "practice": PerMinute(limits.practice_per_minute, clock),
         }
         self.sockets = OpenSockets(limits.sockets_per_address)
@@ -156,20 +165,44 @@ class Guard:
             "tables": _("too many open tables from your connection: try again in {seconds} s"),
             "entries": _("too many challenge entries from your connection: try again in {seconds} s"),
             "players": _("too many new players from your connection: try again in {seconds} s"),
+            "joins": _("too many seats taken from your connection: try again in {seconds} s"),
             "practice": _("too many practice moves from your connection: try again in {seconds} s"),
         }
         raise TooManyError(messages[kind].format(seconds=seconds), seconds)
 
 
-async def forget_finished(store: Store, days: float, wall_clock: Callable[[], float], every: float = 3600.0) -> None:
-    """Forget the games finished more than ``days`` ago, now and then every ``every`` seconds
-    (each server process does it: forgetting twice is forgetting once)."""
+async def forget_finished(
+    store: Store, days: float, wall_clock: Callable[[], float], every: float = 3600.0, abandoned_days: float = 0.0
+) -> None:
+    """Forget the games finished more than ``days`` ago, and the unfinished ones that have not
+    changed for ``abandoned_days`` (0: kept for ever, either), now and then every ``every``
+    seconds (each server process does it: forgetting twice is forgetting once)."""
+
+    def moment(age: float) -> float | None:
+        return wall_clock() - age * SECONDS_PER_DAY if age > 0 else None
+
     while True:
         try:
-            forgotten = await anyio.to_thread.run_sync(store.purge_finished, wall_clock() - days * SECONDS_PER_DAY)
+            forgotten = await anyio.to_thread.run_sync(store.purge_finished, moment(days), moment(abandoned_days))
         except Exception:  # the database is away: next time
-            logging.getLogger(__name__).warning("could not forget the old finished games", exc_info=True)
+            logging.getLogger(__name__).warning("could not forget the old games", exc_info=True)
         else:
             if forgotten:
-                logging.getLogger(__name__).info("forgot %d games finished over %g days ago", forgotten, days)
+                message = "forgot %d games finished over %g days ago or abandoned for %g days"
+                logging.getLogger(__name__).info(message, forgotten, days, abandoned_days)
+        await anyio.sleep(every)
+
+
+async def replace_idle_seats(host: Host, computers: Computers, minutes: float, every: float = 60.0) -> None:
+    """Every ``every`` seconds, hand to a computer player the seats of open tables waited for
+    ``minutes`` or more (:meth:`~.tables.Host.replace_idle_seats`), whose tables then play on
+    (each server process does it: the store's revision lets one hand each seat)."""
+    while True:
+        try:
+            tables = await anyio.to_thread.run_sync(host.replace_idle_seats, minutes * 60.0)
+        except Exception:  # the database is away: next time
+            logging.getLogger(__name__).warning("could not look for idle seats", exc_info=True)
+        else:
+            for table in tables:
+                computers.start(table)
         await anyio.sleep(every)

@@ -74,6 +74,42 @@ class Table:
             return True
         return self.stored.real_dice and roller in self.bots
 
+    def awaited(self) -> set[int]:
+        """The seats the game waits for now: those to decide, or the one to roll (at a real-dice
+        table, a computer player's dice are typed by any person there)."""
+        if self.game.is_over:
+            return set()
+        roller = self.roller()
+        if roller is None:
+            return set(self.game.players_to_move)
+        if roller not in self.bots:
+            return {roller}
+        return set(self.people()) if self.stored.real_dice else set()
+
+    def idle_seats(self) -> list[int]:
+        """The people's seats (taken or free) of an open table under way that the game waits for,
+        provided a person who took a seat is not waited for: someone is kept waiting by them
+        (where everyone the game waits for is away, nobody is kept waiting)."""
+        if not self.stored.listed:
+            return []
+        awaited = self.awaited() - set(self.bots)
+        waiting = [i for i in self.people() if i not in awaited and not self.stored.seats[i].free]
+        return sorted(awaited) if awaited and waiting else []
+
+    def hand_to_computer(self, seats: list[int], bot: str) -> None:
+        """The seats played by ``bot`` from now on (once the store has it): no token plays them."""
+        for seat in seats:
+            stored = self.stored.seats[seat]
+            stored.bot, stored.token_hash, stored.player_hash, stored.free = bot, None, None, False
+        self.stored.revision += 1
+        self.seat_computers()
+
+    def seat_computers(self) -> None:
+        """Seat the computer players the stored seats name that the table lacks (seats handed
+        to one, here or by another server); those seated already keep their state."""
+        for seat, bot in _bots_of(self.stored, self.bots).items():
+            self.bots.setdefault(seat, bot)
+
     def legal(self, seat: int) -> list[Move]:
         if self.may_roll(seat) and not self.stored.real_dice:
             return [ROLL]
@@ -147,10 +183,15 @@ def _written(table: Table, entries: list[str], game: Game, seat: int | None) -> 
 
 def _table_of(stored: StoredGame) -> Table:
     """The table of a stored game: its record replayed through the engine, its bots seated."""
-    game = replay_stored(stored, stored.moves)
+    return Table(stored, replay_stored(stored, stored.moves), _bots_of(stored))
+
+
+def _bots_of(stored: StoredGame, seated: dict[int, Bot] | None = None) -> dict[int, Bot]:
+    """The computer players of a stored game (but those ``seated`` already), each seeded by
+    the game and its seat."""
     seed = int(hashlib.sha256(stored.id.encode()).hexdigest()[:12], 16)
-    bots = {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None}
-    return Table(stored, game, bots)
+    seated = seated or {}
+    return {i: make_bot(s.bot, seed + i) for i, s in enumerate(stored.seats) if s.bot is not None and i not in seated}
 
 
 def new_stored(

@@ -39,6 +39,7 @@ from ..rules import (
 from ..text import explain
 from .days import closes
 from .store import (
+    AlreadySeatedError,
     Change,
     EntryRefusedError,
     MoveConflictError,
@@ -61,7 +62,22 @@ from .table import (
 )
 from .views import _view, hint_view, move_view, open_table_view, past_view, steps_view
 
-__all__ = ["ROLL", "ConflictError", "Host", "SeatRequest", "Table", "TableError", "move_view", "replay_stored"]
+__all__ = [
+    "REPLACEMENT_BOT",
+    "ROLL",
+    "ConflictError",
+    "Host",
+    "SeatRequest",
+    "Table",
+    "TableError",
+    "move_view",
+    "replay_stored",
+]
+
+REPLACEMENT_BOT = "greedy"  # who plays an idle seat of an open table (quick to think: no search)
+# How far back the look for idle seats goes: a table unchanged for longer has nobody waiting at
+# it (else its seat would have been handed then); a seat taken there makes it looked at again.
+IDLE_LOOK_BACK = 86_400.0
 
 
 class Host:
@@ -132,20 +148,32 @@ class Host:
 
     def join(self, table_id: str, name: str, player_hash: str | None = None) -> tuple[Table, int, str]:
         """Take the first free seat of an open table (for the player ``player_hash``, the SHA-256
-        of their secret, if given); returns it and the seat's new token. The
-        seat is written, then taken in memory (nothing can fail in between, which would leave a
-        seat taken by a token nobody got); a copy older than the store's is reloaded first."""
+        of their secret, if given: one seat a player at a table); returns it and the seat's new
+        token. The seat is written, then taken in memory (nothing can fail in between, which
+        would leave a seat taken by a token nobody got); a copy older than the store's is
+        reloaded first."""
         table = self.table(table_id)
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
+        seated = TableError(409, _("you have a seat at this table already"))
         with table.lock:
+            if player_hash is not None and any(s.player_hash == player_hash for s in table.stored.seats):
+                raise seated
             for last_try in (False, True):
                 if not table.stored.listed:
                     break
                 try:
                     seat = self.store.take_seat(
-                        table_id, name, hashed, revision=table.stored.revision, player_hash=player_hash
+                        table_id,
+                        name,
+                        hashed,
+                        revision=table.stored.revision,
+                        player_hash=player_hash,
+                        at=self.wall_clock(),
                     )
+                except AlreadySeatedError:  # seated through another server
+                    self._reload(table)
+                    raise seated from None
                 except MoveConflictError:
                     if last_try:
                         raise ConflictError() from None
@@ -158,6 +186,34 @@ class Host:
                 table.stored.revision += 1
                 return table, seat, token
             raise TableError(409, _("this table has no free seat left"))
+
+    def replace_idle_seats(self, idle_seconds: float, bot: str = REPLACEMENT_BOT, limit: int = 100) -> list[Table]:
+        """Hand to the computer player ``bot`` the seats of open tables that the game has waited
+        for, unchanged, for ``idle_seconds`` or more while someone at the table waits on them
+        (:meth:`Table.idle_seats`); returns the tables changed, whose computer players are left
+        to the caller when :attr:`computers_later`. The write is guarded by the revision the
+        table was found idle at: a move made meanwhile (here or on another server) keeps the seat."""
+        changed = []
+        before = self.wall_clock() - idle_seconds
+        for table_id, revision in self.store.idle_tables(before - IDLE_LOOK_BACK, before, limit):
+            try:
+                table = self.table(table_id, revision)
+            except TableError:  # forgotten meanwhile
+                continue
+            with table.lock:
+                seats = table.idle_seats()
+                if not seats or table.stored.revision != revision:
+                    continue
+                try:
+                    self.store.replace_seats(table.id, seats, bot, revision=revision, at=self.wall_clock())
+                except MoveConflictError:  # it changed meanwhile: the seat stays, for now
+                    self._reload(table)
+                    continue
+                table.hand_to_computer(seats, bot)
+                self._automatic(table)
+            self._release_if_over(table)
+            changed.append(table)
+        return changed
 
     def open_tables(self, limit: int = 30) -> list[dict[str, Any]]:
         """The open tables with a free seat, newest first, as the home page lists them."""
@@ -209,6 +265,7 @@ class Host:
                 return
             table.stored = stored
             table.game = replay_stored(stored, stored.moves)
+            table.seat_computers()  # a seat handed to a computer player by another server
             if automatic:
                 self._automatic(table)
 
@@ -380,7 +437,7 @@ class Host:
             kept = table.stored.moves[:index]
             game = replay_stored(table.stored, kept)
             try:
-                self.store.truncate(table.id, index, seat, revision=table.stored.revision)
+                self.store.truncate(table.id, index, seat, revision=table.stored.revision, at=self.wall_clock())
             except MoveConflictError:
                 self._reload(table)
                 raise ConflictError() from None
@@ -418,7 +475,8 @@ class Host:
             raise TableError(409, _("illegal move: {reason}").format(reason=explain(exc))) from None
         # the move that ends a daily challenge's entry writes its score with it: never one without the other
         score = trial.scores()[0].total if trial.is_over and table.stored.challenge is not None else None
-        finished = self.wall_clock() if trial.is_over else None
+        now = self.wall_clock()
+        finished = now if trial.is_over else None
         try:
             self.store.append_moves(
                 table.id,
@@ -428,6 +486,7 @@ class Host:
                 revision=table.stored.revision,
                 score=score,
                 finished=finished,
+                at=now,
             )
         except MoveConflictError:
             self._reload(table, automatic=False)  # whoever won plays on (or the next request does)

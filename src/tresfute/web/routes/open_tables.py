@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, BackgroundTasks
 
 from ...i18n import _, use_language
-from ..deps import LanguageDep, PlayerToken, ServerDep, in_game_thread
+from ..deps import AddressDep, LanguageDep, PlayerToken, ServerDep, in_game_thread
 from ..models import JoinIn, shown_name
 from ..players import Players
 from ..tables import Table, TableError
@@ -28,17 +28,21 @@ async def join(
     server: ServerDep,
     language: LanguageDep,
     background: BackgroundTasks,
+    address: AddressDep,
     x_player_token: PlayerToken = None,
 ) -> dict[str, Any]:
-    """Take a free seat of an open table: its token, kept by the page as any seat's; with
-    ``X-Player-Token``, the seat is that player's."""
+    """Take a free seat of an open table: its token, kept by the page as any seat's. The seat is
+    the player's whose secret ``X-Player-Token`` carries (needed: 401 without it), one seat a
+    player at a table (409 for a second); an address takes at most ``TRESFUTE_JOINS_PER_MINUTE``
+    seats a minute (429)."""
     name = shown_name(body.name)
-    if name is None:
-        with use_language(language):
+    with use_language(language):
+        if name is None:
             raise TableError(422, _("choose a name"))
+        server.guard.spend("joins", address)  # before anything is read or stored
 
     def work() -> tuple[Table, int, str]:
-        player = Players(server.host).known(x_player_token, needed=False)
+        player = Players(server.host).known(x_player_token)
         return server.host.join(game_id, name, player)
 
     table, seat, token = await in_game_thread(language, work)

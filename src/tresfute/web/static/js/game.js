@@ -8,7 +8,7 @@ import { Guide } from "./guide.js";
 import { DieFace } from "./icons.js";
 import { html, useCallback, useEffect, useLayoutEffect, useRef, useState } from "./lib.js";
 import { date, gameName, lang, num, sentence, t } from "./i18n.js";
-import { remember, remembered } from "./memory.js";
+import { asPlayer, remember, remembered } from "./memory.js";
 import { Sheet, cellKey, changedCells } from "./sheet.js";
 
 const ON_SHEET = new Set(["pick", "extra", "bonus", "sweep"]);
@@ -155,7 +155,9 @@ function TakeSeat({ view }) {
   const join = async (event) => {
     event.preventDefault();
     try {
-      const joined = await api(`/api/games/${view.id}/join`, { method: "POST", body: { name: name.trim() } });
+      // as the player this browser is (one seat a player at a table): made now if it has none yet
+      const joined = await asPlayer(name.trim(), (headers) => api(`/api/games/${view.id}/join`,
+        { method: "POST", headers, body: { name: name.trim() } }));
       remember({ id: view.id, token: joined.token, name: name.trim(), game: view.game });
       location.assign(joined.link); // a new #seat: main.js loads the page again as that seat
     } catch (e) {
