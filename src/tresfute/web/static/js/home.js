@@ -99,8 +99,21 @@ function Board({ board }) {
   </div>`;
 }
 
+/** A name worth offering again: one with a letter or a digit (not the "?" of a player made without a name). */
+const realName = (name) => (typeof name === "string" && /[\p{L}\p{N}]/u.test(name) ? name : "");
+
+/** An entry of "My challenges" opened in this browser: its seat link if this browser keeps it,
+ * else asked of the server with the player's secret (an entry begun on another device). */
+async function openEntry(entry) {
+  const kept = remembered().find((g) => g.id === entry.id && g.token);
+  if (kept) return location.assign(gameLink(kept));
+  const seat = await api(`/api/challenge/entries/${entry.id}/seat`, { method: "POST", headers: playerHeaders() });
+  remember({ id: seat.id, token: seat.token, name: seat.name, game: seat.game, created: Date.now() });
+  location.assign(seat.link);
+}
+
 function Challenge() {
-  const [name, setName] = useState(player().name || "");
+  const [name, setName] = useState(realName(player().name));
   const [error, setError] = useState("");
   const [boards, setBoards] = useState([]);
   const [history, setHistory] = useState([]);
@@ -112,6 +125,11 @@ function Challenge() {
   const [busy, setBusy] = useState(false); // an entry on its way: no second click makes a second one
   const played = new Set(boards.filter((b) => b.you).map((b) => b.game)); // one entry per game a day
   const start = async (game) => {
+    if (!name.trim()) { // asked for, never made up: the name is shown in the day's ranking
+      setError(t("Choose a name for the challenge: the day's ranking shows it."));
+      document.getElementById("challenge-name").focus();
+      return;
+    }
     setBusy(true);
     try {
       const created = await api(`/api/challenge/${game}`, { method: "POST", headers: playerHeaders(), body: { name: name.trim() } });
@@ -126,15 +144,20 @@ function Challenge() {
   return html`<section class="panel card" id="challenge" aria-labelledby="challenge-title">
     <h2 id="challenge-title">${t("Daily challenge")}</h2>
     <p>${t("Every day, one solo game of each kind on the same dice for everyone: play it once, then compare.")}</p>
-    <label>${t("Name")} <input id="challenge-name" maxlength="40" value=${name} onInput=${(e) => setName(e.currentTarget.value)}
-      aria-label=${t("Your name in the challenge")} /></label>
+    <label>${t("Name")} <input id="challenge-name" maxlength="40" value=${name} required placeholder=${t("Your name")}
+      aria-invalid=${error && !name.trim() ? "true" : null} aria-describedby="challenge-error"
+      onInput=${(e) => { setName(e.currentTarget.value); setError(""); }} aria-label=${t("Your name in the challenge")} /></label>
     <p class="challenge-buttons"><span class="challenge-play">${t("Play today's game:")}</span>${gameIds().map((g) => html`<button type="button" class="challenge-start primary-button" data-game=${g}
       disabled=${busy || played.has(g)} title=${played.has(g) ? sentence(t("you have already played today's challenge of this game")) : null}
       onClick=${() => start(g)}>${gameName(g)}</button>`)}</p>
-    <p class="error" role="alert">${error}</p>
+    <p class="error" role="alert" id="challenge-error">${error}</p>
     <div id="challenge-boards">${boards.map((b) => html`<${Board} board=${b} />`)}</div>
     ${history.length ? html`<h3>${t("My challenges")}</h3>` : null}
-    <ul id="challenge-history">${history.map((e) => html`<li>${date(e.day)} — ${gameName(e.game)} — ${e.name} — ${e.score === null ? t("in progress") : num(e.score)}
+    <ul id="challenge-history">${history.map((e) => html`<li data-entry=${e.id}>${date(e.day)} — ${gameName(e.game)} — ${e.name} — ${e.score === null ? t("in progress") : num(e.score)}
+      ${e.score === null ? html` <a class="resume-link" href=${`/g/${e.id}`} onClick=${(event) => {
+        event.preventDefault();
+        openEntry(e).catch((problem) => setError(sentence(problem.message)));
+      }}>${t("continue")}</a>` : null}
       ${e.score !== null ? html` <a href=${`/g/${e.id}?replay`}>${t("replay")}</a>` : null}
       ${e.score !== null && e.day < today() ? html` <a class="review-link" href=${`/g/${e.id}?review`}>${t("review")}</a>` : null}</li>`)}</ul>
   </section>`;
