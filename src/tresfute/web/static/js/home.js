@@ -21,6 +21,7 @@ function NewGame() {
   const [game, setGame] = useState(() => gameIds()[0]);
   const [rules, setRules] = useState({}); // the rules options changed from their default
   const [kinds, setKinds] = useState({}); // the seats' choices changed from their default
+  const [names, setNames] = useState({}); // the names typed (kept when the form is drawn again)
   const spec = choices().games.find((g) => g.id === game) ?? { players: [1, 2, 3, 4], rules: [], trained: [{}] };
   const kindOf = (i) => kinds[i] ?? seatDefault(i);
   const networkSeat = Array.from({ length: count }, (_, i) => kindOf(i))
@@ -69,7 +70,8 @@ function NewGame() {
         ${seatChoices().map(([value, label]) => html`<option value=${value} selected=${kindOf(i) === value}>${label}</option>`)}
       </select>
       <input class="seat-name" aria-label=${t("Name of seat {n}", { n: i + 1 })} maxlength="40"
-        value=${i === 0 ? (player().name || "") : t("Player {n}", { n: i + 1 })} placeholder=${i === 0 ? t("Your name") : null} />
+        value=${names[i] ?? (i === 0 ? (player().name || "") : t("Player {n}", { n: i + 1 }))}
+        onInput=${(e) => setNames({ ...names, [i]: e.currentTarget.value })} placeholder=${i === 0 ? t("Your name") : null} />
     </div>`)}</div>
     <label class="check guided"><input type="checkbox" id="guided" checked=${firstGame} />
       ${t("Guided game: explain each step")}</label>
