@@ -187,6 +187,96 @@ def chance_first(means: list[float], player: int, spread: float) -> float:
     return total
 
 
+# A reader's correction of the forecasts (:class:`WinChances`), by game: each seat's expected
+# loss per turn still to play counts LOSS_SCALE times, and the calibrated spread SPREAD_SCALE
+# times. The fit on tuning games of Très futé (seed 100, below 1000: 25 games at each table of
+# strong, greedy and random seats; ``benchmarks/win_calibration.py --fit``) found 1.25 and 1.0,
+# a Brier score of 0.1037 against 0.1038 at 1 and 1: no gain worth a number, so both stay 1 (the
+# winning player's own model), which the held-out seeds measure (docs/review.md).
+LOSS_SCALE: dict[str, float] = {"tres-fute": 1.0, "vraiment-tres-fute": 1.0}
+SPREAD_SCALE: dict[str, float] = {"tres-fute": 1.0, "vraiment-tres-fute": 1.0}
+
+
+class Forecast(NamedTuple):
+    """What a position's chances are made of: each seat's network forecast with the calibrated
+    bias (``means``), each seat's expected loss per turn still to play (``rates``), the turns
+    still to play and the calibrated spread of one final score."""
+
+    means: list[float]
+    rates: list[float]
+    turns: int
+    spread: float
+
+    def chances(self, loss_scale: float = 1.0, spread_scale: float = 1.0) -> list[float]:
+        """Every seat's chance of finishing first, scaled to add up to 1 (the quadrature's
+        rounding; a tie has chance zero in the model, its share being in the neighbours')."""
+        n = len(self.means)
+        means = [m - loss_scale * rate * self.turns for m, rate in zip(self.means, self.rates, strict=True)]
+        chances = [chance_first(means, p, self.spread * spread_scale) for p in range(n)]
+        total = sum(chances)
+        return [c / total for c in chances]
+
+
+class WinChances:
+    """Every seat's chance of finishing first, position after position of one game, for a
+    reader of the game (the review, a table's page): the winning player's model seen from no
+    seat (:class:`Forecast`). Each seat's network forecast, corrected by the calibrated bias,
+    less the points each seat is expected to give up from its decisions so far
+    (:meth:`WinningBot.loss_rates`, for every seat alike here, times ``LOSS_SCALE``), is turned
+    into its chance of finishing first (:func:`chance_first`, the spread times
+    ``SPREAD_SCALE``). Once the game is over the rulebook decides: each winner gets ``1/k`` of a
+    tie still standing. Alone, the only seat finishes first: ``[1.0]``.
+
+    The game is replayed once, move by move, as it is asked about in order (a later position of
+    the same game only replays the moves since the last one): a review or a table asks at every
+    decision at the cost of one network batch per decision."""
+
+    def __init__(self, network: ValueNetwork | None = None) -> None:
+        self.network = network
+        self.observed: Observed | None = None
+
+    def __call__(self, game: Game) -> list[float]:
+        n = game.n_players
+        if n == 1:
+            return [1.0]
+        if game.is_over:
+            winners = game.winners()
+            return [1 / len(winners) if p in winners else 0.0 for p in range(n)]
+        spec = game.spec.id
+        return self.forecast(game).chances(LOSS_SCALE[spec], SPREAD_SCALE[spec])
+
+    def forecast(self, game: Game) -> Forecast:
+        """The parts of the chances at a table in a game not over (see :class:`Forecast`)."""
+        n = game.n_players
+        network = self.network or network_for(game)
+        with blas_threads(), collector_paused():
+            values = [network.values([game], p)[0] for p in range(n)]
+            rates = self.loss_rates(game, network)
+        table = calibration(game.spec.id, n, reading_of(game))
+        k = turns_left(game)
+        bias = table.bias[k]
+        means = [value + bias[(p - game.active) % n] for p, value in enumerate(values)]
+        return Forecast(means, rates, k, table.spread[k])
+
+    def loss_rates(self, game: Game, network: ValueNetwork) -> list[float]:
+        """The points each seat is expected to give up per turn still to play (as
+        :meth:`WinningBot.loss_rates`, the reviewed seat included); none where the game cannot
+        be replayed from its history."""
+        observed = self.observed
+        if observed is None or not observed.follows(game):
+            observed = self.observed = Observed(game, TABLE_SEARCH[game.spec.id].margin)
+        if not observed.catch_up(game, network):
+            return [0.0] * game.n_players
+        played = game.rounds * game.n_players - turns_left(game)
+        return [up / (played + SKILL_SHRINK) for up in observed.given_up]
+
+
+def win_chances(game: Game) -> list[float]:
+    """Every seat's chance of finishing first from this position, in seat order, adding up to 1
+    (see :class:`WinChances`; to follow a game position after position, keep one of those)."""
+    return WinChances()(game)
+
+
 class WinningBot:
     """The strong player's search, valued by the chance of finishing first (see the module).
 

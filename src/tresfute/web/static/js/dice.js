@@ -4,14 +4,16 @@
 import { ColourMark, DieFace } from "./icons.js";
 import { html } from "./lib.js";
 import { t } from "./i18n.js";
+import { stepFocus } from "./sheet.js";
 
-export function Die({ die, name, playable, selected, onSelect }) {
+/** ``shortcut``: the number key that chooses the die (the dice that may be chosen, counted in the tray's order). */
+export function Die({ die, name, playable, selected, onSelect, shortcut = null }) {
   const label = die.value ? `${name} ${die.value}` : t("{die}, not rolled", { die: name });
   if (!playable) {
     return html`<span class="die" data-die=${die.die} title=${name}><${DieFace} letter=${die.die} value=${die.value} label=${label} /><b class="value"><${ColourMark} letter=${die.die} />${die.value || "?"}</b></span>`;
   }
   return html`<button type="button" class=${`die playable${selected ? " selected" : ""}`} data-die=${die.die}
-    data-key=${`die-${die.die}`} aria-pressed=${selected ? "true" : "false"} title=${name}
+    data-key=${`die-${die.die}`} aria-pressed=${selected ? "true" : "false"} title=${name} aria-keyshortcuts=${shortcut}
     onClick=${() => onSelect(selected ? null : die.die)}><${DieFace} letter=${die.die} value=${die.value} label=${label} /><b class="value"><${ColourMark} letter=${die.die} />${die.value}</b></button>`;
 }
 
@@ -25,6 +27,7 @@ export function DiceTray({ layout, view, selected, onSelect, stale }) {
   const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
   const playable = new Set((view.legal || []).filter((m) => m.die && (m.kind === "pick" || m.kind === "extra")).map((m) => m.die));
   const toRoll = state.phase === "roll" && !view.over; // the dice in hand wait for their roll: no value yet
+  let counted = 0; // the number keys 1, 2, … choose the dice that may be chosen, in the order drawn
   const group = (where, title) => {
     let dice = state.dice.filter((d) => d.where === where);
     if (where === "field") dice = dice.sort((a, b) => a.field - b.field);
@@ -33,11 +36,12 @@ export function DiceTray({ layout, view, selected, onSelect, stale }) {
       <h3>${title}</h3>
       <div class="dice-row">${dice.length
         ? dice.map((d) => html`<${Die} key=${`${d.die}${where === "hand" ? d.value : ""}`} die=${d} name=${names[d.die]} playable=${!stale && playable.has(d.die)}
-            selected=${selected === d.die} onSelect=${onSelect} />`)
+            selected=${selected === d.die} onSelect=${onSelect} shortcut=${!stale && playable.has(d.die) ? String(++counted) : null} />`)
         : html`<span class="empty">${t("none")}</span>`}</div>
     </div>`;
   };
-  return html`<div class=${`dice${stale ? " stale" : ""}`} id="dice" aria-label=${stale ? t("Dice of the last turn") : t("Dice")}>
+  const arrows = (event) => { if (event.target.matches(".die.playable")) stepFocus(event, event.currentTarget.querySelectorAll(".die.playable")); };
+  return html`<div class=${`dice${stale ? " stale" : ""}`} id="dice" aria-label=${stale ? t("Dice of the last turn") : t("Dice")} onKeyDown=${arrows}>
     ${stale ? html`<p class="stale-note">${t("Dice of the last turn")}</p>` : null}
     ${group("hand", toRoll ? t("To roll") : state.solo_passive_turn ? t("Other dice") : theirs ? t("Roll of {name}", { name: theirs }) : t("The roll"))}
     ${group("field", theirs ? t("Dice chosen by {name}", { name: theirs }) : t("Chosen dice"))}

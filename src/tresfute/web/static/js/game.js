@@ -9,7 +9,7 @@ import { DieFace } from "./icons.js";
 import { html, useCallback, useEffect, useLayoutEffect, useRef, useState } from "./lib.js";
 import { date, gameName, lang, num, sentence, t } from "./i18n.js";
 import { asPlayer, remember, remembered } from "./memory.js";
-import { Sheet, cellKey, changedCells } from "./sheet.js";
+import { Sheet, cellKey, changedCells, stepFocus } from "./sheet.js";
 
 const ON_SHEET = new Set(["pick", "extra", "bonus", "sweep"]);
 
@@ -31,10 +31,30 @@ export const chooser = (picker, names, onMove, onClose) => html`<${Chooser} pick
 
 function Chooser({ picker, names, onMove, onClose }) {
   // The first choice takes the focus once the picker is in the page: a ref's callback can run
-  // while the picker's own element is not yet attached, where focus() does nothing.
+  // while the picker's own element is not yet attached, where focus() does nothing. The picker
+  // hangs under its cell: moved sideways first to lie within the screen's width (a cell at the
+  // right of a phone's screen), so that its choices are seen whole.
   const first = useRef(null);
-  useLayoutEffect(() => { if (first.current) first.current.focus(); }, [picker]);
-  return html`<div class="chooser" role="dialog" aria-label=${t("Choose")}>
+  const box = useRef(null);
+  useLayoutEffect(() => {
+    const shown = box.current;
+    if (shown) {
+      shown.style.transform = "";
+      const { left, right } = shown.getBoundingClientRect();
+      const width = document.documentElement.clientWidth;
+      const shift = right > width - 4 ? Math.max(width - 4 - right, 4 - left) : left < 4 ? 4 - left : 0;
+      if (shift) shown.style.transform = `translateX(${shift}px)`;
+    }
+    if (first.current) first.current.focus({ preventScroll: true });
+    if (shown) shown.scrollIntoView({ block: "nearest", inline: "nearest" }); // the whole picker, its margin (app.css) for the focus ring
+  }, [picker]);
+  const keys = (event) => { // Escape closes the picker (the focus back on its cell); the arrows go from choice to choice
+    if (event.key === "Escape") {
+      event.preventDefault();
+      onClose();
+    } else stepFocus(event, event.currentTarget.querySelectorAll("button"));
+  };
+  return html`<div class="chooser" role="dialog" aria-label=${t("Choose")} onKeyDown=${keys} ref=${box}>
   ${picker.moves.map((m, i) => html`<button type="button" data-move=${m.move} ref=${i === 0 ? first : null}
     onClick=${() => onMove(m.move)}>${m.value !== null && m.value !== undefined && !m.die ? html`<b>${num(m.value)}</b>` : moveChoice(m, names)}</button>`)}
   <button type="button" class="close" onClick=${onClose} aria-label=${t("Close")}>${t("Close")}</button>
@@ -47,7 +67,7 @@ const staleDice = (view) => view.state.phase === "roll" && view.state.picks === 
 
 function TurnBar({ layout, view, step = null, onSkip = null }) {
   const state = view.state;
-  return html`<div class="status" id="status">
+  return html`<div class="status" id="status" tabindex="-1">
     <p class="turn-line"><span class="round-tag">${t("Round {n} of {total}", { n: state.round, total: state.rounds })}</span>
       <strong id="status-text">${view.status}</strong>
       <a class="rules-of-game" href=${`/rules?game=${view.game}`} target="_blank" rel="noopener">${t("Rules")}</a></p>
@@ -267,6 +287,26 @@ function lastChanges(before, after) {
 const LOST = new Error("no answer on the socket");
 const ANSWER_WAIT = 15000;
 
+/** The control the keyboard goes on to in the play area (``root``, the game) once the one it was
+ * on is gone (a roll, a move): the picker's first choice; a lit cell once a die is chosen; a die
+ * to choose; a lit cell; the turn's button (roll, pass, done); a move of the list; Undo. None:
+ * nothing to do now (another player's turn). */
+export function nextControl(root) {
+  const first = (selector) => [...root.querySelectorAll(selector)].find((e) => !e.disabled && e.getClientRects().length) || null;
+  return first(".chooser button[data-move]")
+    || (root.querySelector("#dice .die.selected") ? first(".own-sheet button.target") : null)
+    || first("#dice .die.playable") || first(".own-sheet button.target") || first("#moves .primary button")
+    || first("#moves .move-list[open] button") || first("#undo");
+}
+
+/** The sheet as it will be once ``move`` (a legal move of the view, on the sheet) is played: its
+ * cell (or a track's next box) marked at once, before the server answers (``pending`` in the
+ * sheet's play; the server's answer replaces it, a refusal takes it back). */
+export const pendingMark = (move) => (move && move.area && ON_SHEET.has(move.kind)
+  ? { key: cellKey(move.area, move.cell), value: move.value ?? null } : null);
+
+const NUMBER_KEY = /^[1-9]$/;
+
 /** A live game: the state from the server, kept up to date by its WebSocket, which also
  * carries the seat's moves while it is open. */
 export function GamePage({ id, token, layoutFor }) {
@@ -283,6 +323,10 @@ export function GamePage({ id, token, layoutFor }) {
   const current = useRef(null);
   const sending = useRef(false);
   const live = useRef(null); // the WebSocket once it listens: a seat's moves go on it ({ ask })
+  // the seat's move on its way, drawn on the sheet at once: { mark, revision } (the view it was chosen on)
+  const [pending, setPending] = useState(null);
+  // the keyboard: whether it was used last, whether the focus was in the play area, what to focus after the next render
+  const input = useRef({ keys: false, inPlay: false, want: null });
 
   const show = useCallback((next) => {
     const before = current.current;
@@ -294,6 +338,7 @@ export function GamePage({ id, token, layoutFor }) {
       setPicker(null);
       setHint(null);
       setChoices(null);
+      setPending(null); // the move drawn ahead is in the view now (or another one came first)
     }
     setView(next);
   }, []);
@@ -517,6 +562,7 @@ export function GamePage({ id, token, layoutFor }) {
       receive(state, true);
       setMessage(path === "undo" ? t("Undone.") : "");
     } catch (e) {
+      setPending(null); // refused: the mark drawn ahead is taken back, the message says why
       if (e.status === 409) await load().catch(() => {}); // the game moved on: show it as it is now
       if (!(e.status === 409 && e.retried)) setMessage(e.message); // a move sent again after a lost answer was played once
     } finally {
@@ -524,7 +570,62 @@ export function GamePage({ id, token, layoutFor }) {
       setBusy(false);
     }
   };
-  const onMove = (move) => request("act", { move, seq: current.current.seq });
+  const onMove = (move) => {
+    const now = current.current;
+    const mark = pendingMark((now.legal || []).find((m) => m.move === move));
+    if (mark && !sending.current) {
+      setPending({ mark, revision: now.revision });
+      setPicker(null);
+    }
+    return request("act", { move, seq: now.seq });
+  };
+
+  // The keyboard: a number key chooses that die of those that may be chosen (in the tray's order),
+  // the focus then on its first lit cell; whether the keyboard or a pointer was used last, and
+  // whether in the play area (the panel, the own sheet), for the focus kept there below.
+  useEffect(() => {
+    const inPlay = (target) => Boolean(target && target.closest && target.closest(".play-panel, .own-sheet"));
+    const onKey = (event) => {
+      input.current.keys = true;
+      if (!NUMBER_KEY.test(event.key) || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+      if (event.target.closest && event.target.closest("input, select, textarea, [contenteditable]")) return;
+      const die = document.querySelectorAll("#dice .die.playable")[Number(event.key) - 1];
+      if (!die) return;
+      event.preventDefault();
+      input.current.inPlay = true;
+      input.current.want = ".own-sheet button.target";
+      setDie(die.dataset.die);
+      setPicker(null);
+    };
+    const onPointer = (event) => { input.current.keys = false; input.current.inPlay = inPlay(event.target); };
+    const onFocus = (event) => { input.current.inPlay = inPlay(event.target); };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("pointerdown", onPointer, true);
+    document.addEventListener("focusin", onFocus);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("pointerdown", onPointer, true);
+      document.removeEventListener("focusin", onFocus);
+    };
+  }, []);
+
+  // The focus stays in the play area: when a roll or a move takes away the control it was on, it
+  // goes on to the next sensible one (nextControl); with nothing to do (the move on its way,
+  // another player's turn) it waits on the turn's line, and goes on from there when there is.
+  useLayoutEffect(() => {
+    const root = document.querySelector(".game");
+    if (!root || !input.current.inPlay) return;
+    const scroll = { preventScroll: !input.current.keys }; // a pointer's user sees where they are
+    const wanted = input.current.want && root.querySelector(input.current.want);
+    input.current.want = null;
+    if (wanted) return wanted.focus(scroll);
+    const active = document.activeElement;
+    const status = root.querySelector("#status");
+    if (active && active !== document.body && active !== status) return;
+    const next = busy || pending || step ? null : nextControl(root);
+    if (next) next.focus(scroll);
+    else if (status && active !== status) status.focus({ preventScroll: true });
+  });
   const onUndo = () => request("undo", { seq: current.current.seq });
   const onHint = async () => {
     setMessage(t("Thinking…"));
@@ -555,18 +656,27 @@ export function GamePage({ id, token, layoutFor }) {
   document.title = `${gameName(view.game)} — tresfute`;
   const shown = step ? step.view : view; // another player's move on screen: nothing to play meanwhile
   const legal = shown.legal || [];
-  const targets = targetsOf(legal, die);
+  const ahead = pending && !step && shown.revision === pending.revision ? pending.mark : null; // the move on its way
+  const targets = ahead ? new Map() : targetsOf(legal, die);
   const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
   const onTarget = (key, moves) => {
     if (moves.length === 1) onMove(moves[0].move);
     else setPicker(picker && picker.key === key ? null : { key, moves });
   };
-  const renderPicker = () => chooser(picker, names, onMove, () => setPicker(null));
+  const closePicker = () => {
+    if (picker) input.current.want = `.own-sheet [data-target="${picker.key}"]`; // back on its cell
+    setPicker(null);
+  };
+  const renderPicker = () => chooser(picker, names, onMove, closePicker);
   const play = {
     die, busy, message, hint, choices,
-    onSelect: (letter) => { setDie(letter); setPicker(null); },
+    onSelect: (letter) => {
+      if (letter && input.current.keys) input.current.want = ".own-sheet button.target"; // chosen with the keyboard: on to its cells
+      setDie(letter);
+      setPicker(null);
+    },
     onMove, onUndo, onHint, onChoices,
-    sheet: { targets, hint: hint ? hint.key : null, hintValue: hint ? hint.value : null, picker, onTarget, renderPicker },
+    sheet: { targets, hint: hint ? hint.key : null, hintValue: hint ? hint.value : null, picker, onTarget, renderPicker, pending: ahead },
   };
   const guide = view.you !== null && view.you !== undefined ? html`<${Guide} view=${shown} key=${view.id} />` : null;
   const choosePace = (value) => {

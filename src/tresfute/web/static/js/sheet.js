@@ -10,6 +10,52 @@ import { num, t, tn } from "./i18n.js";
 
 export const cellKey = (area, cell) => `${area}:${cell ? `r${cell[0]}c${cell[1]}` : "next"}`;
 
+/** The arrow keys (and Home, End) among ``items``, in the page's order, wrapping: whether the
+ * event moved the focus. */
+export function stepFocus(event, items) {
+  const list = [...items].filter((item) => !item.disabled);
+  const at = list.indexOf(document.activeElement);
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (at < 0 || !(step || event.key === "Home" || event.key === "End")) return false;
+  event.preventDefault();
+  list[step ? (at + step + list.length) % list.length : event.key === "Home" ? 0 : list.length - 1].focus();
+  return true;
+}
+
+const AXES = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+/** The lit cell an arrow key goes to from ``from``, as the cells lie on the screen: the nearest
+ * that way in the same row (or column), else the nearest that way; at the edge, the next (→ ↓)
+ * or previous (← ↑) lit cell in the sheet's order. */
+export function nearestCell(from, cells, key) {
+  const centre = (e) => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.width, r.height]; };
+  const [x, y, w, h] = centre(from);
+  const [dx, dy] = AXES[key];
+  let best = null;
+  let bestScore = Infinity;
+  for (const cell of cells) {
+    if (cell === from) continue;
+    const [cx, cy] = centre(cell);
+    const along = (cx - x) * dx + (cy - y) * dy;
+    const across = Math.abs((cx - x) * dy) + Math.abs((cy - y) * dx);
+    if (along < 1) continue;
+    const inLine = across < (dx ? h : w); // the two cells overlap across the way they go
+    const score = inLine ? along : 1e4 + along + 2 * across;
+    if (score < bestScore) [best, bestScore] = [cell, score];
+  }
+  const at = cells.indexOf(from);
+  return best || cells[(at + (dx + dy > 0 ? 1 : -1) + cells.length) % cells.length];
+}
+
+/** The arrow keys on a lit cell of the own sheet: on to the nearest lit cell that way. */
+function arrowsAmongCells(event) {
+  if (!(event.key in AXES) || !event.target.matches("button.target")) return;
+  const cells = [...event.currentTarget.querySelectorAll("button.target")];
+  const next = nearestCell(event.target, cells, event.key);
+  event.preventDefault();
+  if (next) next.focus();
+}
+
 /** The cells that changed between two states of a sheet (the last move, drawn as such). */
 export function changedCells(before, after) {
   const changed = new Set();
@@ -43,6 +89,7 @@ function Target({ play, keyName, label, cls, children }) {
     play && play.hint === keyName ? "hint" : "",
     play && play.last.has(keyName) ? "last" : "",
     play && play.picker && play.picker.key === keyName ? "picking" : "",
+    play && play.pending && play.pending.key === keyName ? "pending" : "",
     play && play.played === keyName ? "played" : "",
     play && play.best === keyName ? "best" : "",
   ].join(" ");
@@ -50,7 +97,7 @@ function Target({ play, keyName, label, cls, children }) {
     return html`<div class="target-wrap"><div class=${marks} role="img" aria-label=${label}>${children}</div>
       <${ReviewMarks} play=${play} keyName=${keyName} /></div>`;
   }
-  if (!moves) return html`<div class=${marks} role="img" aria-label=${label}>${children}</div>`;
+  if (!moves) return html`<div class=${marks} role="img" aria-label=${label} data-key=${keyName}>${children}</div>`;
   return html`
     <div class="target-wrap">
       <button type="button" class=${`${marks} target`} data-key=${keyName} data-target=${keyName} aria-label=${label}
@@ -80,10 +127,11 @@ function GridArea({ area, values, play, marksOf }) {
         return;
       }
       const cell = byCell.get(`${r + 1},${c + 1}`);
-      const marks = cell ? cell.marks : 0;
+      const key = cellKey(area.letter, [r + 1, c + 1]);
+      // the seat's move on its way: the mark it makes, drawn at once
+      const marks = (cell ? cell.marks : 0) + (play && play.pending && play.pending.key === key ? 1 : 0);
       const crossed = marks >= area.marks;
       const circled = area.marks === 2 && marks >= 1;
-      const key = cellKey(area.letter, [r + 1, c + 1]);
       const state = crossed ? t("crossed") : circled ? t("circled") : t("free");
       const label = t("{area}, row {row}, column {column}: {value}, {state}",
         { area: area.name, row: r + 1, column: c + 1, value, state });
@@ -128,7 +176,10 @@ function TrackArea({ area, values, play }) {
     const next = i === values.length;
     const key = next ? cellKey(area.letter, null) : `${area.letter}:box${i}`;
     const heads = [box.multiplier !== 1 ? `×${box.multiplier}` : "", box.minimum !== 1 ? `≥${box.minimum}` : ""].filter(Boolean);
-    const content = filled ? (area.crosses ? t("crossed") : num(values[i])) : t("empty");
+    // the seat's move on its way: a cross, or the value the move names, else a pen at work (the server writes the number)
+    const ahead = next && play && play.pending && play.pending.key === key ? play.pending : null;
+    const content = filled ? (area.crosses ? t("crossed") : num(values[i]))
+      : ahead ? (area.crosses ? t("crossed") : ahead.value !== null ? num(ahead.value) : t("being written")) : t("empty");
     const label = t("{area}, box {n}: {content}", { area: area.name, n: i + 1, content })
       + (heads.length ? ` (${heads.join(", ")})` : "");
     const lost = filled && box.bonus_minimum > 1 && values[i] / box.multiplier < box.bonus_minimum;
@@ -137,8 +188,10 @@ function TrackArea({ area, values, play }) {
       ${pairs && i % 2 === 1 ? html`<span class="between" aria-hidden="true">−</span>` : null}
       <div class=${`box-column${pairs && i % 2 === 1 ? " pair-end" : ""}`}>
         <span class="head">${heads.join(" ")}${box.bonus_minimum > 1 ? html`<span class="bonus-minimum" title=${t("the bonus needs at least {n}", { n: box.bonus_minimum })}>≥${box.bonus_minimum}</span>` : null}</span>
-        <${Target} play=${play} keyName=${key} label=${label} cls=${`box${filled ? " marked" : ""}`}>
+        <${Target} play=${play} keyName=${key} label=${label} cls=${`box${filled || ahead ? " marked" : ""}`}>
           ${filled ? (area.crosses ? html`<${PenMark} crossed=${true} />` : html`<span class="written">${num(values[i])}</span>`) : null}
+          ${ahead ? (area.crosses ? html`<${PenMark} crossed=${true} />`
+            : html`<span class="written">${ahead.value !== null ? num(ahead.value) : "…"}</span>`) : null}
         </${Target}>
         <span class="box-bonus">${box.bonus ? html`<${BonusPicture} bonus=${box.bonus} used=${filled && !lost} />` : null}</span>
         ${area.points.length ? html`<span class=${`box-points${i + 1 === values.length ? " reached" : ""}`}>${area.points[i]}</span>` : null}
@@ -241,7 +294,7 @@ export function Sheet({ layout, view, player, play = null, small = false }) {
   const tracks = layout.areas.filter((a) => a.kind === "track");
   return html`
     <section class=${`sheet${small ? " small" : ""}${seat.deciding ? " deciding" : ""}`} data-player=${player}
-      aria-label=${t("Sheet of {name}", { name: seat.name })}>
+      aria-label=${t("Sheet of {name}", { name: seat.name })} onKeyDown=${play && play.targets.size ? arrowsAmongCells : null}>
       <header class="sheet-head">
         <h2>${seat.name}${seat.bot_label ? html` <small>(${seat.bot_label})</small>` : null}</h2>
         ${seat.deciding && !view.over ? html`<span class="deciding-tag">${t("deciding")}</span>` : null}
