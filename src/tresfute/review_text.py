@@ -112,10 +112,16 @@ def review_json(record: Record, review: Review) -> dict[str, Any]:
     return data
 
 
-def chart_lines(values: list[float], rounds: list[int] | None = None, rows: int = CHART_ROWS) -> list[str]:
+def chart_lines(
+    values: list[float],
+    rounds: list[int] | None = None,
+    rows: int = CHART_ROWS,
+    bounds: tuple[float, float] | None = None,
+) -> list[str]:
     """The expected final score through the game, drawn with one column per point; under the
-    axis, ``rounds`` (one per point) numbered where each round begins."""
-    low, high = min(values), max(values)
+    axis, ``rounds`` (one per point) numbered where each round begins. ``bounds``: the axis's
+    low and high (the chance to win: 0 to 100), else the values' own."""
+    low, high = bounds or (min(values), max(values))
     span = max(high - low, 1.0)
     levels = [round((v - low) / span * (rows - 1)) for v in values]
     lines = []
@@ -201,6 +207,11 @@ def print_review(record: Record, review: Review, console: Console | None = None)
     rounds = [d.round for d in review.decisions]
     for line in chart_lines(review.chart(), rounds[:1] + rounds):
         console.print(line, markup=False)
+    chances = review.win_chart()
+    if chances:  # at a table: the chance to finish first at the same points, in %
+        console.print(_("Chance to win through the game, in % (rounds below):"), markup=False)
+        for line in chart_lines([100 * c for c in chances], rounds[:1] + rounds, bounds=(0.0, 100.0)):
+            console.print(line, markup=False)
 
 
 def practice(record: Record, review: Review, ask: Callable[[str], str], say: Callable[[str], None]) -> int:

@@ -22,7 +22,7 @@ the measured figures.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ from .appraisal import Appraisal, appraise
 from .futures import collector_paused
 from .greedy import GreedyBot
 from .why import why
+from .winning import WinChances
 
 if TYPE_CHECKING:
     from ..records import Record
@@ -119,6 +120,8 @@ class Decision:
     cost_se: float = 0.0  # the standard error of best_value - played_value
     trivial: bool = False  # a single legal move, or every one within TRIVIAL points of the best (the analysis's)
     reason: Reason | None = None  # why the strong choice is better, when the cost is WHY_FROM or more
+    # at a table: every seat's chance of finishing first after the played move (``bots/winning.py``)
+    win_chance: tuple[float, ...] = ()
 
     @property
     def cost(self) -> float:
@@ -151,6 +154,10 @@ class Review:
     # for each decision, whether dice were rolled between it and the player's next decision
     # (or the game's end): its step to the next value is then luck, else the valuation's error
     rolled: list[bool] = field(default_factory=list)
+    # at a table: every seat's chance of finishing first after the strong choice at the first
+    # decision (where start_value is read), and once the game is over (the rulebook's result)
+    start_win_chance: tuple[float, ...] = ()
+    final_win_chance: tuple[float, ...] = ()
 
     @property
     def total_cost(self) -> float:
@@ -209,6 +216,19 @@ class Review:
         decision, in place of its move's value)."""
         return [self.start_value, *(d.played_value for d in self.decisions[:-1]), float(self.final_score)]
 
+    def win_chart(self) -> list[float]:
+        """The reviewed seat's chance of finishing first at the chart's points (:meth:`chart`):
+        after the strong choice at the first decision, after each decision's played move, ending
+        on the game's result (1, 0, or 1/k of a tie). Empty in a solo game."""
+        if not self.start_win_chance:
+            return []
+        me = self.player
+        return [
+            self.start_win_chance[me],
+            *(d.win_chance[me] for d in self.decisions[:-1]),
+            self.final_win_chance[me],
+        ]
+
     def costliest(self, count: int = COSTLIEST) -> list[Decision]:
         """The costliest decisions that cost something, costliest first (ties: earliest first)."""
         ranked = sorted((d for d in self.decisions if d.cost > 0), key=lambda d: (-d.cost, d.move_number))
@@ -246,6 +266,8 @@ class Review:
                 "label": d.label,
                 "mattered": d.mattered,
             }
+            if d.win_chance:
+                data["win_chance"] = [round(c, 4) for c in d.win_chance]
             if d.reason is not None:
                 data["why_reason"] = {"template": d.reason.template, "params": _plain(d.reason.params)}
                 if explain is not None:
@@ -255,6 +277,9 @@ class Review:
                 data["best_text"] = describe(d, d.best)
             return data
 
+        at_table: dict[str, Any] = {}
+        if self.start_win_chance:  # at a table only: alone, the only seat finishes first
+            at_table["win_chart"] = [round(c, 4) for c in self.win_chart()]
         return {
             "format": FORMAT,
             "game": self.game,
@@ -273,6 +298,7 @@ class Review:
             "thresholds": {name: below for name, below in LABELS if below != float("inf")},
             "costliest": [d.move_number for d in self.costliest()],
             "chart": [round(v, 2) for v in self.chart()],
+            **at_table,
             "decisions": [entry(d) for d in self.decisions],
         }
 
@@ -374,6 +400,7 @@ def review_game(
     total = sum(1 for seat, _ in entries if seat == player)
     game = Game(record.game, players=len(record.players), seed=record.seed, dice=record.dice, rules=final.rules)
     review = Review(record.game, player, record.players[player], final.score(player).total, 0.0)
+    chances = WinChances() if final.n_players > 1 else None  # follows the game, decision after decision
 
     # The collector paused for the whole review, not decision by decision: each appraisal makes
     # positions by the thousand and no cycles, and a collection at the end of each went through
@@ -383,6 +410,10 @@ def review_game(
             move = parse_move(text)
             if seat == player:
                 decision = decision_of(game, player, move, number, seed, final)
+                if chances is not None:
+                    if not review.decisions:  # after the strong choice first: the played move then follows on
+                        review.start_win_chance = tuple(chances(_after(game, player, decision.best)))
+                    decision = replace(decision, win_chance=tuple(chances(_after(game, player, move))))
                 if not review.decisions:
                     review.start_value = decision.best_value
                 review.decisions.append(decision)
@@ -392,7 +423,17 @@ def review_game(
             game.play(move, seat)
     rolls.append(game.dice_rolled)
     review.rolled = [after > before for before, after in pairwise(rolls)]
+    if chances is not None:
+        review.final_win_chance = tuple(chances(final))
     return review
+
+
+def _after(game: Game, player: int, move: Move) -> Game:
+    """The position right after ``player`` plays ``move`` (its history kept, so that the win
+    chances follow the game without replaying it)."""
+    after = game.copy()
+    after.play(move, player)
+    return after
 
 
 PRACTICE_MARGIN = 0.5  # an answer within this many expected points of the best is right

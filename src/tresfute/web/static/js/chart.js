@@ -29,42 +29,54 @@ function ticks(low, high, count = 4) {
  * ``points``: [{ value, label (the point's name in the table), group (the x axis' mark, e.g. the
  * round: marked where it changes) }]; ``marked``: indexes of points to ring (the costliest);
  * ``title``: what the chart shows, ``valueName`` the column of values in the table; ``dots``: a
- * dot at every point (few points, each one a game); ``digits``: the table's decimals.
+ * dot at every point (few points, each one a game); ``digits``: the table's decimals; ``second``:
+ * { values (0 to 1, one per point), name }, a second line (dashed) on its own axis in percent at
+ * the right (the review's chance to win).
  */
-export function LineChart({ points, marked = [], title, valueName, groupName, id = null, dots = false, digits = 1 }) {
+export function LineChart({ points, marked = [], title, valueName, groupName, id = null, dots = false, digits = 1, second = null }) {
   const values = points.map((p) => p.value);
   const low = Math.min(...values);
   const high = Math.max(...values);
   const pad = Math.max((high - low) * 0.08, 2);
   const bottom = low - pad;
   const top = high + pad;
-  const x = (i) => LEFT + (points.length > 1 ? (i * (WIDTH - LEFT - RIGHT)) / (points.length - 1) : 0);
+  const right = second ? RIGHT + 30 : RIGHT;
+  const x = (i) => LEFT + (points.length > 1 ? (i * (WIDTH - LEFT - right)) / (points.length - 1) : 0);
+  const y2 = (share) => TOP + (1 - share) * (HEIGHT - TOP - BOTTOM);
+  const percent = (share) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
   const y = (v) => TOP + ((top - v) * (HEIGHT - TOP - BOTTOM)) / (top - bottom);
   const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
   const groups = points.map((p, i) => (i === 0 || p.group !== points[i - 1].group ? i : -1)).filter((i) => i >= 0);
   const first = values[0];
   const last = values[values.length - 1];
   const summary = t("{title}: from {first} to {last}, between {low} and {high}",
-    { title, first: num(first), last: num(last), low: num(low), high: num(high) });
+    { title, first: num(first), last: num(last), low: num(low), high: num(high) })
+    + (second ? ` · ${t("{name}: from {first} to {last}", { name: second.name, first: percent(second.values[0]),
+      last: percent(second.values[second.values.length - 1]) })}` : "");
   return html`<figure class="chart" id=${id}>
     <svg viewBox=${`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label=${summary} class="line-chart">
       ${ticks(bottom, top).map((v) => html`<g class="tick">
-        <line x1=${LEFT} x2=${WIDTH - RIGHT} y1=${y(v)} y2=${y(v)} />
+        <line x1=${LEFT} x2=${WIDTH - right} y1=${y(v)} y2=${y(v)} />
         <text x=${LEFT - 4} y=${y(v) + 4} text-anchor="end">${num(v)}</text></g>`)}
       ${dots ? points.map((_, i) => html`<line class="point-tick" x1=${x(i)} x2=${x(i)} y1=${HEIGHT - BOTTOM} y2=${HEIGHT - BOTTOM + 4} />`) : null}
       ${groups.map((i) => html`<g class="group">
         <line x1=${x(i)} x2=${x(i)} y1=${TOP} y2=${HEIGHT - BOTTOM} />
         <text x=${x(i) + 2} y=${HEIGHT - BOTTOM + 14}>${points[i].group}</text></g>`)}
-      <text class="axis-name" x=${WIDTH - RIGHT} y=${HEIGHT - 2} text-anchor="end">${groupName}</text>
+      <text class="axis-name" x=${WIDTH - right} y=${HEIGHT - 2} text-anchor="end">${groupName}</text>
       <polyline class="series" points=${line} fill="none" />
+      ${second ? html`<g class="second-axis">${[0, 0.5, 1].map((v) => html`<text x=${WIDTH - right + 4} y=${y2(v) + 4}>${percent(v)}</text>`)}</g>
+        <polyline class="series second-series" points=${second.values.map((v, i) => `${x(i).toFixed(1)},${y2(v).toFixed(1)}`).join(" ")}
+          fill="none" stroke-dasharray="4 3" opacity="0.7" />` : null}
       ${dots ? points.map((p, i) => html`<circle class="point" cx=${x(i)} cy=${y(p.value)} r="3.2" />`) : null}
       ${marked.map((i) => html`<circle class="marked" cx=${x(i)} cy=${y(points[i].value)} r="4.5" />`)}
     </svg>
     <figcaption>${summary}</figcaption>
     <details class="chart-numbers"><summary>${t("The numbers behind the chart")}</summary>
       <div class="table-wrap" tabindex="0" role="region" aria-label=${t("The numbers behind the chart")}><table>
-        <thead><tr><th scope="col">${t("When")}</th><th scope="col">${groupName}</th><th scope="col">${valueName}</th></tr></thead>
-        <tbody>${points.map((p) => html`<tr><th scope="row">${p.label}</th><td>${p.group}</td><td>${num(p.value, digits)}</td></tr>`)}</tbody>
+        <thead><tr><th scope="col">${t("When")}</th><th scope="col">${groupName}</th><th scope="col">${valueName}</th>${
+          second ? html`<th scope="col">${second.name}</th>` : null}</tr></thead>
+        <tbody>${points.map((p, i) => html`<tr><th scope="row">${p.label}</th><td>${p.group}</td><td>${num(p.value, digits)}</td>${
+          second ? html`<td>${percent(second.values[i])}</td>` : null}</tr>`)}</tbody>
       </table></div>
     </details>
   </figure>`;

@@ -79,7 +79,8 @@ function Summary({ review, own, onShow, onPractise }) {
       <span class=${`label-tag label-${name}`}>${review.label_words[name]}</span> <b>${num(review.labels[name])}</b></li>`)}</ul>
     <h3>${t("Expected final score through the game")}</h3>
     <${LineChart} id="review-chart" points=${points} marked=${marked} title=${t("Expected final score through the game")}
-      valueName=${t("Expected final score")} groupName=${t("Round")} />
+      valueName=${t("Expected final score")} groupName=${t("Round")}
+      second=${review.win_chart ? { values: review.win_chart, name: t("Chance to win (dashed)") } : null} />
     <h3>${t("The costliest decisions")}</h3>
     ${costliest.length ? html`<ol class="decisions costliest" id="costliest">${costliest.map((d) => html`<${Decision} d=${d} onShow=${onShow} onPractise=${onPractise} />`)}</ol>`
       : html`<p>${t("No decision cost anything: every one was the strong player's.")}</p>`}
