@@ -114,12 +114,14 @@ class SetupScreen(Screen[None]):
             rules: dict[str, bool] = self.app.rules  # type: ignore[attr-defined]
             for spec in SPECS.values():  # each game's rules options, in their words (shown for the chosen game)
                 for option in spec.rule_options:
-                    yield Checkbox(
+                    box = Checkbox(
                         rule_option_label(option),
                         value=rules.get(option.name, option.default),
                         id=rule_box_id(spec.id, option.name),
                         classes=f"rule-option rules-{spec.id}",
                     )
+                    box.styles.width = "1fr"  # a long label is cut at the screen's edge, not scrolled sideways
+                    yield box
             yield Label(_("Seed (empty: random)"))
             yield Input(placeholder="", id="seed")
             with Horizontal(classes="buttons"):
