@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..i18n import _, ngettext
+from ..bots.winning import WinChances
+from ..i18n import _, decimal_comma, ngettext
 from ..rules import Game, Move, MoveKind, Where
 from ..rules.kinds import ActionBonus, Bonus, Grid, Track, TrackScoring
 from ..text import action_name, area_name, bonus_label, die_name, short_area
@@ -30,6 +31,7 @@ COLOURS = {
 TARGET = "bold underline"
 FOCUS = "bold reverse"
 USED = "dim strike"  # a bonus reached: crossed out, as on paper
+NO_BREAK = "\u00a0"  # before % in French and German
 CELL = 4  # characters per cell or box in the compact drawing
 GAP = 2  # between the compact drawing's two columns
 
@@ -224,7 +226,30 @@ def _foxes_and_total(game: Game, player: int) -> Text:
         + "    "
     )
     out.append(_("Total: {total}").format(total=score.total), style="bold")
+    chances = win_chances_now(game)
+    if chances is not None:
+        percent = f"{round(100 * chances[player])}{NO_BREAK if decimal_comma() else ''}%"  # 45 %, 45%
+        out.append("    " + _("chance to win: {percent}").format(percent=percent))
     return out
+
+
+# The game on screen's win chances, followed move by move (``bots.winning.WinChances``) and kept
+# for the position (every sheet of a drawing, every redraw, reads the same).
+_followed: tuple[WinChances, tuple[object, ...], list[float]] | None = None
+
+
+def win_chances_now(game: Game) -> list[float] | None:
+    """Every seat's chance to finish first in ``game`` now, or None alone."""
+    global _followed
+    if game.n_players == 1:
+        return None
+    key = (game.spec.id, game.seed, game.n_players, len(game.history), game.history[-1] if game.history else None)
+    if _followed is not None and _followed[1] == key:
+        return _followed[2]
+    follower = _followed[0] if _followed is not None else WinChances()
+    chances = follower(game)
+    _followed = (follower, key, chances)
+    return chances
 
 
 # --- the compact drawing ---------------------------------------------------------------------

@@ -3,9 +3,11 @@ a finished game's view after its first entries (a replay, move by move)."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from .. import fair_dice, records
+from ..bots.winning import WinChances
 from ..i18n import _, language, ngettext, use_language
 from ..rules import CHANCE, Game, Move, MoveKind, Phase, parse_move
 from ..rules.game import Stage
@@ -55,6 +57,8 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
         "log": [_log_line(table, e) for e in stored.moves[-12:]],
         "entries": len(stored.moves),
         "status": _status(table, seat),
+        # at a table, every seat's chance to finish first (in seat order; the result once over)
+        "win_chance": table_win_chances(table),
     }
     if seat is not None:
         view["seq"] = stored.seats[seat].acted
@@ -72,6 +76,34 @@ def _view(table: Table, seat: int | None, secret_shown: bool = True) -> dict[str
             "rating": None if rating is None else {**rating_labels(rating[0], rating[1]), "stars": rating[2]},
         }
     return view
+
+
+# A table's win chances follow its game move by move (``bots.winning.WinChances``: one network
+# batch per new decision): a follower per table, its last answer kept for the next view (every
+# seat's page and every spectator read the same), bounded as the past entries' words are.
+_FOLLOWERS_KEPT = 2_000
+_followers: dict[str, tuple[WinChances, int, list[float]]] = {}
+_followers_lock = threading.Lock()
+
+
+def table_win_chances(table: Table) -> list[float] | None:
+    """Every seat's chance to finish first at ``table`` now (rounded to 4 decimals), or None
+    alone. Called with the table's lock held."""
+    game = table.game
+    if game.n_players == 1:
+        return None
+    key, moves = table.stored.id, len(game.history)
+    with _followers_lock:
+        kept = _followers.get(key)
+    if kept is not None and kept[1] == moves:
+        return kept[2]
+    follower = kept[0] if kept is not None else WinChances()
+    chances = [round(c, 4) for c in follower(game)]
+    with _followers_lock:
+        if len(_followers) >= _FOLLOWERS_KEPT:
+            _followers.clear()
+        _followers[key] = (follower, moves, chances)
+    return chances
 
 
 def hint_view(game: Game, ranked: list[tuple[Move, float, bool]]) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@
 // move played and the strong player's choice: ``played``, ``best``) and the picker.
 import { BonusPicture, COLOURS, ColourMark, DieFace, FoxPicture, PenMark, inkOn } from "./icons.js";
 import { html } from "./lib.js";
-import { num, t, tn } from "./i18n.js";
+import { lang, num, t, tn } from "./i18n.js";
 
 export const cellKey = (area, cell) => `${area}:${cell ? `r${cell[0]}c${cell[1]}` : "next"}`;
 
@@ -300,6 +300,8 @@ export function Sheet({ layout, view, player, play = null, small = false }) {
         ${seat.deciding && !view.over ? html`<span class="deciding-tag">${t("deciding")}</span>` : null}
         ${seat.free ? html`<span class="free-tag">${t("free seat: waiting for a player")}</span>` : null}
         <span class="total">${t("Total: {total}", { total: num(sheet.score.total) })}</span>
+        ${view.win_chance ? html`<span class="win-chance" title=${t("the chance to finish first, from the sheets and how each player has played so far")}>${
+          t("chance to win: {percent}", { percent: new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(view.win_chance[player]) })}</span>` : null}
       </header>
       <div class="sheet-top">
         <${Rounds} layout=${layout} state=${view.state} />
