@@ -86,6 +86,16 @@ class Server:
             f"/api/games/{game_id}/act", json={"move": move, "seq": seq}, headers={"X-Seat-Token": token}
         )
 
+    def turn(self, game_id: str, token: str, view: dict[str, Any]) -> dict[str, Any]:
+        """``view``, or once the computer players have played after it (they play after the
+        answer to the move that handed them the turn), the seat's view when it is its turn again."""
+        deadline = time.monotonic() + 60
+        while not view["legal"] and not view["over"]:
+            assert time.monotonic() < deadline, "the computer players never handed the turn back"
+            time.sleep(0.05)
+            view = self.state(game_id, token)
+        return view
+
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process.poll() is None:
             self.process.send_signal(sig)
@@ -209,7 +219,7 @@ def test_a_server_killed_mid_game_loses_no_move_and_the_other_carries_on(servers
     for _ in range(15):
         response = a.act(game_id, token, view["legal"][0]["move"], view["seq"])
         assert response.status_code == 200, response.text
-        view = response.json()
+        view = a.turn(game_id, token, response.json())
     seen_on_a = records.loads(a.http.get(f"/api/games/{game_id}/record").text).moves
     a.stop(signal.SIGKILL)
     after = b.state(game_id, token)
@@ -217,6 +227,9 @@ def test_a_server_killed_mid_game_loses_no_move_and_the_other_carries_on(servers
     entries = records.loads(b.http.get(f"/api/games/{game_id}/record").text).moves
     assert entries[: len(seen_on_a)] == seen_on_a
     while not after["over"]:
+        after = b.turn(game_id, token, after)
+        if after["over"]:
+            break
         response = b.act(game_id, token, after["legal"][0]["move"], after["seq"])
         assert response.status_code == 200, response.text
         after = response.json()
