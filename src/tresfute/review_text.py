@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .bots.review import Decision, Review
-from .i18n import N_, _
+from .bots.why import theme_words
+from .i18n import N_, _, ngettext
 from .records import Record
 from .rules import Game, Move, parse_move
 from .text import describe_move, explain, terminal_safe
@@ -136,6 +137,32 @@ def chart_lines(
     return lines
 
 
+def theme_lines(review: Review) -> list[str]:
+    """The costly decisions grouped by theme (``Review.themes``), costliest theme first: its
+    title, how many and what they cost, their decisions (the practice's positions) and a tip."""
+    themes = review.themes()
+    if not themes:
+        return []
+    lines = ["\n" + _("Mistakes by theme:")]
+    for theme in themes:
+        title, tip = theme_words(theme.name)
+        lines.append(
+            "  "
+            + ngettext(
+                "{title}: {n} decision, {cost} points (decision {moves})",
+                "{title}: {n} decisions, {cost} points (decisions {moves})",
+                len(theme.decisions),
+            ).format(
+                title=explain(title),
+                n=len(theme.decisions),
+                cost=number(theme.cost),
+                moves=", ".join(str(d.move_number) for d in theme.decisions),
+            )
+        )
+        lines.append("    " + explain(tip))
+    return lines
+
+
 def print_review(record: Record, review: Review, console: Console | None = None) -> None:
     """The review as a table, the costliest decisions and the chart, for the terminal."""
     from rich.console import Console
@@ -180,6 +207,8 @@ def print_review(record: Record, review: Review, console: Console | None = None)
             )
             if d.reason is not None:
                 console.print("    " + explain(d.reason), markup=False)
+    for line in theme_lines(review):
+        console.print(line, markup=False)
     table = Table(show_lines=False)
     table.add_column(_("Decision"), justify="right")
     table.add_column(_("Round"), justify="right")

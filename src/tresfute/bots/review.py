@@ -32,7 +32,7 @@ from ..rules.reasons import Reason
 from .appraisal import Appraisal, appraise
 from .futures import collector_paused
 from .greedy import GreedyBot
-from .why import why
+from .why import THEMES, explain_cost, theme_words, why
 from .winning import WinChances
 
 if TYPE_CHECKING:
@@ -120,6 +120,7 @@ class Decision:
     cost_se: float = 0.0  # the standard error of best_value - played_value
     trivial: bool = False  # a single legal move, or every one within TRIVIAL points of the best (the analysis's)
     reason: Reason | None = None  # why the strong choice is better, when the cost is WHY_FROM or more
+    theme: str | None = None  # with a reason: what kind of mistake (``why.THEMES``), for ``Review.themes``
     # at a table: every seat's chance of finishing first after the played move (``bots/winning.py``)
     win_chance: tuple[float, ...] = ()
 
@@ -139,6 +140,32 @@ class Decision:
         """Counted in the error rate: not trivial (a single legal move, or moves all within
         TRIVIAL points of each other, decided nothing)."""
         return not self.trivial
+
+
+@dataclass(frozen=True)
+class Theme:
+    """A review's costly decisions of one kind (``why.THEMES``): how many, what they cost, where."""
+
+    name: str
+    decisions: tuple[Decision, ...]
+
+    @property
+    def cost(self) -> float:
+        return sum(d.cost for d in self.decisions)
+
+    def to_json(self, explain: Callable[[Reason], str] | None = None) -> dict[str, Any]:
+        """Its JSON entry: its moves (the practice's positions, by move number) and, with
+        ``explain``, its title and tip in the reader's language."""
+        data: dict[str, Any] = {
+            "theme": self.name,
+            "count": len(self.decisions),
+            "cost": round(self.cost, 2),
+            "moves": [d.move_number for d in self.decisions],
+        }
+        if explain is not None:
+            title, tip = theme_words(self.name)
+            data["title"], data["tip"] = explain(title), explain(tip)
+        return data
 
 
 @dataclass
@@ -234,6 +261,16 @@ class Review:
         ranked = sorted((d for d in self.decisions if d.cost > 0), key=lambda d: (-d.cost, d.move_number))
         return ranked[:count]
 
+    def themes(self) -> list[Theme]:
+        """The costly decisions (those with a reason) grouped by theme (``why.THEMES``), costliest
+        theme first: what kind of mistake costs this player most."""
+        found: dict[str, list[Decision]] = {}
+        for d in self.decisions:
+            if d.theme is not None:
+                found.setdefault(d.theme, []).append(d)
+        themes = [Theme(name, tuple(found[name])) for name in THEMES if name in found]
+        return sorted(themes, key=lambda t: -t.cost)
+
     def counts(self) -> dict[str, int]:
         """How many decisions got each label."""
         counts = {name: 0 for name, _ in LABELS}
@@ -297,6 +334,7 @@ class Review:
             "labels": self.counts(),
             "thresholds": {name: below for name, below in LABELS if below != float("inf")},
             "costliest": [d.move_number for d in self.costliest()],
+            "themes": [t.to_json(explain) for t in self.themes()],
             "chart": [round(v, 2) for v in self.chart()],
             **at_table,
             "decisions": [entry(d) for d in self.decisions],
@@ -360,6 +398,8 @@ def _decision(game: Game, appraisal: Appraisal, move: Move, number: int, final: 
     # searched or not, all within TRIVIAL of its choice's)
     values = [e.value for e in ranked]
     trivial = len(ranked) == 1 or max(values) - min(values) < TRIVIAL
+    costly = cost >= WHY_FROM and move != best
+    explained = explain_cost(game, appraisal.player, best, move, cost, final) if costly else None
     return Decision(
         move_number=number,
         round=game.round,
@@ -372,7 +412,8 @@ def _decision(game: Game, appraisal: Appraisal, move: Move, number: int, final: 
         best_value=appraisal.best.expected,
         cost_se=played.difference_se,
         trivial=trivial,
-        reason=why(game, appraisal.player, best, move, cost, final) if cost >= WHY_FROM and move != best else None,
+        reason=explained.reason if explained is not None else None,
+        theme=explained.theme if explained is not None else None,
     )
 
 
@@ -504,6 +545,7 @@ __all__ = [
     "Die",
     "Review",
     "ReviewError",
+    "Theme",
     "computer_choices",
     "decision_of",
     "judge",
