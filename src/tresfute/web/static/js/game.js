@@ -108,13 +108,15 @@ function Controls({ view, layout, die, onMove, onUndo, onHint, hint, onChoices, 
   const offSheet = legal.filter((m) => !(m.area && ON_SHEET.has(m.kind)));
   const onSheet = legal.filter((m) => m.area && ON_SHEET.has(m.kind) && !(die && m.die && m.die !== die));
   const hintable = !view.challenge && legal.length > 1 && legal[0].kind !== "roll";
+  // each move's button keyed by its move: a button is never reused for another move (the focus on
+  // "Roll" would stay on the button that then offers a reroll), it goes and the focus moves on
   return html`<div class="controls">
     <div id="moves" role="group" aria-label=${t("Your legal moves")}>
-      <div class="primary">${offSheet.map((m) => html`<button type="button" class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
+      <div class="primary">${offSheet.map((m) => html`<button type="button" key=${m.move} class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
         data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${moveChoice(m, names)}</button>`)}</div>
       ${onSheet.length ? html`<details class="move-list" open=${onSheet.length <= 6}>
         <summary>${die ? t("Where the chosen die can go ({n})", { n: onSheet.length }) : t("Every move on the sheet ({n})", { n: onSheet.length })}</summary>
-        <ul>${onSheet.map((m) => html`<li><button type="button" class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
+        <ul>${onSheet.map((m) => html`<li key=${m.move}><button type="button" class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
           data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${m.label}</button></li>`)}</ul>
       </details>` : null}
     </div>
@@ -562,9 +564,9 @@ export function GamePage({ id, token, layoutFor }) {
       receive(state, true);
       setMessage(path === "undo" ? t("Undone.") : "");
     } catch (e) {
-      setPending(null); // refused: the mark drawn ahead is taken back, the message says why
-      if (e.status === 409) await load().catch(() => {}); // the game moved on: show it as it is now
+      setPending(null); // refused: the mark drawn ahead is taken back, the message says why (at once)
       if (!(e.status === 409 && e.retried)) setMessage(e.message); // a move sent again after a lost answer was played once
+      if (e.status === 409) await load().catch(() => {}); // the game moved on: show it as it is now
     } finally {
       sending.current = false;
       setBusy(false);
