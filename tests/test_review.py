@@ -32,6 +32,7 @@ from tresfute.bots.review import (
 from tresfute.bots.why import why
 from tresfute.cli import main
 from tresfute.i18n import use_language
+from tresfute.review_text import practice_queue
 from tresfute.rules import Game, MoveKind
 from tresfute.rules.kinds import ActionKind
 from tresfute.simulate import play_game
@@ -321,7 +322,7 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
     assert code == 0
     data = json.loads(out)
     record = records.loads(two_player_record.read_text())
-    assert data["format"] == "tresfute-review/12" and data["game"] == "tres-fute"
+    assert data["format"] == "tresfute-review/13" and data["game"] == "tres-fute"
     assert (data["player"], data["name"]) == (2, "Bob")
     numbers = [n for n, entry in enumerate(record.moves, start=1) if entry.startswith("2:")]
     assert [d["move_number"] for d in data["decisions"]] == numbers
@@ -405,24 +406,27 @@ def test_choices_for_a_passive_player_of_a_game_with_others() -> None:
 
 
 def test_review_practice_in_the_terminal(tmp_path: Path) -> None:
-    """`tresfute review --practice`: each costly decision's position again, costliest first;
-    the answer is judged right or wrong, with the best move and why."""
+    """`tresfute review --practice --inaccuracies`: each mistake, blunder and inaccuracy's
+    position again, costliest first; a wrong answer is asked again, "?" shows the best move
+    (tests/test_practice.py: the rest of the practice)."""
     path = tmp_path / "game.json"
     path.write_text(records.dumps(records.record_of(play_game("tres-fute", 1, "greedy", 5, 1), ["Ana"])))
     record = records.loads(path.read_text())
     review = review_game(record)
-    costly = sorted((d for d in review.decisions if d.cost >= WHY_FROM), key=lambda d: (-d.cost, d.move_number))
+    costly = practice_queue(review, inaccuracies=True)
     first, second = costly[:2]
     right = str(records.replay(record, stop=first.move_number).legal_moves(0).index(first.best) + 1)
     wrong = str(records.replay(record, stop=second.move_number).legal_moves(0).index(second.played) + 1)
     result = CliRunner().invoke(
-        main, ["review", str(path), "--practice", "--lang", "en"], input=f"99\n{right}\n{wrong}\n\n"
+        main,
+        ["review", str(path), "--practice", "--inaccuracies", "--lang", "en"],
+        input=f"99\n{right}\n{wrong}\n?\n\n",
     )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Not one of the moves listed" in out
     assert "Right:" in out and "Not quite:" in out and "The best move:" in out
-    assert "1 of 2 positions solved." in out
+    assert "1 of 2 positions found." in out
 
 
 @pytest.mark.parametrize("game_id", ["tres-fute", "vraiment-tres-fute"])

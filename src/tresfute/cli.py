@@ -674,17 +674,45 @@ def analyse(record_file: Path, move_number: int | None, search_all: bool, as_jso
 @click.option(
     "--practice",
     is_flag=True,
-    help="After the review, try again each decision that cost 2 points or more, costliest first.",
+    help="Play again your mistakes and blunders, costliest first, each until you find a good move "
+    "(a short summary first, not the table).",
+)
+@click.option("--inaccuracies", is_flag=True, help="With --practice: the inaccuracies too.")
+@click.option(
+    "--verify",
+    "verify_count",
+    type=click.IntRange(1, 50),  # bots.verify.MOST_DECISIONS
+    default=None,
+    help="Check the K costliest decisions by strong rollouts to the end (slow: seconds each).",
+)
+@click.option(
+    "--rollouts",
+    type=click.IntRange(2, 1000),  # bots.verify.MOST_ROLLOUTS
+    default=24,  # bots.verify.ROLLOUTS
+    show_default=True,
+    help="With --verify: rollouts per decision, each move played to the end on the same dice.",
 )
 @LANG
-def review(record_file: Path, seat: int, as_json: bool, practice: bool) -> None:
+def review(
+    record_file: Path,
+    seat: int,
+    as_json: bool,
+    practice: bool,
+    inaccuracies: bool,
+    verify_count: int | None,
+    rollouts: int,
+) -> None:
     """Review a finished game: what each decision cost against the strong player's choice."""
     from . import records
     from .bots.review import ReviewError, review_game
+    from .review_text import positions, print_review, print_summary, print_verified, review_json
     from .review_text import practice as practise
-    from .review_text import print_review, review_json
     from .text import explain
 
+    if (practice or inaccuracies) and as_json:
+        raise click.UsageError(_("--practice and --inaccuracies are not for --json"))
+    if inaccuracies and not practice:
+        raise click.UsageError(_("--inaccuracies goes with --practice"))
     try:
         record = records.load(record_file)
         result = review_game(record, seat - 1)
@@ -692,13 +720,28 @@ def review(record_file: Path, seat: int, as_json: bool, practice: bool) -> None:
         raise click.ClickException(explain(exc)) from None
     except ReviewError as exc:
         raise click.ClickException(_(exc.template).format(**exc.params)) from None
+    if verify_count is not None:
+        from .bots.verify import verify_review, with_verified
+
+        found = verify_review(result, positions(record, result), verify_count, rollouts)
+        result = with_verified(result, found)
     if as_json:
         _emit_json(review_json(record, result))
         return
     try:
-        print_review(record, result)
-        if practice:
-            practise(record, result, lambda text: click.prompt(text, default="", show_default=False), click.echo)
+        if practice:  # a short summary, then the positions (the whole table: without --practice)
+            print_summary(record, result)
+            print_verified(record, result)
+            practise(
+                record,
+                result,
+                lambda text: click.prompt(text, default="", show_default=False),
+                click.echo,
+                inaccuracies=inaccuracies,
+            )
+        else:
+            print_review(record, result)
+            print_verified(record, result)
     except ImportError as exc:  # the table is drawn with Rich, the tui extra's
         _missing_extra("review", "tui", exc)
 

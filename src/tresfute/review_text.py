@@ -1,4 +1,5 @@
-"""A game review for the terminal (``tresfute review``): a table, the chart drawn in text, JSON."""
+"""A game review for the terminal (``tresfute review``): a table, the chart drawn in text, JSON,
+the costliest decisions checked by rollouts (``--verify``), and practice (``--practice``)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ LEVEL_WORDS = {
     "novice": N_("novice"),
     "beginner": N_("beginner"),
 }
+# The labels practised by default (``--practice``, the page's practice button); the inaccuracies
+# are added when asked (``--inaccuracies``). Counted by label, as the review's counts show them.
+PRACTISED_LABELS = ("mistake", "blunder")
+WIDTH = 80  # the practice's terminal: what an 80-column terminal shows without wrapping
 LABEL_STYLES = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
 CHART_ROWS = 10
 
@@ -73,13 +78,14 @@ def balance_text(review: Review) -> str:
 
 
 def cost_text(decision: Decision) -> str:
-    """A decision's cost and its uncertainty, e.g. '−5.2 ± 0.5', or '+0.3 ± 0.4' where the move
+    """A decision's cost and its uncertainty (``Decision.cost_error``: the futures' standard
+    error and the valuation's own error), e.g. '−5.2 ± 1.8', or '+0.3 ± 1.0' where the move
     played did better than the strong choice (empty when it cost nothing)."""
     if round(decision.cost, 1) == 0:
         return ""
     sign = "−" if decision.cost > 0 else "+"
     text = f"{sign}{number(abs(decision.cost))}"
-    return f"{text} ± {number(decision.cost_se)}" if decision.cost_se else text
+    return f"{text} ± {number(decision.cost_error)}" if decision.cost_error else text
 
 
 def positions(record: Record, review: Review) -> dict[int, Game]:
@@ -170,24 +176,8 @@ def print_review(record: Record, review: Review, console: Console | None = None)
 
     console = console or Console(highlight=False)
     games = positions(record, review)
-    console.print(
-        _("Review of {name}: final score {score}, accuracy {accuracy} %, {cost} expected points lost").format(
-            name=terminal_safe(review.name),  # the record's text: no control (printed without markup)
-            score=review.final_score,
-            accuracy=number(review.accuracy),
-            cost=number(review.total_cost),
-        ),
-        markup=False,
-    )
-    console.print(
-        _("Error rate: {rate} points lost per decision that mattered (level: {level})").format(
-            rate=number(review.error_rate, 2), level=level_word(review.level)
-        ),
-        markup=False,
-    )
-    console.print(balance_text(review), markup=False)
-    counts = "  ".join(f"{label_word(k)} {n}" for k, n in review.counts().items())
-    console.print(counts, markup=False)
+    for line in summary_lines(review):
+        console.print(line, markup=False)
     costliest = review.costliest()
     if costliest:
         console.print("\n" + _("The costliest decisions:"), markup=False)
@@ -243,66 +233,204 @@ def print_review(record: Record, review: Review, console: Console | None = None)
             console.print(line, markup=False)
 
 
-def practice(record: Record, review: Review, ask: Callable[[str], str], say: Callable[[str], None]) -> int:
-    """Try again the costly decisions of a review (``tresfute review --practice``), costliest
-    first: each position is shown (the sheet and the dice as they were), the player names a
-    move (its number in the list, or the notation), and hears whether it is within
-    ``PRACTICE_MARGIN`` points of the best, with the best move and why. Returns how many were
-    solved. ``ask`` reads an answer (empty: stop), ``say`` writes a line."""
+def summary_lines(review: Review) -> list[str]:
+    """The review's few lines of figures: the final score, the accuracy, the error rate and its
+    level, where the points went, and how many decisions got each label."""
+    return [
+        _("Review of {name}: final score {score}, accuracy {accuracy} %, {cost} expected points lost").format(
+            name=terminal_safe(review.name),  # the record's text: no control (printed without markup)
+            score=review.final_score,
+            accuracy=number(review.accuracy),
+            cost=number(review.total_cost),
+        ),
+        _("Error rate: {rate} points lost per decision that mattered (level: {level})").format(
+            rate=number(review.error_rate, 2), level=level_word(review.level)
+        ),
+        balance_text(review),
+        "  ".join(f"{label_word(k)} {n}" for k, n in review.counts().items()),
+    ]
+
+
+def print_summary(record: Record, review: Review, console: Console | None = None) -> None:
+    """The review in a few lines (:func:`summary_lines`, the costliest decisions), wrapped to
+    80 columns: what ``--practice`` shows before its positions, in place of the whole table."""
     from rich.console import Console
 
-    from .bots.review import WHY_FROM, judge
+    console = console or Console(highlight=False, width=WIDTH)
+    for line in summary_lines(review):
+        console.print(line, markup=False)
+    games = positions(record, review)
+    for d in review.costliest():
+        game = games[d.move_number]
+        console.print(
+            "  "
+            + _("decision {n} (round {round}): {played} instead of {best}, {cost} points ({label})").format(
+                n=d.move_number,
+                round=d.round,
+                played=describe_move(game, d.played),
+                best=describe_move(game, d.best),
+                cost=cost_text(d),
+                label=label_word(d.label),
+            ),
+            markup=False,
+        )
+
+
+def verified_lines(review: Review) -> list[str]:
+    """The decisions checked by rollouts (``--verify``), costliest first: the cost shown and the
+    rollouts', each with its standard error, and whether they agree (within twice their
+    combined standard error). Empty when none was checked."""
+    checked = sorted((d for d in review.decisions if d.verified is not None), key=lambda d: (-d.cost, d.move_number))
+    if not checked:
+        return []
+    from .bots.verify import agrees
+
+    rollouts = max(d.verified.rollouts for d in checked if d.verified is not None)
+    lines = [
+        _(
+            "Checked by strong rollouts to the end ({n} for each move, the same dice for both), "
+            "points lost ± standard error:"
+        ).format(n=rollouts)
+    ]
+    for d in checked:
+        verified = d.verified
+        assert verified is not None
+        agreed = agrees(d.cost, d.cost_error, verified)
+        lines.append(
+            "  "
+            + _("decision {n} (round {round}): review {cost} ± {error}, rollouts {verified} ± {se}: {verdict}").format(
+                n=d.move_number,
+                round=d.round,
+                cost=number(d.cost),
+                error=number(d.cost_error),
+                verified=number(verified.cost),
+                se=number(verified.se),
+                verdict=_("they agree") if agreed else _("they disagree"),
+            )
+        )
+    return lines
+
+
+def print_verified(record: Record, review: Review, console: Console | None = None) -> None:
+    """:func:`verified_lines`, if any decision was checked."""
+    from rich.console import Console
+
+    console = console or Console(highlight=False)
+    for line in verified_lines(review):
+        console.print(line, markup=False)
+
+
+def practice_queue(review: Review, inaccuracies: bool = False) -> list[Decision]:
+    """The decisions to practise, costliest first: those labelled mistake or blunder, and with
+    ``inaccuracies`` those labelled inaccuracy too (as many as the review's counts say)."""
+    wanted = PRACTISED_LABELS + (("inaccuracy",) if inaccuracies else ())
+    chosen = (d for d in review.decisions if d.label in wanted)
+    return sorted(chosen, key=lambda d: (-d.cost, d.move_number))
+
+
+def practice(
+    record: Record,
+    review: Review,
+    ask: Callable[[str], str],
+    say: Callable[[str], None],
+    inaccuracies: bool = False,
+) -> int:
+    """Play again the mistakes and blunders of a review (``tresfute review --practice``; with
+    ``inaccuracies``, those too), costliest first, as "learn from your mistakes": each position
+    is shown (the sheet and the dice as they were, 80 columns) with the move played then and
+    what it cost; the player names a move (its number in the list, or the notation) and is
+    asked again until one is within ``PRACTICE_MARGIN`` points of the best, or ``?`` shows the
+    best move and why. Returns how many were found. ``ask`` reads an answer (empty: stop),
+    ``say`` writes a line."""
+    import textwrap
+
+    from rich.console import Console
+
+    from .bots.review import PRACTICE_MARGIN, Answer, judge
     from .tui.render import render_dice, render_sheet
 
-    games = positions(record, review)
-    costly = sorted((d for d in review.decisions if d.cost >= WHY_FROM), key=lambda d: (-d.cost, d.move_number))
-    if not costly:
-        say(_("No decision cost {n} points or more: nothing to practise.").format(n=number(WHY_FROM)))
+    queue = practice_queue(review, inaccuracies)
+    if not queue:
+        counts = review.counts()
+        if not inaccuracies and counts["inaccuracy"]:
+            say(
+                _("No mistake or blunder to practise; --inaccuracies adds the {n} inaccuracies.").format(
+                    n=counts["inaccuracy"]
+                )
+            )
+        else:
+            say(_("No mistake or blunder to practise.") if not inaccuracies else _("Nothing to practise."))
         return 0
-    console = Console(highlight=False, record=True, width=100)
-    solved = 0
-    for k, d in enumerate(costly, start=1):
+    games = positions(record, review)
+    console = Console(highlight=False, record=True, width=WIDTH)
+    wrap = textwrap.TextWrapper(width=WIDTH, subsequent_indent="      ")
+
+    def tell(text: str, indent: str = "") -> None:
+        for line in textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent) or [""]:
+            say(line)
+
+    tell(
+        _(
+            "{n} positions to practise, costliest first. Name a move by its number or its notation: "
+            "you are asked again until you find one within {margin} point of the best; ? shows the "
+            "best move, an empty answer stops."
+        ).format(n=len(queue), margin=number(PRACTICE_MARGIN))
+    )
+    found = 0
+    for k, d in enumerate(queue, start=1):
         game = games[d.move_number]
         moves = game.legal_moves(review.player)
         with console.capture() as captured:
             console.print(render_sheet(game, review.player, set(), None))
             console.print(render_dice(game))
-        say(captured.get())
-        say(
-            _("Position {k} of {n} (decision {number}, round {round}): what do you play?").format(
-                k=k, n=len(costly), number=d.move_number, round=d.round
+        say(captured.get().rstrip("\n"))
+        tell(
+            _("Position {k} of {n} (decision {number}, round {round}).").format(
+                k=k, n=len(queue), number=d.move_number, round=d.round
+            )
+        )
+        tell(
+            _("You played {move}: {cost} points below the strong player's choice ({label}).").format(
+                move=describe_move(game, d.played),
+                cost=f"{number(d.cost)} ± {number(d.cost_error)}",
+                label=label_word(d.label),
             )
         )
         for i, move in enumerate(moves, start=1):
-            say(f"  {i:2}. {describe_move(game, move)}")
+            for line in wrap.wrap(f"  {i:2}. {describe_move(game, move)}"):
+                say(line)
+        judged: dict[Move, Answer] = {}
         while True:
-            text = ask(_("Your move (number, or empty to stop)")).strip()
+            text = ask(_("Your move (number; ? shows the best; empty stops)")).strip()
             if not text:
-                say(_("{solved} of {n} positions solved.").format(solved=solved, n=k - 1))
-                return solved
-            chosen = _chosen(text, moves)
-            if chosen is not None:
-                move = chosen
+                tell(_("{found} of {n} positions found.").format(found=found, n=k - 1))
+                return found
+            if text == "?":
+                answer = judged.get(d.played) or judge(game, review.player, d.played)
+                tell(_("The best move: {best}.").format(best=describe_move(game, answer.best)))
+                if answer.reason is not None:
+                    tell(explain(answer.reason), "  ")
                 break
-            say(_("Not one of the moves listed: give its number (1 to {n}).").format(n=len(moves)))
-        answer = judge(game, review.player, move)
-        if answer.right:
-            solved += 1
-            say(
-                _("Right: {move} is within {margin} point of the best move ({cost} points).").format(
-                    move=describe_move(game, move), margin=number(0.5), cost=number(answer.cost)
+            tried = _chosen(text, moves)
+            if tried is None:
+                tell(_("Not one of the moves listed: give its number (1 to {n}).").format(n=len(moves)))
+                continue
+            answer = judged[tried] = judged.get(tried) or judge(game, review.player, tried)
+            if answer.right:
+                found += 1
+                tell(
+                    _("Right: {move} is within {margin} point of the best move ({cost} points).").format(
+                        move=describe_move(game, tried), margin=number(PRACTICE_MARGIN), cost=number(answer.cost)
+                    )
+                )
+                break
+            tell(
+                _("Not quite: {move} gives away {cost} points. Try another move, or ? to see the best one.").format(
+                    move=describe_move(game, tried), cost=number(answer.cost)
                 )
             )
-        else:
-            say(
-                _("Not quite: {move} gives away {cost} points. The best move: {best}.").format(
-                    move=describe_move(game, move), cost=number(answer.cost), best=describe_move(game, answer.best)
-                )
-            )
-            if answer.reason is not None:
-                say("  " + explain(answer.reason))
-    say(_("{solved} of {n} positions solved.").format(solved=solved, n=len(costly)))
-    return solved
+    tell(_("{found} of {n} positions found.").format(found=found, n=len(queue)))
+    return found
 
 
 def _chosen(text: str, moves: list[Move]) -> Move | None:
@@ -324,7 +452,12 @@ __all__ = [
     "label_word",
     "level_word",
     "practice",
+    "practice_queue",
     "print_review",
+    "print_summary",
+    "print_verified",
     "review_json",
     "signed",
+    "summary_lines",
+    "verified_lines",
 ]

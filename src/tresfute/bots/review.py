@@ -32,6 +32,7 @@ from ..rules.reasons import Reason
 from .appraisal import Appraisal, appraise
 from .futures import collector_paused
 from .greedy import GreedyBot
+from .verify import Verified, agrees, combined_se
 from .why import THEMES, explain_cost, theme_words, why
 from .winning import WinChances
 
@@ -63,7 +64,7 @@ LEVELS: tuple[tuple[str, float], ...] = (
     ("beginner", float("inf")),
 )
 ACCURACY_HALVING = 4.0  # points lost per decision that halve the accuracy
-FORMAT = "tresfute-review/12"  # the JSON form of a review, and its numbers' version (docs/review.md)
+FORMAT = "tresfute-review/13"  # the JSON form of a review, and its numbers' version (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 
 
@@ -118,6 +119,7 @@ class Decision:
     played_value: float  # expected final score after the played move, on the valuation futures
     best_value: float  # and after the strong choice, on the same futures
     cost_se: float = 0.0  # the standard error of best_value - played_value
+    verified: Verified | None = None  # the cost by strong rollouts to the end (``bots/verify.py``), if asked
     trivial: bool = False  # a single legal move, or every one within TRIVIAL points of the best (the analysis's)
     reason: Reason | None = None  # why the strong choice is better, when the cost is WHY_FROM or more
     theme: str | None = None  # with a reason: what kind of mistake (``why.THEMES``), for ``Review.themes``
@@ -132,8 +134,15 @@ class Decision:
         return self.best_value - self.played_value
 
     @property
+    def cost_error(self) -> float:
+        """The standard error shown beside the cost: the futures' (``cost_se``) and the
+        valuation's own error (``bots/verify.valuation_error``, fitted against rollouts to the
+        end), combined; 0 where the move played is the strong choice."""
+        return 0.0 if self.played == self.best else combined_se(self.cost, self.cost_se)
+
+    @property
     def label(self) -> str:
-        return label(max(0.0, self.cost), self.cost_se)
+        return label(max(0.0, self.cost), self.cost_error)
 
     @property
     def mattered(self) -> bool:
@@ -300,6 +309,7 @@ class Review:
                 "best_expected": round(d.best_value, 2),
                 "cost": round(d.cost, 2),
                 "cost_se": round(d.cost_se, 2),
+                "cost_error": round(d.cost_error, 2),
                 "label": d.label,
                 "mattered": d.mattered,
             }
@@ -312,6 +322,9 @@ class Review:
             if describe is not None:
                 data["played_text"] = describe(d, d.played)
                 data["best_text"] = describe(d, d.best)
+            if d.verified is not None:
+                agreed = agrees(d.cost, d.cost_error, d.verified)
+                data["verified"] = {**d.verified.to_json(), "agrees": agreed}
             return data
 
         at_table: dict[str, Any] = {}

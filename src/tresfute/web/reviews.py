@@ -11,6 +11,11 @@ never shown: it is computed anew.
 Practice: a costly decision of a stored review (:data:`PRACTISED_FROM` points or more) is shown
 again as it stood, and the move a player tries there is judged as the review judges a decision
 (``bots.review.judge``); a player's solved positions are kept (``store.save_solved``).
+
+Verification: the costliest decisions of a stored review are valued again by strong rollouts to
+the end (``bots.verify``), in the background like a review, and kept beside it (the store's
+review under the version ``FORMAT + VERIFIED``); the review's answer then carries each one's
+``verified`` (its cost, standard error, rollouts, and whether the review's cost agrees).
 """
 
 from __future__ import annotations
@@ -22,7 +27,18 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .. import records
-from ..bots.review import FORMAT, PRACTICE_MARGIN, WHY_FROM, ReviewError, computer_choices, judge, reason_from_json
+from ..bots.review import (
+    COSTLIEST,
+    FORMAT,
+    PRACTICE_MARGIN,
+    WHY_FROM,
+    ReviewError,
+    computer_choices,
+    judge,
+    reason_from_json,
+)
+from ..bots.verify import ROLLOUTS, agrees, combined_se, verify_decision
+from ..bots.why import theme_words
 from ..i18n import N_, _, use_language
 from ..review_text import label_word, level_word
 from ..rules import Game, IllegalMoveError, MoveSyntaxError, parse_move
@@ -41,6 +57,9 @@ PRACTICE_AT_ONCE = 1
 PRACTICE_WAITING = 4
 Result = TypeVar("Result")
 PRACTISED_FROM = WHY_FROM  # a decision that cost this many expected points or more is practised
+VERIFIED = ":verified"  # the version suffix under which a review's verification is stored
+VERIFY_MOST = COSTLIEST  # the page verifies at most the costliest decisions it lists first
+VERIFY_ROLLOUTS = ROLLOUTS  # and at most this many rollouts each (a few seconds of a game thread)
 
 
 @dataclass
@@ -68,6 +87,7 @@ class Reviews:
         self._turns: asyncio.Semaphore | None = None  # made in the event loop that uses it
         self._judging: asyncio.Semaphore | None = None
         self._waiting = 0  # practice moves waiting for their turn to be judged
+        self.verifying: dict[tuple[str, int], Progress] = {}
 
     def seat_asked(self, table: Table, seat: int | None, player: int | None) -> int:
         """The seat to review: the token's own (``seat``), else ``player`` (from 1; the first by
@@ -133,6 +153,58 @@ class Reviews:
         task.add_done_callback(self._tasks.discard)
         return progress
 
+    def verified(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        """The stored verification of a review, by move number (as text), if there is one."""
+        found = self.host.store.load_review(game_id, seat, FORMAT + VERIFIED)
+        return None if found is None else dict(json.loads(found))
+
+    def to_verify(self, game_id: str, seat: int) -> bool:
+        """Whether the stored review is still to verify (not verified yet); a 409 when there is
+        no stored review (a review is verified once it is done)."""
+        if self.stored(game_id, seat) is None:
+            raise TableError(409, _("this game has no review yet: a review is verified once it is done"))
+        return self.verified(game_id, seat) is None
+
+    def verify_start(
+        self, game_id: str, seat: int, count: int, rollouts: int, run: Callable[[Callable[[], None]], Awaitable[None]]
+    ) -> Progress:
+        """Start verifying the ``count`` costliest decisions of the stored review (see
+        :meth:`to_verify`) by ``rollouts`` rollouts each, in the background (a review's turn:
+        :data:`REVIEWS_AT_ONCE`), unless it is under way here; its progress."""
+        key = (game_id, seat)
+        progress = self.verifying.get(key)
+        if progress is not None:
+            return progress
+        progress = self.verifying[key] = Progress()
+        if self._turns is None:
+            self._turns = asyncio.Semaphore(REVIEWS_AT_ONCE)
+        turns = self._turns
+
+        def told(done: int, total: int) -> None:
+            progress.done, progress.total = done, total
+
+        def work() -> None:
+            try:
+                data = self.stored(game_id, seat)
+                assert data is not None, "a stored review stays"
+                found = verify_stored(self.host, game_id, seat, data, count, rollouts, told)
+                self.host.store.save_review(game_id, seat, FORMAT + VERIFIED, json.dumps(found))
+            except Exception as error:  # a record that does not replay, the database away
+                progress.error, progress.params = N_("the verification failed: {problem}"), {"problem": str(error)}
+
+        async def background() -> None:
+            try:
+                async with turns:
+                    await run(work)
+            finally:
+                if progress.error is None:
+                    self.verifying.pop(key, None)
+
+        task = asyncio.get_running_loop().create_task(background())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return progress
+
     async def judged_in_turn(self, language: str, judged: Callable[[], Awaitable[Result]]) -> Result:
         """``judged()`` once a turn is free (:data:`PRACTICE_AT_ONCE` at a time); refused (429,
         said in ``language``) when :data:`PRACTICE_WAITING` already wait."""
@@ -163,6 +235,18 @@ class Reviews:
                 raise TableError(409, _(progress.error).format(**(progress.params or {})))
         data = self.stored(game_id, seat)
         if data is not None:
+            checked = self.verified(game_id, seat) or {}
+            for decision in data["decisions"]:
+                found = checked.get(str(decision["move_number"]))
+                if found is not None:
+                    decision["verified"] = found
+            verifying = self.verifying.get((game_id, seat))
+            if verifying is not None and verifying.error is not None:
+                self.verifying.pop((game_id, seat), None)  # told once; asking again tries again
+                with use_language(language):
+                    data["verify_error"] = _(verifying.error).format(**(verifying.params or {}))
+            elif verifying is not None:
+                data["verifying"] = {"done": verifying.done, "total": verifying.total}
             return in_words(self.host, game_id, data, language)
         if progress is not None:
             return {"status": "running", "done": progress.done, "total": progress.total}
@@ -193,9 +277,43 @@ def in_words(host: Host, game_id: str, data: dict[str, Any], language: str) -> d
                     decision["why"] = explain(reason_from_json(decision["why_reason"]))
             game.play(parse_move(text), seat)
         data["label_words"] = {name: label_word(name) for name in data["labels"]}
+        for theme in data.get("themes", []):  # a review stored before the themes has none
+            theme["title"], theme["tip"] = (explain(words) for words in theme_words(theme["theme"]))
         data["level_text"] = level_word(data["level"])
     data["status"] = "done"
     return data
+
+
+def verify_stored(
+    host: Host,
+    game_id: str,
+    seat: int,
+    data: dict[str, Any],
+    count: int,
+    rollouts: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """The ``count`` costliest decisions of a stored review (its ``costliest``) verified by
+    ``rollouts`` strong rollouts each (``bots.verify.verify_decision``), by move number as text:
+    the rollouts' cost, its standard error, and whether the review's cost agrees with it."""
+    stored = host.store.load(game_id)
+    if stored is None:
+        raise TableError(404, _("no such game"))
+    players = [s.name for s in stored.seats]
+    record = records.Record(game=stored.game, players=players, dice="external", rules=stored.rules, moves=stored.moves)
+    by_move = {d["move_number"]: d for d in data["decisions"]}
+    chosen = [by_move[n] for n in data["costliest"][:count]]
+    found: dict[str, dict[str, Any]] = {}
+    for k, decision in enumerate(chosen, start=1):
+        game = records.replay(record, stop=decision["move_number"])
+        played, best = parse_move(decision["played"]), parse_move(decision["best"])
+        verified = verify_decision(game, seat, played, best, rollouts)
+        error = decision.get("cost_error", decision["cost_se"])
+        agreed = agrees(decision["cost"], error, verified)
+        found[str(decision["move_number"])] = {**verified.to_json(), "agrees": agreed}
+        if progress is not None:
+            progress(k, len(chosen))
+    return found
 
 
 def practised(data: dict[str, Any], move_number: int) -> dict[str, Any]:
@@ -257,6 +375,9 @@ class Practice:
                 "played_text": describe_move(game, parse_move(decision["played"])),
                 "cost": decision["cost"],
                 "cost_se": decision["cost_se"],
+                "cost_error": decision.get("cost_error", decision["cost_se"]),
+                "label": decision["label"],
+                "label_text": label_word(decision["label"]),
                 "margin": PRACTICE_MARGIN,
             }
         return view
@@ -295,6 +416,8 @@ class Practice:
             "best_expected": round(answer.best_expected, 2),
             "cost": round(answer.cost, 2),
             "cost_se": round(answer.cost_se, 2),
+            # the ± shown: the futures' standard error and the valuation's own error
+            "cost_error": round(0.0 if answer.move == answer.best else combined_se(answer.cost, answer.cost_se), 2),
             "why": None if answer.reason is None else explain(answer.reason),
             "counted": counted,
         }

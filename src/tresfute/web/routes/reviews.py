@@ -14,13 +14,15 @@ from fastapi.responses import JSONResponse
 from ...i18n import use_language
 from ..deps import AddressDep, LanguageDep, PlayerToken, RequiredSeatToken, SeatToken, Server, ServerDep, in_game_thread
 from ..models import PracticeIn, WholeNumber
-from ..reviews import Practice, Reviews, choices
+from ..reviews import VERIFY_MOST, VERIFY_ROLLOUTS, Practice, Reviews, choices
 from ..threads import run_in_game_thread
 
 router = APIRouter()
 
 PlayerAsked = Annotated[WholeNumber | None, Query(ge=1, le=4)]
 MoveNumber = Annotated[WholeNumber, Query(ge=1)]
+VerifyCount = Annotated[WholeNumber, Query(ge=1, le=VERIFY_MOST)]
+Rollouts = Annotated[WholeNumber, Query(ge=2, le=VERIFY_ROLLOUTS)]
 
 
 def reviews_of(request: Request) -> Reviews:
@@ -84,6 +86,34 @@ async def review(
     reviews = reviews_of(request)
     seat = await asked(server, reviews, game_id, language, x_seat_token, x_player_token, player)
     return await in_game_thread(language, lambda: reviews.answer(game_id, seat, language))
+
+
+@router.post("/api/games/{game_id}/review/verify")
+async def verify_review(
+    game_id: str,
+    request: Request,
+    server: ServerDep,
+    language: LanguageDep,
+    address: AddressDep,
+    player: PlayerAsked = None,
+    count: VerifyCount = VERIFY_MOST,
+    rollouts: Rollouts = VERIFY_ROLLOUTS,
+    x_seat_token: SeatToken = None,
+    x_player_token: PlayerToken = None,
+) -> JSONResponse:
+    """Verify the ``count`` costliest decisions of a stored review by ``rollouts`` strong
+    rollouts to the end each (``bots/verify.py``), in the background: 202 with the review and
+    its ``verifying`` progress, or 200 with the review once they carry their ``verified``
+    (done once, then kept). 409 while the review itself is not done."""
+    reviews = reviews_of(request)
+    seat = await asked(server, reviews, game_id, language, x_seat_token, x_player_token, player)
+    if await in_game_thread(language, lambda: reviews.to_verify(game_id, seat)):
+        if (game_id, seat) not in reviews.verifying:
+            with use_language(language):
+                server.guard.spend("practice", address)  # seconds of a game thread
+        reviews.verify_start(game_id, seat, count, rollouts, run_in_game_thread)
+    answer = await in_game_thread(language, lambda: reviews.answer(game_id, seat, language))
+    return JSONResponse(answer, status_code=202 if "verifying" in answer else 200)
 
 
 @router.get("/api/games/{game_id}/practice")
