@@ -449,6 +449,10 @@ def test_the_new_game_options_choose_the_reprise_reading_and_the_game_page_says_
     assert page.locator("#rule-reprise_with_no_die_left").is_checked(), "the default reading"
     page.uncheck("#rule-reprise_with_no_die_left")
     page.click("#start")
-    page.wait_for_selector("#rules-tag")
-    assert "le tour s’arrête, reprise ou non" in page.inner_text("#rules-tag")
+    page.wait_for_selector("#moves .move-roll")
+    game_id = page.url.split("/g/")[1].split("#")[0]
+    rules = page.evaluate("async (id) => (await (await fetch(`/api/games/${id}`)).json()).rules", game_id)
+    assert rules == {"reprise_with_no_die_left": False}
+    # the page says it behind an "i" while it applies, with a reprise to use (test_web_layout_browser)
+    assert page.locator("#rules-info").count() == 0, "not at the first roll"
     assert errors == []

@@ -9,6 +9,7 @@ import { DieFace } from "./icons.js";
 import { html, useCallback, useEffect, useLayoutEffect, useRef, useState } from "./lib.js";
 import { date, gameName, lang, num, sentence, t } from "./i18n.js";
 import { asPlayer, remember, remembered } from "./memory.js";
+import { OthersStrip } from "./others.js";
 import { Sheet, cellKey, changedCells, stepFocus } from "./sheet.js";
 
 const ON_SHEET = new Set(["pick", "extra", "bonus", "sweep"]);
@@ -65,16 +66,34 @@ function Chooser({ picker, names, onMove, onClose }) {
 const staleDice = (view) => view.state.phase === "roll" && view.state.picks === 0 && !view.over
   && view.state.dice.some((d) => d.value);
 
+// A rules option's reminder applies while its action may be used: the option, the action.
+const REMINDED_BY = { reprise_with_no_die_left: "reprise" };
+
+/** The rules options' reminders that apply now (``view.rules_text`` follows ``view.rules``' order):
+ * an option tied to an action while the seat is offered it, or has one left in its own turn. */
+export function remindersNow(view) {
+  const me = view.you;
+  if (me === null || me === undefined || view.over || !view.rules_text) return [];
+  const state = view.state;
+  const active = state.active === me && !state.solo_passive_turn;
+  const actions = state.sheets[me].actions || {};
+  return Object.keys(view.rules || {}).map((name, i) => [REMINDED_BY[name], view.rules_text[i]]).filter(([action, text]) => text
+    && (action ? (view.legal || []).some((m) => m.kind === action) || (active && actions[action] && actions[action].available > 0) : active))
+    .map(([, text]) => text);
+}
+
 function TurnBar({ layout, view, step = null, onSkip = null }) {
   const state = view.state;
+  const reminders = step ? [] : remindersNow(view);
   return html`<div class="status" id="status" tabindex="-1">
-    <p class="turn-line"><span class="round-tag">${t("Round {n} of {total}", { n: state.round, total: state.rounds })}</span>
+    <div class="turn-line"><span class="round-tag">${t("Round {n} of {total}", { n: state.round, total: state.rounds })}</span>
       <strong id="status-text">${view.status}</strong>
-      <a class="rules-of-game" href=${`/rules?game=${view.game}`} target="_blank" rel="noopener">${t("Rules")}</a></p>
+      ${reminders.length ? html`<details class="rules-info" id="rules-info"><summary title=${t("Rules option")}><span aria-hidden="true">i</span>
+        <span class="visually-hidden">${t("Rules option")}</span></summary><p class="rules-tag" id="rules-tag">${reminders.join(" · ")}</p></details>` : null}
+      <a class="rules-of-game" href=${`/rules?game=${view.game}`} target="_blank" rel="noopener">${t("Rules")}</a></div>
     ${step ? html`<p id="step-text" class="step-text"><span>${step.text}</span>
       ${onSkip ? html`<button type="button" id="skip" class="skip" onClick=${onSkip}>${t("Skip ahead")}</button>` : null}</p>` : null}
     ${!step && view.prompt ? html`<p id="prompt">${view.prompt.split("\n").map((line, i) => html`${i ? html`<br />` : null}${sentence(line)}`)}</p>` : null}
-    ${view.rules_text && view.rules_text.length ? html`<p class="rules-tag" id="rules-tag">${view.rules_text.join(" · ")}</p>` : null}
     ${view.challenge ? html`<p class="challenge-tag">${t("Daily challenge of {day}: no hints, the same dice for everyone.", { day: date(view.challenge) })}</p>` : null}
   </div>`;
 }
@@ -102,6 +121,9 @@ function Choices({ choices }) {
   </div>`;
 }
 
+// A screen with room for the moves in words as well as the sheet (elsewhere they are folded).
+const ROOMY = "(min-width: 1000px) and (min-height: 880px)";
+
 function Controls({ view, layout, die, onMove, onUndo, onHint, hint, onChoices, choices, busy }) {
   const legal = view.legal || [];
   const names = Object.fromEntries(layout.dice.map((d) => [d.letter, d.name]));
@@ -114,7 +136,7 @@ function Controls({ view, layout, die, onMove, onUndo, onHint, hint, onChoices, 
     <div id="moves" role="group" aria-label=${t("Your legal moves")}>
       <div class="primary">${offSheet.map((m) => html`<button type="button" key=${m.move} class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
         data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${moveChoice(m, names)}</button>`)}</div>
-      ${onSheet.length ? html`<details class="move-list" open=${onSheet.length <= 6}>
+      ${onSheet.length ? html`<details class="move-list" open=${onSheet.length <= 6 && matchMedia(ROOMY).matches}>
         <summary>${die ? t("Where the chosen die can go ({n})", { n: onSheet.length }) : t("Every move on the sheet ({n})", { n: onSheet.length })}</summary>
         <ul>${onSheet.map((m) => html`<li key=${m.move}><button type="button" class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
           data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${m.label}</button></li>`)}</ul>
@@ -237,12 +259,29 @@ function GameLog({ lines, pace, onPace }) {
   </section>`;
 }
 
+/** On a phone or a tablet (the panel fixed at the top), the sheet's area where the chosen die
+ * can go is brought just under the panel, unless it is in view already. */
+function bringTargetsIntoView() {
+  const panel = document.querySelector(".play-panel");
+  const target = document.querySelector(".own-sheet button.target");
+  if (!panel || !target || getComputedStyle(panel).position !== "sticky") return;
+  const area = target.closest(".area") || target;
+  const top = panel.getBoundingClientRect().bottom;
+  const box = area.getBoundingClientRect();
+  const shown = target.getBoundingClientRect();
+  if (shown.top >= top && shown.bottom <= innerHeight) return;
+  const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  scrollBy({ top: (box.height <= innerHeight - top ? box.top : shown.top) - top - 6, behavior: reduced ? "auto" : "smooth" });
+}
+
 /** The whole screen of a game; ``replayNav``: a finished game shown at one step (no moves). */
 export function GameScreen({ layout, view, token, play, replayNav = null, lastChanged, marked = null, guide = null, log = null, step = null, onSkip = null }) {
   const me = view.you;
   const seated = me !== null && me !== undefined;
   const order = seated ? [me, ...view.seats.map((_, i) => i).filter((i) => i !== me)] : view.seats.map((_, i) => i);
   const solo = view.seats.length === 1;
+  const chosen = play ? play.die : null;
+  useEffect(() => { if (chosen) bringTargetsIntoView(); }, [chosen]);
   // ``marked``: a review's position, { player, played, best } (the cells' keys) drawn on that sheet
   const sheetPlay = (i) => (play && i === me ? { ...play.sheet, last: lastChanged.get(i) || new Set() }
     : { targets: new Map(), hint: null, last: lastChanged.get(i) || new Set(), picker: null,
@@ -263,6 +302,7 @@ export function GameScreen({ layout, view, token, play, replayNav = null, lastCh
             onHint=${play.onHint} hint=${play.hint} onChoices=${play.onChoices} choices=${play.choices} busy=${play.busy} />` : null}
       ${play && seated && view.dice_to_roll && view.dice_to_roll.length ? html`<${DiceForm} view=${view} layout=${layout} onMove=${play.onMove} />` : null}
       ${!seated && !replayNav ? html`<p class="spectator">${t("You are watching this game.")}</p>` : null}
+      ${solo ? null : html`<${OthersStrip} layout=${layout} view=${view} order=${order.slice(1)} lastChanged=${lastChanged} sheetPlay=${sheetPlay} />`}
       ${log}
     </div>
     ${view.over && !replayNav ? html`<${EndOfGame} layout=${layout} view=${view} token=${token} />` : null}
