@@ -132,7 +132,7 @@ def test_each_kind_of_reason_names_its_cause_in_each_language(
     examples: dict[str, tuple[Game, Move, Move, Explained]], kind: str, words: str
 ) -> None:
     assert kind in examples, f"no {kind} reason in the seeded games"
-    game, best, played, found = examples[kind]
+    found = examples[kind][3]
     english = said(found.reason)
     assert words in english, english
     assert found.theme in THEMES
@@ -146,7 +146,7 @@ def test_each_kind_of_reason_names_its_cause_in_each_language(
 
 
 def test_the_largest_cause_is_named_with_its_size(examples: dict[str, tuple[Game, Move, Move, Explained]]) -> None:
-    game, best, played, found = examples["single"]
+    found = examples["single"][3]
     top = found.causes[0]
     assert found.named[0] == top.name and top.size == max(c.size for c in found.causes)
     assert sum(c.size for c in found.causes if c.size > 0) > 0
@@ -154,7 +154,9 @@ def test_the_largest_cause_is_named_with_its_size(examples: dict[str, tuple[Game
     assert "point" in english
 
 
-def test_an_action_earned_later_is_postponed_not_missed(examples: dict[str, tuple[Game, Move, Move, Explained]]) -> None:
+def test_an_action_earned_later_is_postponed_not_missed(
+    examples: dict[str, tuple[Game, Move, Move, Explained]],
+) -> None:
     """An action the best move earns at once: where the game's end shows the player earned it
     later anyway, the played move postpones it; else it does not earn it."""
     game, best, played, found = examples["actions"]
@@ -168,10 +170,9 @@ def test_an_action_earned_later_is_postponed_not_missed(examples: dict[str, tupl
     cost = sum(c.size for c in found.causes) or 10.0
     postponed = explain_cost(game, 0, best, played, cost, final=later)
     missed = explain_cost(game, 0, best, played, cost, final=never)
-    if postponed.named[0] == "actions":
-        assert "postpones it" in said(postponed.reason)
-    if missed.named[0] == "actions":
-        assert "postpones" not in said(missed.reason)
+    assert postponed.named[0] == missed.named[0] == "actions"  # the end known changes no cause
+    assert "postpones it (you earn it later in the game)" in said(postponed.reason)
+    assert "postpones" not in said(missed.reason) and "at once; yours does not" in said(missed.reason)
 
 
 def test_where_neither_the_network_nor_the_futures_see_a_gap_the_reason_gives_the_line() -> None:
@@ -224,3 +225,23 @@ def test_every_theme_has_a_title_and_a_tip_in_each_language() -> None:
         title, tip = theme_words(theme)
         for language in ("fr", "de"):
             assert said(title, language) != title.template and said(tip, language) != tip.template
+
+
+def test_the_progress_page_adds_each_theme_up_over_the_players_games() -> None:
+    """Over a player's reviewed games (``web.players.themes_over``): each theme's decisions and
+    points added up, in how many games, costliest first, with its title and tip in the language."""
+    from tresfute.web.players import themes_over
+
+    games = [
+        {"themes": [{"theme": "platter", "count": 2, "cost": 14.5}, {"theme": "bonus", "count": 1, "cost": 3.0}]},
+        {"themes": []},  # reviewed, nothing costly
+        {"themes": [{"theme": "bonus", "count": 3, "cost": 20.25}]},
+    ]
+    with use_language("de"):
+        found = themes_over(games)
+    assert [(t["theme"], t["count"], t["cost"], t["games"]) for t in found] == [
+        ("bonus", 4, 23.25, 2),
+        ("platter", 2, 14.5, 1),
+    ]
+    assert found[1]["title"] == said(theme_words("platter")[0], "de") == "Würfel auf dem Silbertablett"
+    assert themes_over([]) == []

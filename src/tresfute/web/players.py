@@ -26,7 +26,9 @@ from typing import Any
 
 from .. import records
 from ..bots.review import FORMAT as REVIEW_FORMAT
+from ..bots.why import theme_words
 from ..i18n import _
+from ..text import explain
 from .challenge import entry_view
 from .reviews import PRACTISED_FROM
 from .store import PlayedSeat, Store, token_hash
@@ -40,6 +42,23 @@ def strong_scores() -> dict[str, Any]:
     text = (resources.files("tresfute.bots") / "data" / "strong-scores.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+def themes_over(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The review themes (``bots.why.THEMES``) over a player's reviewed games, costliest first:
+    how many costly decisions and points each, in how many games, and the theme's title and tip
+    in the reader's language."""
+    found: dict[str, dict[str, Any]] = {}
+    for g in games:
+        for theme in g.get("themes", []):
+            total = found.setdefault(theme["theme"], {"theme": theme["theme"], "count": 0, "cost": 0.0, "games": 0})
+            total["count"] += theme["count"]
+            total["cost"] += theme["cost"]
+            total["games"] += 1
+    for total in found.values():
+        total["cost"] = round(total["cost"], 2)
+        total["title"], total["tip"] = (explain(words) for words in theme_words(total["theme"]))
+    return sorted(found.values(), key=lambda t: -t["cost"])
 
 
 def _cell(text: str) -> str:
@@ -132,6 +151,11 @@ class Players:
                     "decisions": decisions,
                     "error_rate": review.get("error_rate") if review else None,
                     "to_practise": costly,
+                    "themes": [
+                        {"theme": t["theme"], "count": t["count"], "cost": t["cost"]} for t in review.get("themes", [])
+                    ]
+                    if review
+                    else [],
                     "solved": solved[(seat.game_id, seat.seat)],
                 }
             )
@@ -142,9 +166,11 @@ class Players:
         hashed = self.known(token)
         assert hashed is not None and token is not None
         strong = strong_scores()
+        games = self.games(hashed)
         return {
             "name": self.store.player_name(hashed),
-            "games": self.games(hashed),
+            "games": games,
+            "themes": themes_over(games),
             "solved": len(self.store.solved(hashed)),  # practice positions solved, every game's
             "challenges": [entry_view(e) for e in self.store.history(hashed)],
             "strong": {

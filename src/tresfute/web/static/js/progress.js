@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { Histogram, LineChart } from "./chart.js";
 import { html, useEffect, useState } from "./lib.js";
-import { date, gameName, lang, num, t, tn } from "./i18n.js";
+import { date, gameName, lang, num, sentence, t, tn } from "./i18n.js";
 import { TOKEN_SHAPE, player, playerLink, setPlayer } from "./memory.js";
 
 const GAMES = ["tres-fute", "vraiment-tres-fute"];
@@ -154,6 +154,19 @@ function Charts({ games, strong }) {
   </section>`;
 }
 
+/** The review themes over the player's reviewed games (players.themes_over), costliest first:
+ * what kind of mistake costs the player most, with its tip. */
+function Themes({ themes }) {
+  if (!themes || !themes.length) return null;
+  return html`<section class="panel" id="progress-themes" aria-labelledby="progress-themes-title">
+    <h2 id="progress-themes-title">${t("Mistakes by theme")}</h2>
+    <ul class="themes">${themes.map((theme) => html`<li class="theme" data-theme=${theme.theme}>
+      <p><b>${theme.title}</b> — ${tn("{n} decision, {cost} points", "{n} decisions, {cost} points", theme.count, { n: num(theme.count), cost: num(theme.cost, 1) })}
+        (${tn("in {n} game", "in {n} games", theme.games, { n: num(theme.games) })})</p>
+      <p class="tip">${sentence(theme.tip)}.</p></li>`)}</ul>
+  </section>`;
+}
+
 function Challenges({ entries }) {
   if (!entries.length) return null;
   return html`<section class="panel" id="progress-challenges" aria-labelledby="progress-challenges-title">
@@ -236,6 +249,7 @@ export function ProgressPage() {
       </section>
       <${Games} games=${found.games} />
       ${found.games.length ? html`<${Charts} games=${found.games} strong=${found.strong} />` : null}
+      <${Themes} themes=${found.themes} />
       <${Challenges} entries=${found.challenges} />
       ${found.games.length ? html`<${Export} />` : null}` : null}
     ${state.loading ? null : html`<${Paste} />`}

@@ -9,7 +9,7 @@ import { api, seatHeaders } from "./api.js";
 import { LineChart } from "./chart.js";
 import { GameScreen, chooser, targetsOf } from "./game.js";
 import { html, useEffect, useState } from "./lib.js";
-import { gameName, lang, num, sentence, t } from "./i18n.js";
+import { gameName, lang, num, sentence, t, tn } from "./i18n.js";
 import { playerHeaders } from "./memory.js";
 import { cellKey } from "./sheet.js";
 
@@ -51,6 +51,20 @@ function Decision({ d, onShow, onPractise }) {
   </li>`;
 }
 
+/** The costly decisions grouped by theme (review.themes, costliest first): each with its count
+ * and cost, a tip, and its positions to practise. */
+function Themes({ review, onPractise }) {
+  if (!review.themes || !review.themes.length) return null;
+  const byMove = new Map(review.decisions.map((d) => [d.move_number, d]));
+  const positions = (theme) => theme.moves.map((n) => byMove.get(n)).filter(Boolean)
+    .sort((a, b) => b.cost - a.cost || a.move_number - b.move_number);
+  return html`<h3>${t("Mistakes by theme")}</h3>
+    <ul class="themes" id="themes">${review.themes.map((theme) => html`<li class="theme" data-theme=${theme.theme}>
+      <p><b>${theme.title}</b> — ${tn("{n} decision, {cost} points", "{n} decisions, {cost} points", theme.count, { n: num(theme.count), cost: num(theme.cost, 1) })}</p>
+      <p class="tip">${sentence(theme.tip)}.</p>
+      <button type="button" class="practise-theme" onClick=${() => onPractise(positions(theme))}>${t("Practise these positions")}</button></li>`)}</ul>`;
+}
+
 /** The review's title: one's own game (no seat asked for: the seat's or the player's own) said to "you". */
 const reviewTitle = (review, own) => (own ? t("Review of your game") : t("Review of {name}'s game", { name: review.name }));
 
@@ -84,6 +98,7 @@ function Summary({ review, own, onShow, onPractise }) {
     <h3>${t("The costliest decisions")}</h3>
     ${costliest.length ? html`<ol class="decisions costliest" id="costliest">${costliest.map((d) => html`<${Decision} d=${d} onShow=${onShow} onPractise=${onPractise} />`)}</ol>`
       : html`<p>${t("No decision cost anything: every one was the strong player's.")}</p>`}
+    <${Themes} review=${review} onPractise=${onPractise} />
     <details class="all-decisions" id="all-decisions"><summary>${t("Every decision ({n})", { n: review.decisions.length })}</summary>
       <ol class="decisions">${review.decisions.map((d) => html`<${Decision} d=${d} onShow=${onShow} onPractise=${onPractise} />`)}</ol>
     </details>
