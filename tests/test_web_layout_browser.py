@@ -258,3 +258,38 @@ def test_the_others_are_in_view_while_you_play_and_while_they_play(
     page.wait_for_selector("dialog#other-sheet", state="detached")
     assert page.errors == []
     page.context.close()
+
+
+def test_the_others_last_marks_stay_ringed_while_you_play(browser: Any, server: str) -> None:
+    """Zed (a person, played here through the API) ends his turn; while Anne makes her passive
+    pick, and after it, Zed's last marks stay ringed on the strip (the page's own last changes
+    are Anne's alone by then)."""
+    created = call(server, "/api/games", {"game": "vraiment-tres-fute", "seats": [{"name": "Anne"}, {"name": "Zed"}]})
+    anne, zed = (seat["token"] for seat in created["seats"])
+    page = _open(browser, server + created["seats"][0]["link"], PHONES[1])
+    url = f"/api/games/{created['id']}"
+    for _ in range(200):  # both play their first legal move (a mark where there is one) until Zed's turn is over
+        views = {token: call(server, url, token=token) for token in (anne, zed)}
+        if views[anne]["state"]["active"] == 1 and views[anne]["legal"] and not views[zed]["legal"]:
+            break
+        token = anne if views[anne]["legal"] else zed
+        legal = views[token]["legal"]
+        move = next((m for m in legal if m["area"]), legal[0])
+        call(server, f"{url}/act", {"move": move["move"], "seq": views[token]["seq"]}, token=token)
+    else:
+        raise AssertionError("Anne's passive pick never came")
+    page.wait_for_function(
+        "(r) => document.querySelector('.game').dataset.revision === r", arg=str(views[anne]["revision"])
+    )
+    _settled(page)
+    ringed = page.evaluate(OTHERS)[0]["last"]
+    assert ringed, "Zed's last marks"
+    before = page.locator(".game").get_attribute("data-revision")
+    page.locator("#dice .die.playable").first.click()
+    page.locator(".own-sheet button.target").first.click()
+    if page.locator(".chooser button[data-move]").count():
+        page.locator(".chooser button[data-move]").first.click()
+    page.wait_for_function("(r) => document.querySelector('.game').dataset.revision !== r", arg=before)
+    assert page.evaluate(OTHERS)[0]["last"] == ringed, "still Zed's, after Anne's own move"
+    assert page.errors == []
+    page.context.close()

@@ -302,7 +302,8 @@ export function GameScreen({ layout, view, token, play, replayNav = null, lastCh
             onHint=${play.onHint} hint=${play.hint} onChoices=${play.onChoices} choices=${play.choices} busy=${play.busy} />` : null}
       ${play && seated && view.dice_to_roll && view.dice_to_roll.length ? html`<${DiceForm} view=${view} layout=${layout} onMove=${play.onMove} />` : null}
       ${!seated && !replayNav ? html`<p class="spectator">${t("You are watching this game.")}</p>` : null}
-      ${solo ? null : html`<${OthersStrip} layout=${layout} view=${view} order=${order.slice(1)} lastChanged=${lastChanged} sheetPlay=${sheetPlay} />`}
+      ${solo ? null : html`<${OthersStrip} layout=${layout} view=${view} order=${order.slice(1)} lastChanged=${lastChanged} sheetPlay=${sheetPlay}
+        replay=${Boolean(replayNav)} />`}
       ${log}
     </div>
     ${view.over && !replayNav ? html`<${EndOfGame} layout=${layout} view=${view} token=${token} />` : null}

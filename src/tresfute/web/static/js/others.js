@@ -46,14 +46,26 @@ function SheetDialog({ layout, view, player, play, onClose }) {
 }
 
 /** The others' strip: ``order``, the other players' seats in the order shown; ``sheetPlay(i)``,
- * what their sheet marks (the last move). */
-export function OthersStrip({ layout, view, order, lastChanged, sheetPlay }) {
+ * what their sheet marks. Each player's last marks stay ringed until their next ones (the page's
+ * ``lastChanged`` holds the last update's only; ``replay``: a step of a finished game, its own only). */
+export function OthersStrip({ layout, view, order, lastChanged, sheetPlay, replay = false }) {
   const [open, setOpen] = useState(null);
+  const marks = useRef(new Map()); // player -> the cells of their last marks
+  const game = useRef(view.id);
+  if (game.current !== view.id || replay) { // a replay's step shows its own marks only
+    game.current = view.id;
+    marks.current = new Map();
+  }
+  for (const i of order) {
+    const changed = lastChanged.get(i);
+    if (changed && changed.size) marks.current.set(i, changed);
+  }
+  const lastOf = (i) => marks.current.get(i) || new Set();
   if (!order.length) return null;
   return html`<section class="others-strip" aria-label=${t("The other players")}>
     <ul>${order.map((i) => html`<${OtherLine} key=${i} layout=${layout} view=${view} player=${i}
-      last=${lastAreas(lastChanged.get(i))} onOpen=${setOpen} />`)}</ul>
-    ${open !== null ? html`<${SheetDialog} layout=${layout} view=${view} player=${open} play=${sheetPlay(open)}
+      last=${lastAreas(lastOf(i))} onOpen=${setOpen} />`)}</ul>
+    ${open !== null ? html`<${SheetDialog} layout=${layout} view=${view} player=${open} play=${{ ...sheetPlay(open), last: lastOf(open) }}
       onClose=${() => setOpen(null)} />` : null}
   </section>`;
 }
