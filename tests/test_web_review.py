@@ -202,3 +202,22 @@ def test_a_stored_review_outlives_the_server_on_sqlite_and_postgresql(
         client.app.state.host.store.close()  # type: ignore[attr-defined]
     assert again.status_code == 200 and again.json() == first
     assert calls == [1]
+
+
+def test_the_review_routes_declare_who_asks_once(store: SQLiteStore) -> None:
+    """The five review and practice routes take the game, the seat asked for and the asker's
+    tokens from one dependency (``routes.reviews.asking``), and each still offers them all."""
+    from fastapi.routing import APIRoute
+
+    from tresfute.web.routes import reviews as review_routes
+
+    client = served(store)
+    described = client.get("/api/openapi.json").json()["paths"]
+    routes = [r for r in review_routes.router.routes if isinstance(r, APIRoute) and not r.path.endswith("/choices")]
+    assert len(routes) == 5
+    for route in routes:
+        assert [d.call for d in route.dependant.dependencies].count(review_routes.asking) == 1, route.path
+        for method in route.methods:
+            offered = {(p["name"], p["in"]) for p in described[route.path][method.lower()]["parameters"]}
+            assert {("game_id", "path"), ("player", "query"), ("x-seat-token", "header")} <= offered
+            assert ("x-player-token", "header") in offered
