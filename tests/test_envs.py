@@ -21,7 +21,7 @@ from tresfute.envs.pz_env import raw_env
 from tresfute.envs.vector import BatchedTresFuteEnv
 from tresfute.i18n import use_language
 from tresfute.rules import CHANCE, Game, IllegalMoveError
-from tresfute.tui.render import render_sheet, targets_of
+from tresfute.sheet_text import render_sheet, targets_of
 
 GAMES = sorted(GYM_IDS)
 
@@ -661,6 +661,22 @@ def test_the_environments_need_rich_only_for_the_ansi_render_and_say_so() -> Non
     )
     done = _python(code)
     assert done.stdout.count('the tui extra): pip install "tresfute[tui]"') == 2, done.stdout
+
+
+def test_the_ansi_render_draws_without_the_terminal_game() -> None:
+    """The sheet's text drawing lies below both the environments and the terminal game
+    (``tresfute.sheet_text``): the ``ansi`` render neither needs nor imports ``tresfute.tui``."""
+    code = (
+        "import sys, tresfute; sys.modules['tresfute.tui'] = None\n"
+        "import gymnasium as gym, tresfute.envs\n"
+        "env = gym.make('tresfute/TresFute-v0', render_mode='ansi'); env.reset(seed=0)\n"
+        "print(env.render())\n"
+        "aec = tresfute.envs.raw_env(render_mode='ansi'); aec.reset(seed=0); print(aec.render())\n"
+        "print(sorted(name for name in sys.modules if name.startswith('tresfute.tui')))"
+    )
+    done = _python(code)
+    assert done.stdout.count("Total") == 2, done.stdout  # both sheets drawn, in French
+    assert done.stdout.rstrip().endswith("['tresfute.tui']"), done.stdout  # only the blocked entry
 
 
 def test_the_human_render_without_pygame_names_the_video_extra() -> None:

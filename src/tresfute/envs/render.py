@@ -1,5 +1,5 @@
-"""The ``ansi`` render mode: the terminal game's own drawing of the sheets, as plain text
-(drawn with Rich, the ``tui`` extra's: imported only for this mode)."""
+"""The ``ansi`` render mode: the terminal game's own drawing of the sheets (``sheet_text``), as
+plain text (drawn with Rich, the ``tui`` extra's: imported only for this mode)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..text import situation
 def require_text_render() -> None:
     """Raise an ImportError naming the extra when the ``ansi`` mode cannot draw (no Rich)."""
     try:
-        from ..tui import render  # noqa: F401  (the terminal game's drawing, with Rich)
+        from .. import sheet_text  # noqa: F401  (the terminal game's drawing, with Rich)
     except ImportError as error:
         raise ImportError(
             'render_mode "ansi" draws the sheet as tresfute play does, with Rich (the tui extra): '
@@ -20,16 +20,11 @@ def require_text_render() -> None:
         ) from error
 
 
-def _labelled(label: str) -> str:
-    """``Zoé:`` in English, ``Zoé :`` in French (a no-break space before the colon)."""
-    return _("{label}:").format(label=label)
-
-
 def render_text(game: Game, seat: int, names: list[str] | None = None) -> str:
     """What ``tresfute play`` shows ``seat`` (in the current language, French by default):
     the round and what to do, the dice, the sheet ([5]: a cell the player may take now);
     then the other players' totals and the legal moves in the notation."""
-    from ..tui.render import render_dice, render_sheet, targets_of
+    from ..sheet_text import labelled, render_dice, render_sheet, targets_of
 
     names = names or [f"player_{i}" for i in range(game.n_players)]
     moves = game.legal_moves(seat) if seat in game.players_to_move else []
@@ -37,11 +32,11 @@ def render_text(game: Game, seat: int, names: list[str] | None = None) -> str:
     todo = situation(game, seat) if moves else ""
     who = f"{head} · {names[seat]}"
     lines = [
-        f"{_labelled(who)} {todo}" if todo else who,  # "Tour 1/6 · Zoé : …" in French
+        f"{labelled(who)} {todo}" if todo else who,  # "Tour 1/6 · Zoé : …" in French
         render_dice(game).plain.rstrip(),
         render_sheet(game, seat, targets_of(moves), None).plain.rstrip("\n"),
     ]
-    others = [f"{_labelled(names[p])} {game.score(p).total}" for p in range(game.n_players) if p != seat]
+    others = [f"{labelled(names[p])} {game.score(p).total}" for p in range(game.n_players) if p != seat]
     if others:
         lines.append(" · ".join(others))
     if moves:
