@@ -11,9 +11,9 @@ three decisions), those that cost ``--from`` points or more. Each decision verif
 ``--out`` as one JSON line (a run given the same file goes on where it stopped). The summary:
 the share of decisions whose shown cost agrees with its verification within two combined
 standard errors (the review's ±, which includes the valuation's own error, and the rollouts'),
-by kind. ``--fit`` also finds the smallest allowance ``base + share × |cost|`` for the
-valuation's own error with which ``--target`` of them agree (to be set in ``bots/verify.py``,
-on tuning seeds < 1000 only). ``--base``/``--share`` check another allowance than the shipped.
+by kind. ``--fit`` also fits the allowance ``base + share × |cost|`` for the valuation's own
+error by maximum likelihood (:func:`fit`; to be set in ``bots/verify.py``, on tuning seeds <
+1000 only). ``--base``/``--share`` check another allowance than the shipped.
 """
 
 from __future__ import annotations
@@ -134,20 +134,22 @@ def summary(rows: list[dict], base: float, share: float) -> None:
         )
 
 
-def fit(rows: list[dict], target: float) -> tuple[float, float]:
-    """The allowance with which ``target`` of ``rows`` agree, narrowest on average."""
+def fit(rows: list[dict]) -> tuple[float, float]:
+    """The allowance ``base + share × |cost|`` of greatest likelihood: each difference between a
+    shown cost and its verification taken as normal about 0, its variance the futures' standard
+    error², the rollouts'², and the allowance² (a grid of tenths of a point and hundredths)."""
     rows = [r for r in rows if r.get("move_number") is not None]
     best: tuple[float, float, float] | None = None
-    for base10 in range(0, 41):
-        for share100 in range(0, 101, 5):
+    for base10 in range(0, 101):
+        for share100 in range(0, 101):
             base, share = base10 / 10, share100 / 100
-            if sum(agrees(r, base, share) for r in rows) < target * len(rows):
-                continue
-            width = sum(base + share * abs(r["cost"]) for r in rows) / len(rows)
-            if best is None or width < best[0]:
-                best = (width, base, share)
-    if best is None:
-        raise SystemExit("no allowance tried reaches the target")
+            likelihood = 0.0
+            for r in rows:
+                variance = max(0.01, r["cost_se"] ** 2 + r["verified_se"] ** 2 + (base + share * abs(r["cost"])) ** 2)
+                likelihood -= 0.5 * (math.log(variance) + (r["cost"] - r["verified"]) ** 2 / variance)
+            if best is None or likelihood > best[0]:
+                best = (likelihood, base, share)
+    assert best is not None
     return best[1], best[2]
 
 
@@ -164,7 +166,6 @@ def main() -> None:
     parser.add_argument("--base", type=float, default=ERROR_BASE)
     parser.add_argument("--share", type=float, default=ERROR_SHARE)
     parser.add_argument("--fit", action="store_true", help="fit the allowance (tuning seeds only)")
-    parser.add_argument("--target", type=float, default=0.9)
     parser.add_argument("--summary", action="store_true", help="only summarise --out")
     args = parser.parse_args()
     rows: list[dict] = []
@@ -190,7 +191,7 @@ def main() -> None:
     if args.fit:
         if args.seed >= 1000:
             parser.error("--fit: on tuning seeds (< 1000) only")
-        base, share = fit(rows, args.target)
+        base, share = fit(rows)
         print(f"fitted on {len(rows)} rows: base {base}, share {share}")
         summary(rows, base, share)
     else:

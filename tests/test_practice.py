@@ -9,6 +9,7 @@ One greedy game is reviewed for real (module fixture); its answers are judged fo
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -171,3 +172,110 @@ def test_the_pages_practice_says_what_was_played_with_the_whole_uncertainty(tmp_
                 assert answer["right"] is False and answer["cost_error"] >= answer["cost_se"]
     finally:
         store.close()
+
+
+def blunder_decision(*args: Any, **kwargs: Any) -> Any:
+    """``test_web_practice.quick_decision``, its costly decisions costing 30 points (blunders)."""
+    from dataclasses import replace
+
+    from test_web_practice import quick_decision
+
+    decision = quick_decision(*args, **kwargs)
+    return decision if decision.played == decision.best else replace(decision, played_value=70.0)
+
+
+@pytest.mark.slow  # a browser plays the practice: run singly
+def test_the_pages_practice_asks_again_until_found_and_verify_checks_the_costliest(
+    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In Chromium: "Practise your mistakes and blunders (n)" counts what the labels show; a
+    position says what was played and what it cost, a wrong move is asked again (its try
+    counted, the best move kept hidden) until "Show the solution" marks it, and the best move is
+    then found. "Verify" values the costliest decisions by rollouts (two each here) and each shows
+    its rollouts' cost."""
+    from browser import require_chromium
+
+    require_chromium()
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("playwright.sync_api")
+    from test_web_practice_browser import as_player, from_the_list, position
+    from tresfute.bots.appraisal import appraise
+    from tresfute.bots.review import judge
+    from tresfute.web import reviews as web_reviews
+
+    from browser import call, open_page
+
+    player = call(server, "/api/players", {"name": "Ana"})["token"]
+    created = as_player(server, "/api/games", {"game": "tres-fute", "seats": [{"name": "Ana"}]}, player)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    for _ in range(1000):
+        view = call(server, f"/api/games/{game_id}", token=token)
+        if view["over"]:
+            break
+        moves = [m["move"] for m in view["legal"]]
+        call(
+            server,
+            f"/api/games/{game_id}/act",
+            {"move": ([m for m in moves if m != "pass"] or moves)[0], "seq": view["seq"]},
+            token,
+        )
+    with pytest.MonkeyPatch.context() as patch:  # the review made quickly; the practice judged for real
+        patch.setattr(review_module, "decision_of", blunder_decision)
+        call(server, f"/api/games/{game_id}/review", {}, token)
+        for _ in range(600):
+            if call(server, f"/api/games/{game_id}/review", token=token)["status"] == "done":
+                break
+            time.sleep(0.1)
+    real = web_reviews.verify_decision
+    monkeypatch.setattr(web_reviews, "verify_decision", lambda g, s, played, best, _n: real(g, s, played, best, 2))
+    page, errors = open_page(browser, f"{server}/g/{game_id}?review#seat={token}", locale="en-US")
+    page.wait_for_selector("#review", timeout=180_000)
+    review = call(server, f"/api/games/{game_id}/review?lang=en", token=token)
+    mistakes = review["labels"]["mistake"] + review["labels"]["blunder"]
+    assert mistakes >= 2
+    assert page.inner_text("#practise-mistakes") == f"Practise your mistakes and blunders ({mistakes})"
+    shown = {li.split()[0]: int(li.split()[-1]) for li in page.locator("#label-counts li").all_inner_texts()}
+    assert shown["mistake"] + shown["blunder"] == mistakes  # the button counts what the labels show
+
+    page.click("#practise-mistakes")
+    page.wait_for_selector("#practice-ask")
+    first = sorted(
+        (d for d in review["decisions"] if d["label"] in ("mistake", "blunder")),
+        key=lambda d: (-d["cost"], d["move_number"]),
+    )[0]
+    ask = page.inner_text("#practice-ask")
+    assert f"You played {first['played_text']} here" in ask and first["label_text"] in ask
+    game = position(server, game_id, first["move_number"])
+    worst = appraise(game, 0).ranked[-1].move
+    judged = judge(game, 0, worst)
+    assert not judged.right
+    labels = {
+        m["move"]: m["label"]
+        for m in call(server, f"/api/games/{game_id}/practice?move_number={first['move_number']}&lang=en", token=token)[
+            "legal"
+        ]
+    }
+    from_the_list(page, str(worst))
+    page.wait_for_selector("#practice-answer.wrong", timeout=60_000)
+    assert "Try another move" in page.inner_text("#practice-answer")
+    hidden = page.locator("#practice-solution").count() + page.locator("#practice-answer .badge-best").count()
+    assert hidden == 0  # the best move kept hidden
+    from_the_list(page, str(worst))  # asked again: tried once more
+    page.wait_for_selector("#practice-tries", timeout=60_000)
+    assert page.inner_text("#practice-tries") == "(try 2)"
+    page.click("#practice-show")
+    page.wait_for_selector("#practice-solution")
+    assert labels[str(judged.best)] in page.inner_text("#practice-solution")
+    from_the_list(page, str(judged.best))  # the position is still played after the solution
+    page.wait_for_selector("#practice-answer.right", timeout=60_000)
+    assert "Right" in page.inner_text("#practice-answer")
+
+    page.click("#back-to-review")
+    page.wait_for_selector("#verify")
+    assert f"({len(review['costliest'])})" in page.inner_text("#verify")
+    page.click("#verify")
+    page.wait_for_selector("#verified-count", timeout=300_000)
+    verified = page.locator("#costliest li.decision .verified")
+    assert verified.count() == len(review["costliest"])
+    assert verified.first.inner_text().startswith("By strong rollouts to the end: −")
+    assert errors == []

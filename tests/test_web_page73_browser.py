@@ -251,9 +251,9 @@ def test_a_finished_game_shows_no_fox_tip_its_log_in_one_wording_and_the_review_
     page.wait_for_selector("#review-title", timeout=180_000)
     assert page.inner_text("#review-title") == "Review of your game"
     review = call(server, f"/api/games/{game_id}/review?lang=en", token=token)
-    costly = sum(1 for d in review["decisions"] if d["cost"] >= 2)
-    if costly:
-        assert page.inner_text("#practise-mistakes") == f"Practise the decisions that cost 2 points or more ({costly})"
+    mistakes = review["labels"]["mistake"] + review["labels"]["blunder"]  # as the labels shown count them
+    if mistakes:
+        assert page.inner_text("#practise-mistakes") == f"Practise your mistakes and blunders ({mistakes})"
     page.goto(f"{server}/g/{game_id}?review=1")
     page.wait_for_selector("#review-title", timeout=60_000)
     assert page.inner_text("#review-title") == "Review of Ana's game"

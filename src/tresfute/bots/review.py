@@ -142,7 +142,9 @@ class Decision:
 
     @property
     def label(self) -> str:
-        return label(max(0.0, self.cost), self.cost_error)
+        # by the futures' standard error: the valuation's own error (in ``cost_error``) is the
+        # same whichever futures are drawn, and the labels' bounds were set on this caution
+        return label(max(0.0, self.cost), self.cost_se)
 
     @property
     def mattered(self) -> bool:
