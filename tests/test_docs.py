@@ -256,3 +256,15 @@ def test_every_link_between_the_docs_reaches_its_page_and_heading() -> None:
                 if anchor not in headings:
                     broken.append(f"{doc.relative_to(ROOT)}: {target}#{anchor}")
     assert not broken, broken
+
+
+def test_every_module_docstring_is_short() -> None:
+    """A module's docstring says what it is for in at most 12 lines; how it works at length goes
+    to a class's or function's docstring, or to docs/design.md (docs/design-web.md)."""
+    long = []
+    for path in sorted((ROOT / "src").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstring = ast.get_docstring(tree, clean=False)
+        if docstring is not None and (lines := docstring.count("\n") + 1) > 12:
+            long.append(f"{path.relative_to(ROOT)}: {lines} lines")
+    assert not long, long

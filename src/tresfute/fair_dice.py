@@ -1,15 +1,6 @@
 """Dice anyone can check: every roll derived from a secret by SHA-256, published as a hash first.
 
-At the start of a game the server publishes ``commitment(secret)``; when the game ends it
-reveals the secret, and anyone can recompute every roll of the record (the browser does it in
-JavaScript, ``checkDice`` in ``web/static/js/end.js``; :func:`check_record` does it in Python):
-
-- roll ``k`` is the game's ``k``-th roll, counted from 1 (rerolls count);
-- die ``d`` (its letter) of roll ``k`` shows ``x mod 6 + 1``, where ``x`` is the first 4 bytes
-  (big-endian) of ``SHA-256("<secret>:<k>:<d>:<j>")`` for the first ``j = 0, 1, …`` giving
-  ``x < 4294967292`` (a multiple of 6, so every face is exactly as likely);
-- in the solo game's passive roll the platter takes the three lowest dice; a tie is broken by the
-  lower ``SHA-256("<secret>:<k>:<d>:platter")``.
+How it works, at length: docs/design.md (fair_dice.py).
 """
 
 from __future__ import annotations

@@ -1,25 +1,7 @@
 """What moves are worth, without the winner's curse: the one analysis that the hint, the
 "computer players" panel and the review all show.
 
-The strong player chooses its move by searching its best candidates on a few simulated futures
-(``StrongBot.analyse``). The value its choice gets there is too high on average: it is the best
-of several noisy estimates, measured on the very futures that made it the best (the winner's
-curse), and a few futures leave a wide margin of error. An appraisal keeps the strong player's
-choice (so that it is the move the strong player would play, and the hint's best move) but
-values it, and every other move asked about, again on *valuation futures*: futures drawn anew,
-never those of the choice, the same for every move valued (common random numbers, so that the
-difference between two moves is measured far more precisely than either value), and one turn
-longer than the choice's (:data:`MORE_TURNS`): fresh dice remove the luck that chose a move, not
-the network's own errors, which the choice favours as much; futures ending where the analysis's
-end would give the choice back much of the very network values that chose it. More futures
-are drawn until the standard error of each difference to the choice is under
-:data:`TARGET_SE`, or :data:`MOST_FUTURES` are reached. The futures play the network's own
-choices, where the strong player searches, so every value is then *lifted* to what the strong
-player scores from there (``bots/lift.py``: fitted on sheets of every kind of play, the same
-for every move of a position), and each difference between two moves' values is multiplied by
-the lift's *difference scale*, what makes the costs add up on reviewed games (a difference of
-10 in the network's values is worth more than 10 points in some rounds, less in others).
-``docs/review.md`` gives the figures.
+How it works, at length: docs/design.md (bots/appraisal.py).
 """
 
 from __future__ import annotations

@@ -8,17 +8,7 @@ review's aligned dice). So every line of play meets the same die with the same f
 roll of the same turn, whatever it picked before, and a player who does not know the future
 (the strong player, ``benchmarks/ceiling.py``) can be given exactly the dice the search saw.
 
-With the dice known, a game is a puzzle with no chance left: :func:`clairvoyant_line` searches
-it by a beam search guided by the value network. From the first position, every legal move of
-every position kept is played (the known dice that follow it rolled at once), positions reached
-twice are kept once, and the ``width`` best of them by the network's value are kept for the
-next step; the finished games are scored exactly, and the best is the bound. The network's
-value is an expected final score on unknown dice, so the search ranks positions as a player who
-does not know the future would, but keeps many of them and chooses among finished games by
-their score: width 1 is the network's own play on these dice, a wider beam finds lines that
-rely on the dice to come. It is a lower bound of the best score these dice allow (a line found,
-replayable move by move); how far below the true optimum it is, the growth of the bound with
-the width says (``docs/bench.md``).
+How it works, at length: docs/design.md (bots/clairvoyant.py).
 """
 
 from __future__ import annotations

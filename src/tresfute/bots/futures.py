@@ -1,42 +1,6 @@
 """The strong player's simulated futures: the rest of a turn, played for several futures at once.
 
-A searched move is valued on several simulated futures (``StrongBot.analyse``): on dice the
-player draws itself, one random generator per future, the rest of the turn is played by the
-network's best moves and the position at its end is valued. Played one future at a time, much
-of the work is done several times over. Here the futures of a move share their positions for as
-long as they are the same: they all start as one position, and they part only where their dice
-differ (with one or two dice left to roll, several futures often draw the same faces; a move
-that ends the turn is valued once, not once per future). Each future still draws its dice from
-its own generator in the order it meets them, and the best move is the first of the highest
-values. The futures of every searched move advance step by step together: the afterstates of
-all the positions waiting for a decision are valued in one batch, and the positions at the end
-of the turn in another (a few large matrix products cost less than many small ones). The
-values are those of one future at a time up to float32 rounding (a matrix product's last bits
-depend on its number of rows), and exactly those where the arithmetic is exact (the tests).
-
-Where a future ends: at the end of the turn, or of the game. In a solo game, a future that has
-rolled dice of its own ends as soon as the active player's picks are over: what is left of the
-turn (the +1 entries) comes without dice, and the network values that moment directly (it was
-trained on such positions too). That spares a quarter of the rows a solo search values, for
-one more future per move (``SEARCH`` in ``bots/strong.py``; docs/bench.md). A future that starts
-there plays the rest of its turn, and so does every future at a table, where the rest of the
-turn holds the others' picks from the platter. Told so (``short``, :data:`FIRST_DECISION`), a
-future ends sooner still: at its first decision after its roll, once that decision is played
-(the solo search of both games: a roll and a pick a future, on twice as many futures;
-docs/bench.md). Its first roll may then be *stratified* (``stratified``): the futures of a
-start share out every die's faces evenly (:func:`stratified_draws`), which takes most of the
-luck of so few rolls out of their mean.
-
-The review's valuation futures (``bots/appraisal.py``) go on for one turn more
-(``more_turns``; in a solo game the passive pick is a turn of its own; ``short`` says where in
-that turn they may stop), and draw *aligned* dice
-(``aligned``): each roll's faces come from the future, the turn and the count of rolls in it,
-by die, so that the futures of two moves meet the same luck even where the moves leave
-different dice to roll.
-
-What a future's end is worth is the player's own expected final score by default; another
-player (``bots/winning.py``) gives its own measure of an end-of-turn position instead (its
-chance of finishing first, from every player's sheet), on the same futures.
+How it works, at length: docs/design.md (bots/futures.py).
 """
 
 from __future__ import annotations

@@ -1,32 +1,7 @@
 """The lift of the values shown: what the strong player scores from a position above the
 valuation futures' value of its choice.
 
-The valuation futures (``bots/appraisal.py``) play the network's own first choices, where the
-strong player searches, so the strong player scores more than they say; and the network, trained
-on sheets like its own, values some sheets a little high (a random player's) and others a little
-low (a greedy player's). The lift is a linear model that corrects both, over the valuation
-network's inputs after the strong choice: one shared model (an intercept, weights, and weights
-times the rounds left) plus, for each number of rounds left, a departure of its own (an
-intercept and weights, held closer to zero by the fit), so that a sheet of round 2 can be read
-otherwise than one of round 3. It is fitted by ridge regression on positions of every kind of
-play (random, greedy, noisy strong, strong) and on games' first decisions, to what the strong
-player then scored (``scripts/value_calibration.py --fit``, tuning seeds; ``--refine`` adds new
-tuning games to a shipped lift, its weights drawn towards their own). It is the same for
-every move of a position, so it changes no cost: only the expected final scores shown.
-
-The costs have a correction of their own, the *difference scale*: the valuation futures measure
-a difference between two moves in their network's values, which a network may compress or
-stretch, so each difference is multiplied by the scale for the rounds left. It is fitted where
-the costs must add up (``scripts/cost_calibration.py``): after a move that departed from the
-strong choice, the value shown at the next decision is on average the choice's value minus the
-cost, over reviewed games of random and greedy play. It is read from values, never from the
-sheet's inputs: two near-equal moves that leave sheets of other forms (a reroll's, a pick's)
-differ by their values' difference times the round's number, not by what a linear model of
-the inputs says of each form.
-
-Shipped as ``data/lift-<game>.json`` (``tresfute-lift/3``): the weights by input name, so a
-reader sees what moves the lift, and the difference scale by rounds left. A game (or reading
-of its rules) without a file of its own takes its default reading's.
+How it works, at length: docs/design.md (bots/lift.py).
 """
 
 from __future__ import annotations

@@ -1,24 +1,6 @@
 """The strong player's evaluation: a small neural network that values a position after a move.
 
-The network reads a fixed vector of hand-made inputs, all derived from the sheet description
-(``rules/tres_fute.py``, ``rules/vraiment_tres_fute.py``), so both games share this code:
-
-- each grid: every cell's marks, each line (row, column, diagonal) that is one cell short of its
-  bonus or points, the count tables, which die values still have an open cell;
-- each track: how many boxes are filled, the last number where the order makes it matter, the
-  first half of an open pair, which die values the next box still takes;
-- the actions in hand and earned, the foxes, the lowest area (what each fox is worth), the
-  score so far, the bonuses waiting to be placed;
-- where the game stands: rounds left, the phase, picks and rolls made, where each die lies and
-  what it shows, and for each die still to roll how open its own area is (what a pick gives up
-  is what the dice sent to the platter could have done). At a table, outside one's own active
-  part, as the solo game's moment with the same next turn of one's own (the network learns
-  alone: ``Encoder._time_as_solo``).
-
-Its output is the expected number of points still to come, so the value of a position is its
-score now plus that forecast; a finished game is worth its score. Inference is numpy only; the
-weights are trained by self-play with TD(lambda) (``tresfute.bots.training``) and shipped as
-``bots/data/network-<game>.npz``.
+How it works, at length: docs/design.md (bots/network.py).
 """
 
 from __future__ import annotations

@@ -1,22 +1,6 @@
 """The review of a finished game: what each decision of one player cost against the strong player.
 
-For every decision of the reviewed player, the position is appraised (``bots/appraisal.py``):
-the strong player's choice is found by its own analysis, then the choice and the move played
-are both valued on valuation futures drawn anew (never those that chose the move, so that the
-choice's value carries no winner's curse), the same futures for both (common random numbers).
-A decision's **cost** is the choice's expected final score minus the played move's (below 0
-where the futures found the move played better: not cut, so that the costs add up), with the
-standard error of that difference (``cost_se``); a decision is labelled worse than
-*good* only when its cost clears twice its standard error, and then by what it certainly cost
-(the cost less twice its standard error). A played move that is the strong
-choice costs exactly 0. Each costly decision gets a reason in words (``bots/why.py``).
-
-The game's figures: the **accuracy** (from the error rate) and the **error rate** (the mean cost
-of the decisions that mattered, as backgammon programs count it), with a named level; the
-**luck**, what the dice gave above or below what was expected (each roll's value after less its
-value before), so that the final score is the start value plus the luck less the costs, up to
-the valuation's own error where no dice fell. ``docs/review.md`` gives the definitions, why, and
-the measured figures.
+How it works, at length: docs/design.md (bots/review.py).
 """
 
 from __future__ import annotations

@@ -1,31 +1,6 @@
 """Self-play training of the value network (``bots/network.py``) by TD(lambda).
 
-One iteration:
-
-1. workers play solo games with the current network: at each decision every legal move's
-   afterstate (the position right after it, before the next dice) is valued, and the best is
-   played, or a random one with probability ``explore``;
-2. each chosen afterstate gets its lambda-return as target: the value of the next chosen
-   afterstate mixed with the target after it, ending on the final score (TD(lambda) computed
-   backwards once the game is over, which is the same as eligibility traces without their
-   bookkeeping);
-3. the network is fitted to those targets by minibatch Adam on the squared error.
-
-Exploration and the learning rate anneal towards zero along the run (runs that kept them up
-peaked and then decayed). Every ``eval_every`` iterations the network plays games without
-exploration on evaluation seeds (never the held-out benchmark's), and the best so far is kept.
-A checkpoint after each iteration holds everything needed to resume.
-
-Openings (``openings``, a share of the training games): a game first played for a few rounds by
-another kind of player (``OPENINGS``: random, greedy, or the network with a third of its moves
-random), then by the network as in self-play. Only the positions from the hand-over on are
-learned, so their targets are still what the network scores from there: the network then values
-beginners' and careless sheets as well as its own (the review shows those values, issue 52),
-where self-play alone never shows it such sheets.
-
-Seeds: training games use ``derived_seed(seed, n, "train")`` and evaluation games
-``derived_seed(seed, n, "eval")``; the held-out benchmark (``tresfute bench --seed 1000``) uses
-purpose "game", so no training or tuning game is ever a benchmark game.
+How it works, at length: docs/design.md (bots/training.py).
 """
 
 from __future__ import annotations

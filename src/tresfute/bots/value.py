@@ -7,23 +7,7 @@ one by one is what lets the player see that a point in its weakest area is worth
 point elsewhere (each fox is worth that area), which one linear sum over the sheet cannot
 express.
 
-Each forecast (a "head") is what the sheet holds now plus a linear model over sparse features
-of the position, read from the sheet description, so both games share this code:
-
-- a grid: the exact marks of each of its lines (rows, columns, diagonals), and how many cells
-  each count table has reached;
-- a track: how many boxes are filled, with the last number when the order of the track makes
-  it matter;
-- the actions in hand and earned, the foxes (with the area they are worth), the bonuses
-  waiting to be placed;
-- where the turn stands (phase, picks made, which dice are still to roll), and for each die
-  still to roll what its own area can still take (a grid's values with an open cell, a
-  track's length and last number): a die kept in hand is worth more where it is needed.
-
-Each feature is counted separately for every stage of the game (rounds left, and whether the
-player is in their active or passive turn), so the same mark is worth more early than late.
-The weights are learned from self-play by ``scripts/train_strong.py`` and shipped as
-``bots/data/value-<game>.json``.
+How it works, at length: docs/design.md (bots/value.py).
 """
 
 from __future__ import annotations

@@ -1,33 +1,6 @@
 """Why one move is worth more than another, in one sentence, from causes measured on the position.
 
-The review and the practice say what separated the move played from the strong choice. The gap
-is split into its causes (:func:`causes`), each measured with the valuation network on the
-positions right after either move and on counterfactual variants of them, all valued in one
-batch:
-
-- **points**: the area points either move scores at once (its own entry);
-- **bonus**: the points the bonuses it completes score at once (the chain, each bonus placed as
-  the network places it, before any die falls);
-- **platter**: the dice a move sends to the silver platter, with the picks that ends: the
-  position after the same move with those dice kept in hand (given the face of the die taken,
-  so that none goes), valued against the position as it is;
-- **actions**: the actions (reroll, +1, reprise) one move earns, spends or keeps and the other
-  not: the played move's position given the best move's actions;
-- **fox**: the foxes, likewise;
-- **position**: the rest, what the rest of the game makes of the cells marked (their prospects).
-
-The causes are scaled towards the cost measured on the futures (by the cost over the network's
-gap, within :data:`RATIO`). Where the network's values alone see no gap (a reroll's position,
-mostly), the same positions are valued on a few short futures instead. The reason names
-the largest, with its size, and what the played move did earn (its largest cause the other way)
-and why it is still worse; a fox or an action the player earns later in the game anyway is
-postponed (``final``), an action kept by a move after which the player decides nothing more is
-lost. Where no cause makes half of the gap, the reason names the two largest and the strong
-player's line (its move and the moves it plays next before any die falls). Where neither sees a
-gap, the reason says what the appraisal's futures found, with the line: the only template left.
-Each reason is a :class:`~tresfute.rules.reasons.Reason`, written in the reader's language by
-``text.explain``; :func:`explain_cost` gives with it the decision's theme (:data:`THEMES`),
-which the review groups its costly decisions by.
+How it works, at length: docs/design.md (bots/why.py).
 """
 
 from __future__ import annotations

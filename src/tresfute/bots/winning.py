@@ -7,36 +7,7 @@ every passive player's pick from the platter, all played by the network's best m
 end of each future is valued from every sheet at the table: the network's expected final score
 of each player (``m_i``) is turned into this player's chance of finishing first.
 
-The model: each final score is normal about its forecast, ``F_i ~ N(m_i, s(k)^2)``, where ``k``
-is the number of turns still to play. ``s(k)`` is calibrated on self-play of the strong player
-(``scripts/calibrate_win.py``, tuning seeds; ``data/win-spread.json``): the measured spread of a
-difference ``F_i - F_j`` about ``m_i - m_j``, over the square root of 2. The scores of a table
-are correlated (everyone picks from the same dice); a shared part cancels out of who is first,
-so independent scores of that spread give each difference its measured spread. With one
-opponent the chance is ``Phi((m_me - m_other) / (sqrt(2) s))``; with several, the integral over
-this player's own score of the product of the others' chances of staying below it, by
-Gauss-Hermite quadrature (no Monte Carlo). At the end of the game the rulebook decides exactly
-(highest total, then highest single area; a tie still standing counts ``1/k``, as ``bench``
-counts it). Before the end, a tie counts half (in the continuous model two equal forecasts give
-each player one half): an approximation of the rulebook's tie-break on the best area.
-
-The forecasts assume that everyone plays as the strong player. Against weaker players they are
-too high, and a player that believes the race close takes risks it does not need. So every
-decision of the others, from the start of the game, is valued by the network as the strong
-player values its own: the points it gave up beyond the strong player's margin (a move the
-strong player itself could have chosen costs nothing, so against the strong player nothing
-changes) are summed, and the same rate of loss is expected of them for the turns still to play,
-trusted the more the more turns it was measured on (``SKILL_SHRINK``). A position that cannot be
-replayed from its history (a sheet set by hand) keeps the forecasts as they are.
-
-A small tie-break, ``TIE_BREAK`` chances per expected point, is added so that where the chance
-cannot tell moves apart (a game won or lost for certain) the player still plays for points.
-
-Candidates: the moves within ``margin`` points of the network's best (wider than the strong
-player's: a move slightly worse for one's own score may take more from the opponents), at most
-``candidates`` of them, and also the move whose position right after it has the best chance by
-the same model (every player's network value there). Each is searched on ``samples`` futures
-with common dice. In a solo game this player is the strong player, move for move.
+How it works, at length: docs/design.md (bots/winning.py).
 """
 
 from __future__ import annotations

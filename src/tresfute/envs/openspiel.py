@@ -6,20 +6,7 @@
 
     game = pyspiel.load_game("python_tresfute(game=vraiment-tres-fute,players=2)")
 
-- the dice are chance nodes, one die at a time: the engine's game is played with
-  ``dice="external"``, and a roll of ``k`` dice is ``k`` chance nodes in die order, each with
-  the faces 1 to 6 (actions 0 to 5, probability 1/6: the same distribution as a whole roll,
-  the dice being independent, with 6 outcomes a node instead of ``6**k``); in the solo game's
-  passive roll, when dice tie at the boundary of the three lowest, one more chance node
-  chooses the platter's dice among the choices the rules allow, equally likely (an action is
-  the bit mask of the three dice in the game's die order). :meth:`Game.chance_outcomes` lists
-  the same rolls whole, with their probabilities;
-- the players' actions are those of the Gymnasium and PettingZoo environments (``ActionMap``),
-  with their legal actions; sequential: passive players are asked one at a time in seat order,
-  and each is shown the other sheets as they were when the passive phase began, so the game
-  has imperfect information (as in the rules, where passive players choose at the same time);
-- observation tensors: the environments' observation (``observation_names``);
-- the returns are the players' final scores (general sum, at the end).
+How it works, at length: docs/design.md (envs/openspiel.py).
 """
 
 from __future__ import annotations

@@ -2,20 +2,7 @@
 
 Every decision is a :class:`Move`; ``Move.parse(str(move)) == move`` for every move.
 
-=================  ==========================================================
-``y@r2c3``         pick the yellow die, cross yellow row 2 column 3
-``w>o``            pick the white die as orange
-``w>b@r2c1``       pick the white die for blue (blue + white), box r2c1
-``+b@r3c2``        extra die (+1): the blue die, blue box r3c2
-``!o=4``           resolve a bonus: write 4 in orange; ``!y@r1c2``: cross that cell
-``~b@r2c4``        sweep (Vraiment très futé): cross the swept blue die in silver
-``reroll``         use a reroll action
-``reprise g``      take the green die back from the platter (Vraiment très futé)
-``roll``           roll now (after reprise decisions)
-``pass``           use no die (a lost roll, a refused platter, nothing usable)
-``done``           end the extra-die phase (or the sweep)
-``dice w3 y5 b1``  chance: the values rolled (games with dice given from outside)
-=================  ==========================================================
+How it works, at length: docs/design.md (rules/moves.py).
 """
 
 from __future__ import annotations

@@ -4,15 +4,7 @@ Pages are static files (no build step) that ask the JSON API and listen on a Web
 token travels in the ``X-Seat-Token`` header (or the body, or the WebSocket's first message),
 never in a URL the server logs: the page reads it from the link's ``#`` part.
 
-Where a request goes: ``routes/games.py`` (create, see, move, undo, hint, the WebSocket),
-``routes/open_tables.py`` (the open tables, joining one), ``routes/challenge.py`` (the daily
-challenge), ``routes/players.py`` (a player's progress and exports), ``routes/records.py`` (a
-game's record), ``routes/reviews.py`` (a finished game's review, what each computer player would
-play), ``routes/pages.py`` (the page, its static files, messages and sheets), ``routes/docs.py``
-(the API's description, browsable at ``/docs``). What they share (the :class:`~.deps.Server`,
-the language, the tokens) are FastAPI dependencies in ``deps.py``; game work runs in
-``threads.py``'s game threads; ``listeners.py`` tells the pages of every change;
-``middleware.py`` guards every request and ``errors.py`` words every refusal.
+How it works, at length: docs/design-web.md (web/app.py).
 """
 
 from __future__ import annotations

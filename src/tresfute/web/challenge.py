@@ -7,13 +7,7 @@ fair-dice check (``fair_dice.check_record``), and nobody can know them before. E
 an ordinary hosted game whose secret is the day's: its rolls come from ``fair_dice`` as every
 game's do.
 
-A player is a random token the page keeps (no account): it takes a name for the day, which no
-other token can take that day, and plays each game type once a day under it. Finished entries
-rank by score; beside them stands the strong computer player's score on the same dice.
-
-An entry's seat token is derived from the player's secret (:func:`seat_token`): any browser that
-holds the secret (``/me#player=…`` moves it) reopens the entry in progress, and every browser
-holds the same seat, without the server keeping a second token or the secret itself.
+How it works, at length: docs/design-web.md (web/challenge.py).
 """
 
 from __future__ import annotations

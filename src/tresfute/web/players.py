@@ -6,10 +6,7 @@ when it creates a game, takes a seat at an open table or enters the daily challe
 seat is then the player's. The page moves the secret to another device as a link,
 ``/me#player=<secret>``: whoever holds it is that player.
 
-A secret this server never gave (:meth:`Players.known`) is refused, so that a mistyped or
-foreign link says so instead of showing an empty history; one given but not played with yet
-has an empty history. The daily challenge keeps taking any well-formed secret, as it always
-did: it makes it a player (it gave those secrets itself when the page had none).
+How it works, at length: docs/design-web.md (web/players.py).
 """
 
 from __future__ import annotations

@@ -8,14 +8,7 @@ process knows how far it has gone; a request to another server process sharing t
 sees it only once it is stored. A review stored in an older format (``bots.review.FORMAT``) is
 never shown: it is computed anew.
 
-Practice: a costly decision of a stored review (:data:`PRACTISED_FROM` points or more) is shown
-again as it stood, and the move a player tries there is judged as the review judges a decision
-(``bots.review.judge``); a player's solved positions are kept (``store.save_solved``).
-
-Verification: the costliest decisions of a stored review are valued again by strong rollouts to
-the end (``bots.verify``), in the background like a review, and kept beside it (the store's
-review under the version ``FORMAT + VERIFIED``); the review's answer then carries each one's
-``verified`` (its cost, standard error, rollouts, and whether the review's cost agrees).
+How it works, at length: docs/design-web.md (web/reviews.py).
 """
 
 from __future__ import annotations

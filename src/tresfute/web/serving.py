@@ -1,15 +1,6 @@
 """How ``tresfute serve`` runs uvicorn: its options, and the bounds on a request's head.
 
-uvicorn's C parser (httptools, its "standard" choice, a fifth less server time a move) sets no
-bound on a request line or a header: a 32 MB header was read whole, and answered. Here a
-request line longer than :data:`REQUEST_LINE_LIMIT` is refused 414 and a head (the request line
-and every header) longer than :data:`HEAD_LIMIT` 431, counted as the bytes arrive, so that the
-server holds at most the bound and one read of the socket; the connection is then closed.
-Nor does uvicorn bound the time a head takes to arrive (its ``timeout_keep_alive`` runs only
-between requests): a client that sent a head a byte at a time held its connection for ever. Here
-a head must be whole :data:`HEAD_TIMEOUT` seconds after its first byte (or after the connection
-opened): else it is refused 408 (a connection that sent nothing is closed without a word). A
-WebSocket message over :data:`WS_MESSAGE_LIMIT` makes uvicorn close the socket (code 1009).
+How it works, at length: docs/design-web.md (web/serving.py).
 """
 
 from __future__ import annotations

@@ -5,14 +5,7 @@ Every request names a seat by its secret token and carries the seat's ``seq`` (h
 the seat has acted, undos included): a replayed or stale request does not match and changes
 nothing. The engine decides what is legal; this module decides only who may ask.
 
-Several server processes may share one store (PostgreSQL): a process keeps a copy of the
-tables it serves and, before it shows one, compares the stored revision with its copy's and
-replays the record if it is behind. Every write names the record's length and the revision it
-was made on: of two processes writing move N, the store refuses the second, which reloads (a
-move refused on a stale copy is judged again on the game as it stands: see :meth:`Host.act`).
-Computer players' moves and the server's rolls go through the same guard, so they land exactly
-once whichever process plays them. Finished tables leave memory at once, idle ones
-after :attr:`Host.idle_seconds`; a table that left is replayed from its record when asked for.
+How it works, at length: docs/design-web.md (web/tables.py).
 """
 
 from __future__ import annotations
