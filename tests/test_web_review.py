@@ -221,3 +221,43 @@ def test_the_review_routes_declare_who_asks_once(store: SQLiteStore) -> None:
             offered = {(p["name"], p["in"]) for p in described[route.path][method.lower()]["parameters"]}
             assert {("game_id", "path"), ("player", "query"), ("x-seat-token", "header")} <= offered
             assert ("x-player-token", "header") in offered
+
+
+def test_a_review_or_verification_that_fails_in_the_background_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review's own refusal in its words, any other failure as 'the review failed: …' (once,
+    then asking again tries again); a verification's failure as 'the verification failed: …'."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from tresfute.bots.review import ReviewError
+    from tresfute.web import reviews as web_reviews
+    from tresfute.web.table import TableError
+
+    class Away:
+        def __getattr__(self, name: str) -> Any:
+            raise RuntimeError("the database is away")
+
+    async def run(work: Callable[[], None]) -> None:
+        work()
+
+    async def started(start: Callable[[], Any]) -> None:
+        start()
+        await asyncio.gather(*reviews._tasks)
+
+    reviews = web_reviews.Reviews(SimpleNamespace(store=Away()))  # type: ignore[arg-type]
+    asyncio.run(started(lambda: reviews.start("g", 0, run)))
+    with pytest.raises(TableError, match=r"^the review failed: the database is away$"):
+        reviews.answer("g", 0, "en")
+    assert reviews.running == {}  # told once: asking again tries again
+
+    def refusing(*_args: Any) -> None:
+        raise ReviewError("the game is not finished: only a finished game is reviewed")
+
+    monkeypatch.setattr(web_reviews, "reviewed", refusing)
+    asyncio.run(started(lambda: reviews.start("g", 1, run)))
+    with pytest.raises(TableError, match=r"^the game is not finished: only a finished game is reviewed$"):
+        reviews.answer("g", 1, "en")
+
+    asyncio.run(started(lambda: reviews.verify_start("g", 0, 3, 8, run)))
+    failed = reviews.verifying[("g", 0)]
+    assert (failed.error, failed.params) == ("the verification failed: {problem}", {"problem": "the database is away"})

@@ -113,11 +113,30 @@ class Reviews:
     def start(self, game_id: str, seat: int, run: Callable[[Callable[[], None]], Awaitable[None]]) -> Progress:
         """Start computing the review in the background (``run`` hands the work to a game
         thread), unless it is already under way here; its progress."""
-        key = (game_id, seat)
-        progress = self.running.get(key)
+
+        def work(told: Callable[[int, int], None]) -> None:
+            reviewed(self.host.store, game_id, seat, told)
+
+        failed = N_("the review failed: {problem}")
+        return self._in_background(self.running, (game_id, seat), run, work, failed, (ReviewError,))
+
+    def _in_background(
+        self,
+        under_way: dict[tuple[str, int], Progress],
+        key: tuple[str, int],
+        run: Callable[[Callable[[], None]], Awaitable[None]],
+        work: Callable[[Callable[[int, int], None]], None],
+        failed: str,
+        worded: tuple[type[ReviewError], ...] = (),
+    ) -> Progress:
+        """``work(told)`` in a game thread in the background, in a review's turn
+        (:data:`REVIEWS_AT_ONCE` at a time), unless ``key`` is ``under_way`` here already; its
+        progress, kept in ``under_way`` until it is done (and then too if it failed: the error,
+        ``worded`` errors in their own words, others as ``failed``)."""
+        progress = under_way.get(key)
         if progress is not None:
             return progress
-        progress = self.running[key] = Progress()
+        progress = under_way[key] = Progress()
         if self._turns is None:
             self._turns = asyncio.Semaphore(REVIEWS_AT_ONCE)
         turns = self._turns
@@ -125,21 +144,21 @@ class Reviews:
         def told(done: int, total: int) -> None:
             progress.done, progress.total = done, total
 
-        def work() -> None:
+        def guarded() -> None:
             try:
-                reviewed(self.host.store, game_id, seat, told)
-            except ReviewError as error:
+                work(told)
+            except worded as error:
                 progress.error, progress.params = error.template, dict(error.params)
             except Exception as error:  # a record that does not replay, the database away
-                progress.error, progress.params = N_("the review failed: {problem}"), {"problem": str(error)}
+                progress.error, progress.params = failed, {"problem": str(error)}
 
         async def background() -> None:
             try:
                 async with turns:
-                    await run(work)
+                    await run(guarded)
             finally:
                 if progress.error is None:
-                    self.running.pop(key, None)
+                    under_way.pop(key, None)
 
         task = asyncio.get_running_loop().create_task(background())
         self._tasks.add(task)
@@ -164,39 +183,15 @@ class Reviews:
         """Start verifying the ``count`` costliest decisions of the stored review (see
         :meth:`to_verify`) by ``rollouts`` rollouts each, in the background (a review's turn:
         :data:`REVIEWS_AT_ONCE`), unless it is under way here; its progress."""
-        key = (game_id, seat)
-        progress = self.verifying.get(key)
-        if progress is not None:
-            return progress
-        progress = self.verifying[key] = Progress()
-        if self._turns is None:
-            self._turns = asyncio.Semaphore(REVIEWS_AT_ONCE)
-        turns = self._turns
 
-        def told(done: int, total: int) -> None:
-            progress.done, progress.total = done, total
+        def work(told: Callable[[int, int], None]) -> None:
+            data = self.stored(game_id, seat)
+            assert data is not None, "a stored review stays"
+            found = verify_stored(self.host, game_id, seat, data, count, rollouts, told)
+            self.host.store.save_review(game_id, seat, FORMAT + VERIFIED, json.dumps(found))
 
-        def work() -> None:
-            try:
-                data = self.stored(game_id, seat)
-                assert data is not None, "a stored review stays"
-                found = verify_stored(self.host, game_id, seat, data, count, rollouts, told)
-                self.host.store.save_review(game_id, seat, FORMAT + VERIFIED, json.dumps(found))
-            except Exception as error:  # a record that does not replay, the database away
-                progress.error, progress.params = N_("the verification failed: {problem}"), {"problem": str(error)}
-
-        async def background() -> None:
-            try:
-                async with turns:
-                    await run(work)
-            finally:
-                if progress.error is None:
-                    self.verifying.pop(key, None)
-
-        task = asyncio.get_running_loop().create_task(background())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return progress
+        failed = N_("the verification failed: {problem}")
+        return self._in_background(self.verifying, (game_id, seat), run, work, failed)
 
     async def judged_in_turn(self, language: str, judged: Callable[[], Awaitable[Result]]) -> Result:
         """``judged()`` once a turn is free (:data:`PRACTICE_AT_ONCE` at a time); refused (429,
