@@ -412,6 +412,25 @@ def test_opponents_must_be_known_computer_players() -> None:
         gym.make("tresfute/TresFute-v0", opponents=["greedy"], seat=2)
 
 
+def test_the_batched_environment_checks_its_table_as_the_single_one_does() -> None:
+    """One check of the game, its rules, the opponents and the seat (``gym_env.seated``) for both."""
+    for make in (TresFuteEnv, lambda **kw: BatchedTresFuteEnv(2, **kw)):
+        with pytest.raises(ValueError, match="unknown bot 'grredy'"):
+            make(opponents=["grredy"])
+        with pytest.raises(ValueError, match=r"seat is 0\.\.1 in a 2-player game"):
+            make(opponents=["greedy"], seat=2)
+        with pytest.raises(ValueError, match="reprise_with_no_die_left"):
+            make(rules={"reprise_with_no_die_left": False})  # Très futé has no such option
+        env = make(game="vraiment-tres-fute", opponents=["greedy"], seat=1, rules={"reprise_with_no_die_left": False})
+        assert (env.game_id, env.rules, env.opponents, env.n_players, env.seat) == (
+            "vraiment-tres-fute",
+            {"reprise_with_no_die_left": False},
+            ["greedy"],
+            2,
+            1,
+        )
+
+
 def test_pettingzoo_env_is_wrapped_and_refuses_out_of_range_actions() -> None:
     wrapped = aec_env("tres-fute", 2)
     assert wrapped.metadata["name"] == "tresfute_v0" and isinstance(wrapped.unwrapped, type(raw_env()))

@@ -51,6 +51,24 @@ def _load_record_file(path: Path) -> records.Record:
     return records.load(path)
 
 
+def seated(
+    game: str, rules: Mapping[str, bool] | None, opponents: Sequence[str], seat: int
+) -> tuple[str, dict[str, bool], list[str]]:
+    """An agent's game (its id), its rules options (``RulesError`` if it has none such) and the
+    computer players in the other seats, once ``seat`` is one of the table's and every opponent
+    a known player (an unknown name fails now, with the known ones)."""
+    from ..bots import make_bot
+
+    game_id = get_spec(game).id
+    chosen = game_rules(game_id, rules)
+    players = 1 + len(opponents)
+    if not 0 <= seat < players:
+        raise ValueError(f"seat is 0..{players - 1} in a {players}-player game")
+    for spec in opponents:
+        make_bot(spec, 0)
+    return game_id, chosen, list(opponents)
+
+
 class TresFuteEnv(gym.Env):
     """Très futé or Vraiment très futé, from one agent's seat.
 
@@ -90,8 +108,6 @@ class TresFuteEnv(gym.Env):
         render_width: int = 600,
         rules: Mapping[str, bool] | None = None,
     ) -> None:
-        from ..bots import make_bot
-
         if reward not in ("final", "delta"):
             raise ValueError("reward is 'final' or 'delta'")
         if illegal not in ("ignore", "raise"):
@@ -100,15 +116,9 @@ class TresFuteEnv(gym.Env):
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
         if isinstance(opponents, str) or len(opponents) > 3:
             raise ValueError("opponents is a list of at most 3 computer players, e.g. ['greedy', 'strong']")
-        self.game_id = get_spec(game).id
-        self.rules = game_rules(self.game_id, rules)  # the game's rules options (RulesError if it has none such)
-        self.opponents = list(opponents)
+        self.game_id, self.rules, self.opponents = seated(game, rules, opponents, seat)
         self.n_players = 1 + len(self.opponents)
-        if not 0 <= seat < self.n_players:
-            raise ValueError(f"seat is 0..{self.n_players - 1} in a {self.n_players}-player game")
         self.seat = seat
-        for spec in self.opponents:
-            make_bot(spec, 0)  # an unknown name fails now, with the known ones
         self.actions = action_map(self.game_id)
         self.reward_mode = reward
         self.illegal = illegal

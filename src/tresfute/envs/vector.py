@@ -17,10 +17,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..rules import Game, game_rules
+from ..rules import Game
 from ..rules.game import get_spec
 from .actions import action_map, is_integer, not_an_action
 from .episode import Episode
+from .gym_env import seated
 from .observation import observation_names, observation_size
 from .picture import picture
 
@@ -64,8 +65,6 @@ class BatchedTresFuteEnv(VectorEnv):
         render_width: int = 600,
         rules: Mapping[str, bool] | None = None,
     ) -> None:
-        from ..bots import make_bot
-
         if num_envs < 1:
             raise ValueError("num_envs is at least 1")
         if reward not in ("final", "delta"):
@@ -82,17 +81,11 @@ class BatchedTresFuteEnv(VectorEnv):
             raise ValueError(f"render_mode is 'rgb_array' or None, not {render_mode!r}")
         self.render_mode = render_mode
         self.render_width = render_width
-        self.game_id = get_spec(game).id
-        self.rules = game_rules(self.game_id, rules)  # the game's rules options (RulesError if it has none such)
+        self.game_id, self.rules, self.opponents = seated(game, rules, opponents, seat)
         self.num_envs = num_envs
         self.reward_mode = reward
-        self.opponents = list(opponents)
         self.n_players = 1 + len(self.opponents)
-        if not 0 <= seat < self.n_players:
-            raise ValueError(f"seat is 0..{self.n_players - 1} in a {self.n_players}-player game")
         self.seat = seat
-        for spec in self.opponents:
-            make_bot(spec, 0)
         self.actions = action_map(self.game_id)
         size = observation_size(get_spec(self.game_id), self.n_players)
         self.single_observation_space = spaces.Box(-1.0, 1.0, shape=(size,), dtype=np.float32)
