@@ -136,7 +136,9 @@ def test_a_malformed_request_is_told_in_sentences_of_the_players_language(client
     fr = client.post(url, json={"move": "roll"}, headers={"X-Seat-Token": token}).json()["error"]
     assert fr == "requête mal formée\u00a0: seq manque"
     en = client.post(url + "?lang=en", json={"move": "roll", "seq": -1, "x": 1}, headers={"X-Seat-Token": token})
-    assert en.json()["error"] == "malformed request: seq must be at least 0; x is not a field of this request"
+    head, _, problems = en.json()["error"].partition(": ")  # each problem once, in pydantic's order
+    assert head == "malformed request"
+    assert sorted(problems.split("; ")) == ["seq must be at least 0", "x is not a field of this request"]
     short = client.post(url + "?lang=en", json={"move": "roll", "seq": 0}, headers={"X-Seat-Token": "short"})
     assert short.json()["error"] == "malformed request: x-seat-token needs at least 16 characters"
 
