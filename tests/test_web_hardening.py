@@ -175,3 +175,37 @@ def test_malformed_requests_are_said_in_french_without_pydantic_s_english(client
     assert answer.json() == {"error": "requête mal formée\u00a0: name doit être du texte"}
     steps = client.get("/api/games/nope/steps?since=1.5&lang=de")
     assert steps.json() == {"error": "fehlerhafte Anfrage: since muss eine ganze Zahl sein"}
+
+
+def test_each_middleware_passes_what_it_does_not_concern_through_untouched() -> None:
+    """A WebSocket's or the lifespan's messages, a page outside ``/api/`` for the caches' rule, a
+    GET for HEAD's: the application gets the very scope, receive and send (``HttpMiddleware``)."""
+    import asyncio
+
+    from tresfute.web.middleware import BodyLimit, HeadAsGet, PrivateAnswers, SecurityHeaders
+
+    async def receive() -> dict[str, object]:
+        return {"type": "websocket.connect"}
+
+    async def send(_message: object) -> None:
+        return None
+
+    seen: list[tuple[object, object, object]] = []
+
+    async def app(scope: object, got_receive: object, got_send: object) -> None:
+        seen.append((scope, got_receive, got_send))
+
+    socket = {"type": "websocket", "path": "/api/games/x/socket", "headers": []}
+    page = {"type": "http", "method": "GET", "path": "/", "headers": []}
+    for middleware, scope in [
+        (SecurityHeaders, socket),
+        (BodyLimit, socket),
+        (PrivateAnswers, socket),
+        (PrivateAnswers, page),
+        (HeadAsGet, socket),
+        (HeadAsGet, page),
+        (BodyLimit, {"type": "lifespan"}),
+    ]:
+        seen.clear()
+        asyncio.run(middleware(app)(scope, receive, send))
+        assert seen == [(scope, receive, send)], middleware.__name__

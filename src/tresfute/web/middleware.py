@@ -29,18 +29,31 @@ SECURITY_HEADERS = [
 ]
 
 
-class SecurityHeaders:
-    """Add :data:`SECURITY_HEADERS` to every answer; a route that sets its own
-    Content-Security-Policy (the API's documentation page) keeps it."""
+class HttpMiddleware:
+    """An ASGI middleware for the HTTP requests it :meth:`concerns` (by default every one); the
+    others (WebSocket, lifespan) pass through untouched."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    def concerns(self, scope: Scope) -> bool:
+        return bool(scope["type"] == "http")
 
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.concerns(scope):
+            await self.handle(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class SecurityHeaders(HttpMiddleware):
+    """Add :data:`SECURITY_HEADERS` to every answer; a route that sets its own
+    Content-Security-Policy (the API's documentation page) keeps it."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
@@ -52,7 +65,7 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-class PrivateAnswers:
+class PrivateAnswers(HttpMiddleware):
     """Tell caches what is private. An API answer to a request that carries a secret (a seat's
     token, a player's secret) depends on it: ``Cache-Control: private, no-store`` unless the
     route says otherwise, as do those of the player's own pages (:data:`PRIVATE_PATHS`), with or
@@ -60,13 +73,10 @@ class PrivateAnswers:
     the secrets (``/api/players/me`` is one address for every player), the language's cookie
     and ``Accept-Language``."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def concerns(self, scope: Scope) -> bool:
+        return bool(scope["type"] == "http" and scope["path"].startswith("/api/"))
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         private = scope["path"].startswith(PRIVATE_PATHS) or any(
             name in SECRET_HEADERS for name, _value in scope["headers"]
         )
@@ -90,7 +100,7 @@ PRIVATE_PATHS = ("/api/players/me", "/api/challenge/history")  # a player's own,
 VARY = ("X-Seat-Token", "X-Player-Token", "Cookie", "Accept-Language")
 
 
-class BodyLimit:
+class BodyLimit(HttpMiddleware):
     """A request's body, checked before anything reads it: one over ``MAX_BODY`` bytes is
     refused (413) before it is read whole; one with a ``Content-Encoding`` (the server decodes
     none) 415; one shorter or longer than its ``Content-Length`` says 400, and one whose client
@@ -98,13 +108,7 @@ class BodyLimit:
     (a parser would keep the last one silently, as ``records`` refuses for files). A refused
     request reaches no route: nothing is done."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope["headers"])
         encoding = headers.get(b"content-encoding", b"identity").strip().lower()
         if encoding != b"identity":
@@ -143,18 +147,14 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-class HeadAsGet:
+class HeadAsGet(HttpMiddleware):
     """Answer HEAD wherever GET is served (uptime checkers, link previews ask HEAD): the GET's
     status and headers, without its body. FastAPI's routes, unlike Starlette's, serve GET only."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def concerns(self, scope: Scope) -> bool:
+        return bool(scope["type"] == "http" and scope["method"] == "HEAD")
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
-            return
-
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def without_body(message: Message) -> None:
             if message["type"] == "http.response.body":
                 if message.get("more_body", False):
