@@ -16,6 +16,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 COMPILED = [
+    "src/tresfute/rules/codes.py",  # the phases and codes game.py reads as C statics
     "src/tresfute/rules/game.py",
     "src/tresfute/rules/kinds.py",
     "src/tresfute/rules/layout.py",

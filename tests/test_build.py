@@ -152,3 +152,25 @@ def test_the_metadata_names_the_pythons_the_wheels_are_built_for_and_no_placehol
         assert f"Programming Language :: Python :: 3.{minor}" in classifiers
     for url in project["project"].get("urls", {}).values():
         assert ".invalid" not in url and "example." not in url, url
+
+
+def test_the_codes_game_reads_as_c_statics_are_compiled_with_it() -> None:
+    """``rules/game.py``'s hot path reads the phases and move kinds as final constants of
+    ``rules/codes.py``: compiled in the same group they are C statics, from a plain module
+    a dictionary lookup each. So every engine module it takes such constants from is compiled."""
+    import ast
+
+    compiled = next(
+        ast.literal_eval(node.value)
+        for node in ast.parse((ROOT / "setup.py").read_text(encoding="utf-8")).body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "COMPILED"
+    )
+    game = ast.parse((ROOT / "src" / "tresfute" / "rules" / "game.py").read_text(encoding="utf-8"))
+    sources = {
+        f"src/tresfute/rules/{node.module}.py"
+        for node in game.body
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and any(a.name.startswith("_") for a in node.names)
+    }
+    assert "src/tresfute/rules/codes.py" in sources
+    assert sources <= set(compiled), sources - set(compiled)
+    assert not any(isinstance(node, ast.ClassDef) and node.name == "Phase" for node in game.body)  # in codes.py

@@ -5,14 +5,7 @@ when dice must be given from outside, ``None`` when the game is over) and the le
 moves (:meth:`Game.legal_moves`). :meth:`Game.play` applies a move or raises
 :class:`IllegalMoveError` and changes nothing.
 
-Conventions (decided where the rules leave room, see ``docs/rules-decisions.md``):
-
-* A decision with exactly one legal move is played by the engine at once; it stays in
-  :attr:`Game.history` marked ``forced`` (a lost roll, a bonus with a single target, ...).
-* Passive players decide independently: each may act in any order; seat order is the
-  default.
-* Dice come from a seeded random source, or from outside (``dice="external"``): then the
-  game waits at each roll for a ``dice ...`` move.
+How it works, at length: docs/design.md (rules/game.py).
 """
 
 from __future__ import annotations
@@ -22,12 +15,45 @@ import random
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Final
 
+from .codes import (
+    _ACTIVE_EXTRA,
+    _BEFORE_ROLL,
+    _BONUS,
+    _CHOOSE,
+    _DICE_KIND,
+    _DONE_KIND,
+    _DONE_STAGE,
+    _EXTRA,
+    _EXTRA_STAGE,
+    _FIELD,
+    _HAND,
+    _NEXT_ROLL,
+    _OVER,
+    _PASS_KIND,
+    _PASSIVE,
+    _PICK,
+    _PICK_STAGE,
+    _PLATTER,
+    _PLUS_ONE_ACTION,
+    _REPRISE_ACTION,
+    _REPRISE_KIND,
+    _REROLL_ACTION,
+    _REROLL_KIND,
+    _ROLL,
+    _ROLL_KIND,
+    _SOLO_ROLL,
+    _SWEEP,
+    _SWEEP_KIND,
+    _TURN_START,
+    Phase,
+    Stage,
+    Where,
+)
 from .kinds import (
+    AREA_NAMES,
     ActionBonus,
-    ActionKind,
     Bonus,
     ChoiceBonus,
     EntryBonus,
@@ -44,16 +70,7 @@ from .reasons import Listing, Named, OneOf, Reason, ReasonError
 from .sheet import Score, Sheet, winners
 
 CHANCE: Final = -1
-DIE_NAMES = {
-    "w": "white",
-    "s": "silver",
-    "y": "yellow",
-    "b": "blue",
-    "g": "green",
-    "o": "orange",
-    "p": "purple",
-    "k": "pink",
-}
+DIE_NAMES = {"w": "white", **AREA_NAMES}  # the white die has no area
 
 
 class IllegalMoveError(ReasonError):
@@ -87,62 +104,6 @@ def _seat(player: object) -> int | None:
     return player
 
 
-class Phase(StrEnum):
-    TURN_START = "turn start"  # passing: the next turn begins once every bonus is resolved
-    BEFORE_ROLL = "before roll"  # the active player may take dice back (reprise)
-    ROLL = "roll"  # chance: the active player's dice
-    CHOOSE = "choose"  # the active player picks a die, rerolls or passes
-    SWEEP = "sweep"  # the active player may cross the dice a silver pick swept
-    NEXT_ROLL = "next roll"  # passing: roll again or end the active part
-    ACTIVE_EXTRA = "active extra"  # the active player may use +1 actions
-    SOLO_ROLL = "solo roll"  # chance: the solo game's passive roll
-    PASSIVE = "passive"  # passive players pick from the platter, then may use +1
-    OVER = "over"
-
-
-class Where(StrEnum):
-    HAND = "hand"  # with the active player: to roll, or in the current roll
-    PLATTER = "platter"
-    FIELD = "field"  # on one of the active player's die fields
-
-
-class Stage(StrEnum):
-    PICK = "pick"
-    EXTRA = "extra"
-    DONE = "done"
-
-
-# The hot path reads these as final module constants: compiled, each is a C static, where a
-# plain global costs a dictionary lookup and an enum's class attribute a metaclass hook.
-_TURN_START: Final = Phase.TURN_START
-_BEFORE_ROLL: Final = Phase.BEFORE_ROLL
-_ROLL: Final = Phase.ROLL
-_CHOOSE: Final = Phase.CHOOSE
-_SWEEP: Final = Phase.SWEEP
-_NEXT_ROLL: Final = Phase.NEXT_ROLL
-_ACTIVE_EXTRA: Final = Phase.ACTIVE_EXTRA
-_SOLO_ROLL: Final = Phase.SOLO_ROLL
-_PASSIVE: Final = Phase.PASSIVE
-_OVER: Final = Phase.OVER
-_HAND: Final = Where.HAND
-_PLATTER: Final = Where.PLATTER
-_FIELD: Final = Where.FIELD
-_PICK_STAGE: Final = Stage.PICK
-_EXTRA_STAGE: Final = Stage.EXTRA
-_DONE_STAGE: Final = Stage.DONE
-_PICK: Final = MoveKind.PICK
-_EXTRA: Final = MoveKind.EXTRA
-_BONUS: Final = MoveKind.BONUS
-_PASS_KIND: Final = MoveKind.PASS
-_DONE_KIND: Final = MoveKind.DONE
-_REROLL_KIND: Final = MoveKind.REROLL
-_ROLL_KIND: Final = MoveKind.ROLL
-_REPRISE_KIND: Final = MoveKind.REPRISE
-_SWEEP_KIND: Final = MoveKind.SWEEP
-_DICE_KIND: Final = MoveKind.DICE
-_REROLL_ACTION: Final = ActionKind.REROLL
-_PLUS_ONE_ACTION: Final = ActionKind.PLUS_ONE
-_REPRISE_ACTION: Final = ActionKind.REPRISE
 _ALL_DICE: Final = list(range(6))  # read only
 # The lists a game's copy shares with the game it was copied from until either side writes one
 # (``Game._own``): a look-ahead makes positions by the thousand, and a move writes few of them.
@@ -382,7 +343,25 @@ class Game:
     """A game of Très futé or Vraiment très futé, from its first roll to its score.
 
     ``rules``: the game's rules options by name (:func:`game_rules`; the defaults for those not
-    given), fixed for the whole game."""
+    given), fixed for the whole game. A solo game whose dice are given from outside:
+
+    >>> from tresfute.rules import CHANCE, Game
+    >>> game = Game("tres-fute", players=1, dice="external")
+    >>> game.to_move == CHANCE  # the dice are rolled first
+    True
+    >>> game.play("dice w3 y5 b1 g2 o6 p4")
+    >>> " ".join(str(move) for move in game.legal_moves())
+    'w>y@r1c1 w>y@r4c2 w>b@r1c4 w>g w>o w>p y@r1c3 y@r2c4 b@r1c4 g o p reroll'
+    >>> game.play("o")  # the orange 6; every lower die goes to the platter
+    >>> game.score(0).areas["o"], game.score(0).total
+    (6, 6)
+    >>> game.phase  # the solo game's passive roll: chance again
+    <Phase.SOLO_ROLL: 'solo roll'>
+    >>> game.play("o")  # refused, and the game is left as it was
+    Traceback (most recent call last):
+      ...
+    tresfute.rules.game.IllegalMoveError: the dice must be rolled first: give them with a move such as ...
+    """
 
     def __init__(
         self,
