@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
@@ -255,3 +256,55 @@ def test_openspiel_plays_under_the_rules_given() -> None:
     assert pyspiel.load_game("python_tresfute", {"game": "tres-fute"}).new_initial_state().game.rules == {}
     with pytest.raises(RulesError):
         TresFuteGame({"game": "tres-fute"}, rules=STRICT)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("reprise_with_no_die_left=false", ("reprise_with_no_die_left", False)),
+        (" reprise_with_no_die_left = TRUE ", ("reprise_with_no_die_left", True)),
+        ("sweep=False", ("sweep", False)),
+        ("reprise_with_no_die_left", None),
+        ("reprise_with_no_die_left=maybe", None),
+        ("=", None),
+    ],
+)
+def test_the_command_line_and_the_scripts_read_a_rule_alike(text: str, read: tuple[str, bool] | None) -> None:
+    """One reading of ``--rule NAME=true|false`` (``inputs.rule_setting``) for ``tresfute`` and
+    for the scripts' argparse (``simulate.rule_argument``); each refuses the rest in its words."""
+    import argparse
+
+    from tresfute.cli import _read_rules
+    from tresfute.inputs import rule_setting
+    from tresfute.simulate import rule_argument
+
+    assert rule_setting(text) == read
+    if read is None:
+        with pytest.raises(argparse.ArgumentTypeError, match="write NAME=true or NAME=false"):
+            rule_argument(text)
+        with pytest.raises(click.BadParameter):
+            _read_rules(None, None, (text,))  # type: ignore[arg-type]
+    else:
+        assert rule_argument(text) == read
+        assert _read_rules(None, None, (text,)) == dict([read])  # type: ignore[arg-type]
+
+
+def test_simulate_and_bench_declare_their_shared_options_once() -> None:
+    """The game, the players, the computer player, the games and the seed: the same options,
+    each described, in both commands; only their defaults differ."""
+    commands = {name: main.commands[name] for name in ("simulate", "bench")}
+    shared = ("game_id", "players", "bot", "games", "seed", "rules", "as_json", "lang")
+    for command in commands.values():
+        options = {p.name: p for p in command.params}
+        assert set(shared) <= set(options)
+        assert all(isinstance(p, click.Option) and p.help for p in command.params), command.name
+    simulate, bench = ({p.name: p for p in c.params} for c in commands.values())
+    for name in shared:
+        assert simulate[name].opts == bench[name].opts and type(simulate[name].type) is type(bench[name].type)
+    assert (simulate["bot"].default, bench["bot"].default) == ("random", "greedy")
+    assert (simulate["games"].default, bench["games"].default, simulate["seed"].default, bench["seed"].default) == (
+        100,
+        1000,
+        1,
+        1000,
+    )

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -111,16 +111,18 @@ BOT_SPEC = BotSpec()
 def _read_rules(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> dict[str, bool]:
     """``--rule NAME=true|false``, given once per rule: the rules options by name (checked
     against the game where it is known, :func:`_game_rules`)."""
+    from .inputs import rule_setting
+
     rules: dict[str, bool] = {}
     for text in values:
-        name, equals, value = text.partition("=")
-        if not equals or value.strip().lower() not in ("true", "false"):
+        setting = rule_setting(text)
+        if setting is None:
             raise click.BadParameter(
                 _("write a rule as NAME=true or NAME=false, as in reprise_with_no_die_left=false, not {text}").format(
                     text=repr(text)
                 )
             )
-        rules[name.strip()] = value.strip().lower() == "true"
+        rules[setting[0]] = setting[1]
     return rules
 
 
@@ -396,36 +398,56 @@ def score(sheet_file: Path, game_id: str | None, as_json: bool) -> None:
     click.echo(_("Solo rating: {label}").format(label=rating[language()]))
 
 
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def _seeded_games(bot: str, bot_help: str, games: int, seed: int, seed_help: str) -> Callable[[Command], Command]:
+    """The options ``simulate`` and ``bench`` share, declared once: the game, the players, the
+    computer player, how many games and their seed; each command its own defaults."""
+    options = [
+        click.option(
+            "--game",
+            "game_id",
+            type=GAME_CHOICE,
+            default="tres-fute",
+            show_default=True,
+            help="The game played: tres-fute (Très futé) or vraiment-tres-fute (Vraiment très futé).",
+        ),
+        click.option(
+            "--players",
+            type=click.IntRange(1, 4),
+            default=1,
+            show_default=True,
+            help="Players in each game, 1 (the solo game) to 4.",
+        ),
+        click.option(
+            "--bot",
+            type=BOT_SPEC,
+            default=bot,
+            show_default=True,
+            help=f"{bot_help}: random, greedy, strong, strong-win, or ppo:FILE (a trained agent).",
+        ),
+        click.option(
+            "--games", type=click.IntRange(min=1), default=games, show_default=True, help="How many games to play."
+        ),
+        click.option("--seed", type=int, default=seed, show_default=True, help=seed_help),
+    ]
+
+    def declared(command: Command) -> Command:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return declared
+
+
 @main.command("simulate")
-@click.option(
-    "--game",
-    "game_id",
-    type=GAME_CHOICE,
-    default="tres-fute",
-    show_default=True,
-    help="The game played: tres-fute (Très futé) or vraiment-tres-fute (Vraiment très futé).",
-)
-@click.option(
-    "--players",
-    type=click.IntRange(1, 4),
-    default=1,
-    show_default=True,
-    help="Players in each game, 1 (the solo game) to 4; the same computer player in every seat.",
-)
-@click.option(
-    "--bot",
-    type=BOT_SPEC,
-    default="random",
-    show_default=True,
-    help="The computer player in every seat: random, greedy, strong, strong-win, or ppo:FILE (a trained agent).",
-)
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
-@click.option(
-    "--seed",
-    type=int,
-    default=1,
-    show_default=True,
-    help="The games use seeds derived from it: the same seed plays the same games.",
+@_seeded_games(
+    "random",
+    "The computer player in every seat",
+    100,
+    1,
+    "The games use seeds derived from it: the same seed plays the same games.",
 )
 @RULE
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -460,17 +482,13 @@ def simulate_(
 
 
 @main.command()
-@click.option("--game", "game_id", type=GAME_CHOICE, default="tres-fute", show_default=True)
-@click.option("--bot", type=BOT_SPEC, default="greedy", show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option(
-    "--seed",
-    type=int,
-    default=1000,
-    show_default=True,
-    help="Games use seeds derived from it; 1000 and up are held out from tuning.",
+@_seeded_games(
+    "greedy",
+    "The computer player measured (in every seat, or with --opponents in one)",
+    1000,
+    1000,
+    "Games use seeds derived from it; 1000 and up are held out from tuning.",
 )
-@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
 @click.option(
     "--opponents",
     type=click.Choice(BOT_NAMES),

@@ -199,3 +199,15 @@ def read_data(model: type[Model], data: Any, error: type[ReasonError], title: Ti
         return model.model_validate(data, strict=True)
     except ValidationError as exc:
         raise error(title(problem(exc))) from None
+
+
+def rule_setting(text: str) -> tuple[str, bool] | None:
+    """A command line's ``--rule NAME=true|false`` (any case, spaces around either part) as the
+    rules option's name and value; None for anything else, which each command line refuses in
+    its own words. Whether the game has the option is checked once the game is known
+    (``rules.game_rules``)."""
+    name, equals, value = text.partition("=")
+    value = value.strip().lower()
+    if not equals or value not in ("true", "false"):
+        return None
+    return name.strip(), value == "true"

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .bots import make_bot
 from .i18n import N_
+from .inputs import rule_setting
 from .progress import Progress
 from .records import ScoreModel
 from .rules import Game, RulesError, game_rules
@@ -29,10 +30,10 @@ def rule_argument(text: str) -> tuple[str, bool]:
     """One ``--rule NAME=true|false`` of the scripts and benchmarks (an argparse ``type``): the
     option's name and value. Whether the game has that option is checked once the game is known
     (``rules.game_rules``)."""
-    name, sep, value = text.partition("=")
-    if not sep or value.strip().lower() not in ("true", "false"):
+    setting = rule_setting(text)
+    if setting is None:
         raise argparse.ArgumentTypeError(f"{text!r}: write NAME=true or NAME=false")
-    return name.strip(), value.strip().lower() == "true"
+    return setting
 
 
 def rule_options(rules: dict[str, bool]) -> str:
