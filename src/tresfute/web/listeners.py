@@ -37,10 +37,20 @@ class Outbox:
         self.socket = socket
         self.closed = asyncio.Event()
         self._queue: asyncio.Queue[str] = asyncio.Queue(OUTBOX_SIZE)
-        self._writer = asyncio.get_running_loop().create_task(self._write())
+        self._loop = asyncio.get_running_loop()
+        self._writer = self._loop.create_task(self._write())
 
     def put(self, text: str) -> None:
-        """Queue ``text`` for the page (nothing once the page is given up)."""
+        """Queue ``text`` for the page (nothing once the page is given up). From another event
+        loop than the page's (a test client runs each socket on a loop of its own), it is handed
+        to the page's loop: an asyncio queue is not for two threads."""
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not self._loop:
+            self._loop.call_soon_threadsafe(self.put, text)
+            return
         if self.closed.is_set():
             return
         try:
@@ -58,6 +68,13 @@ class Outbox:
             await asyncio.wait_for(self._queue.join(), timeout)
 
     def close(self) -> None:
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not self._loop:
+            self._loop.call_soon_threadsafe(self.close)
+            return
         self.closed.set()
         self._writer.cancel()
 
