@@ -35,6 +35,7 @@ EXTRAS_OF = {
     "envs": ("envs", "rl", "video", "openspiel"),
     "registration.py": ("envs",),  # registers the ids with Gymnasium when it is there
     "review_text.py": ("tui",),  # the review's table (Rich) when printed, not its JSON
+    "sheet_text.py": ("tui",),  # the sheets drawn in text (Rich): the terminal game's, the environments' ansi picture
     "cli.py": ("web", "postgres", "tui"),  # inside the commands that need them, with the extra named
 }
 

@@ -221,17 +221,18 @@ def _rounds(game: Game) -> Text:
 
 def _foxes_and_total(game: Game, player: int) -> Text:
     score = game.sheets[player].score()
+    chances = win_chances_now(game)
+    gap = "    " if chances is None else "  "  # at a table the chance to win fits in 80 columns too
     out = Text(
         _("Foxes: {n} × {value} = {points}").format(
             n=score.foxes, value=score.fox_value, points=score.foxes * score.fox_value
         )
-        + "    "
+        + gap
     )
     out.append(_("Total: {total}").format(total=score.total), style="bold")
-    chances = win_chances_now(game)
     if chances is not None:
         percent = f"{round(100 * chances[player])}{NO_BREAK if decimal_comma() else ''}%"  # 45 %, 45%
-        out.append("    " + _("chance to win: {percent}").format(percent=percent))
+        out.append(gap + _("win: {percent}").format(percent=percent))
     return out
 
 
