@@ -178,25 +178,10 @@ def print_review(record: Record, review: Review, console: Console | None = None)
     games = positions(record, review)
     for line in summary_lines(review):
         console.print(line, markup=False)
-    costliest = review.costliest()
-    if costliest:
+    if review.costliest():
         console.print("\n" + _("The costliest decisions:"), markup=False)
-        for d in costliest:
-            game = games[d.move_number]
-            console.print(
-                "  "
-                + _("decision {n} (round {round}): {played} instead of {best}, {cost} points ({label})").format(
-                    n=d.move_number,
-                    round=d.round,
-                    played=describe_move(game, d.played),
-                    best=describe_move(game, d.best),
-                    cost=cost_text(d),
-                    label=label_word(d.label),
-                ),
-                markup=False,
-            )
-            if d.reason is not None:
-                console.print("    " + explain(d.reason), markup=False)
+        for line in costliest_lines(review, games, reasons=True):
+            console.print(line, markup=False)
     for line in theme_lines(review):
         console.print(line, markup=False)
     table = Table(show_lines=False)
@@ -259,10 +244,17 @@ def print_summary(record: Record, review: Review, console: Console | None = None
     console = console or Console(highlight=False, width=WIDTH)
     for line in summary_lines(review):
         console.print(line, markup=False)
-    games = positions(record, review)
+    for line in costliest_lines(review, positions(record, review), reasons=False):
+        console.print(line, markup=False)
+
+
+def costliest_lines(review: Review, games: dict[int, Game], reasons: bool) -> list[str]:
+    """The costliest decisions, a line each (what was played, the best move, the cost and its
+    label), each followed by its reason if ``reasons``."""
+    lines = []
     for d in review.costliest():
         game = games[d.move_number]
-        console.print(
+        lines.append(
             "  "
             + _("decision {n} (round {round}): {played} instead of {best}, {cost} points ({label})").format(
                 n=d.move_number,
@@ -271,9 +263,11 @@ def print_summary(record: Record, review: Review, console: Console | None = None
                 best=describe_move(game, d.best),
                 cost=cost_text(d),
                 label=label_word(d.label),
-            ),
-            markup=False,
+            )
         )
+        if reasons and d.reason is not None:
+            lines.append("    " + explain(d.reason))
+    return lines
 
 
 def verified_lines(review: Review) -> list[str]:
