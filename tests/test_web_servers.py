@@ -285,6 +285,8 @@ def test_a_computer_players_moves_land_once_when_two_servers_find_it_to_play(pos
             thread.start()
         for thread in threads:
             thread.join()
+        # both answered at once and set the computer player going: it plays until Ana's turn
+        a.turn("stopped", token, a.state("stopped", token))
         entries = records.loads(a.http.get("/api/games/stopped/record").text).moves
         assert entries == records.loads(b.http.get("/api/games/stopped/record").text).moves
         assert records.replay(records.loads(a.http.get("/api/games/stopped/record").text)).round == 1

@@ -187,9 +187,10 @@ def test_the_terminal_sheet_shows_the_chance_to_win_at_a_table_only() -> None:
     with use_language("en"):
         text = render_sheet(game, 1, set(), None).plain
         compact = render_sheet(game, 1, set(), None, compact=True).plain
-    assert f"chance to win: {round(100 * chances[1])}%" in text and "chance to win" in compact
+    # in short words beside the total, so that a table's sheet fits 80 columns
+    assert f"Total: {game.sheets[1].score().total}  win: {round(100 * chances[1])}%" in text and "win: " in compact
     with use_language("fr"):
-        assert f"chance de gagner\u00a0: {round(100 * chances[1])}\u00a0%" in render_sheet(game, 1, set(), None).plain
+        assert f"victoire\u00a0: {round(100 * chances[1])}\u00a0%" in render_sheet(game, 1, set(), None).plain
     alone = played("tres-fute", ["greedy"], 4, until_round=3)
     with use_language("en"):
-        assert "chance to win" not in render_sheet(alone, 0, set(), None).plain
+        assert "win: " not in render_sheet(alone, 0, set(), None).plain
