@@ -6,7 +6,6 @@ the database's notices (:func:`forward_changes`). Nothing here waits on a page: 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -44,12 +43,7 @@ class Outbox:
         """Queue ``text`` for the page (nothing once the page is given up). From another event
         loop than the page's (a test client runs each socket on a loop of its own), it is handed
         to the page's loop: an asyncio queue is not for two threads."""
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is not self._loop:
-            self._loop.call_soon_threadsafe(self.put, text)
+        if self._handed_over(self.put, text):
             return
         if self.closed.is_set():
             return
@@ -62,28 +56,28 @@ class Outbox:
         """Queue ``message``, written as Starlette's ``send_json`` writes it."""
         self.put(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
 
-    async def flushed(self, timeout: float = 5.0) -> None:
-        """Wait (at most ``timeout`` seconds) until the page has taken every message queued."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._queue.join(), timeout)
-
     def close(self) -> None:
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is not self._loop:
-            self._loop.call_soon_threadsafe(self.close)
+        if self._handed_over(self.close):
             return
         self.closed.set()
         self._writer.cancel()
+
+    def _handed_over(self, method: Callable[..., None], *args: str) -> bool:
+        """Whether the caller runs off the page's event loop: then ``method(*args)`` is handed to it."""
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self._loop:
+            return False
+        self._loop.call_soon_threadsafe(method, *args)
+        return True
 
     async def _write(self) -> None:
         try:
             while True:
                 text = await self._queue.get()
                 await asyncio.wait_for(self.socket.send_text(text), SEND_TIMEOUT)
-                self._queue.task_done()
         except asyncio.CancelledError:
             raise
         except Exception:  # too slow, or the socket closed
