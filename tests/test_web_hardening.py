@@ -166,6 +166,17 @@ def test_a_query_number_is_written_in_digits(client: TestClient) -> None:
     assert client.get(f"{practice}?move_number=1&player=1&lang=en").status_code == 409  # read: the game is not over
 
 
+def test_a_game_s_position_and_steps_are_asked_in_digits(client: TestClient) -> None:
+    """Item 12: ``at=1.0`` and ``since=1.0`` were read as 1, as ``move_number`` was."""
+    created = client.post("/api/games", json=SOLO).json()
+    state, steps = f"/api/games/{created['id']}", f"/api/games/{created['id']}/steps"
+    for path in (f"{state}?at=1.0", f"{state}?at=1e0", f"{steps}?since=1.0", f"{steps}?since=%201"):
+        answer = client.get(f"{path}&lang=en")
+        assert answer.status_code == 422, (path, answer.text)
+        assert answer.json()["error"].endswith("must be a whole number"), answer.text
+    assert client.get(f"{steps}?since=0").status_code == 200
+
+
 def test_malformed_requests_are_said_in_french_without_pydantic_s_english(client: TestClient) -> None:
     """Item 12: a name that is a lone surrogate was answered with pydantic's English sentence."""
     answer = client.post(

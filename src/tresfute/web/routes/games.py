@@ -48,6 +48,7 @@ from ..models import (
     SocketAct,
     SocketUndo,
     Undo,
+    WholeNumber,
     shown_name,
 )
 from ..players import Players
@@ -101,7 +102,7 @@ async def game_state(
     server: ServerDep,
     language: LanguageDep,
     background: BackgroundTasks,
-    at: Annotated[int | None, Query(ge=0)] = None,
+    at: Annotated[WholeNumber | None, Query(ge=0)] = None,
     x_seat_token: SeatToken = None,
     x_player_token: PlayerToken = None,
 ) -> dict[str, Any]:
@@ -130,7 +131,7 @@ async def game_steps(
     game_id: str,
     server: ServerDep,
     language: LanguageDep,
-    since: Annotated[int, Query(ge=0)] = 0,
+    since: Annotated[WholeNumber, Query(ge=0)] = 0,
     x_seat_token: SeatToken = None,
     x_player_token: PlayerToken = None,
 ) -> dict[str, Any]:
