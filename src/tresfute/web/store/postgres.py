@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -149,32 +148,24 @@ class PostgresStore(_SQLStore):
         FROM g
     """
 
-    def append_moves(
-        self,
-        game_id: str,
-        start: int,
-        entries: list[str],
-        seat: int | None,
-        revision: int | None = None,
-        score: int | None = None,
-        finished: float | None = None,
-        at: float | None = None,
+    def _append(
+        self, game_id: str, moves: Appended, revision: int | None, score: int | None, finished: float | None, at: float
     ) -> None:
         import psycopg
 
-        if any("\n" in entry for entry in entries):
-            raise ValueError(f"a record entry is one line: {entries!r}")
-        told = Appended(start, entries, seat).told()
+        if any("\n" in entry for entry in moves.entries):
+            raise ValueError(f"a record entry is one line: {moves.entries!r}")
+        told = moves.told()
         values = {
             "game": game_id,
             "revision": revision,
-            "start": start,
-            "entries": "\n".join(entries),
-            "count": len(entries),
-            "seat": seat,
+            "start": moves.start,
+            "entries": "\n".join(moves.entries),
+            "count": len(moves.entries),
+            "seat": moves.seat,
             "score": score,
             "finished": finished,
-            "at": time.time() if at is None else at,
+            "at": at,
             "channel": CHANNEL,
             "told": told if len(game_id) + len(told.encode()) < NOTICE_ROOM else "",
         }
@@ -182,9 +173,9 @@ class PostgresStore(_SQLStore):
             with self._faults(), self._pool.connection(timeout=self._wait()) as connection:
                 row = connection.execute(self._APPEND, values).fetchone()
         except psycopg.errors.UniqueViolation:
-            raise MoveConflictError(f"move {start} of {game_id} is already written") from None
+            raise MoveConflictError(f"move {moves.start} of {game_id} is already written") from None
         if row is None:
-            raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {start} moves")
+            raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {moves.start} moves")
 
     def _wait(self) -> float | None:
         """How long a call waits for a connection: the pool's time, or hardly at all while the

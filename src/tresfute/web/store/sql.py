@@ -11,6 +11,7 @@ from typing import Any
 
 from .interface import (
     AlreadySeatedError,
+    Appended,
     Entry,
     EntryRefusedError,
     MoveConflictError,
@@ -162,19 +163,28 @@ class _SQLStore:
         finished: float | None = None,
         at: float | None = None,
     ) -> None:
+        self._append(
+            game_id, Appended(start, entries, seat), revision, score, finished, time.time() if at is None else at
+        )
+
+    def _append(
+        self, game_id: str, moves: Appended, revision: int | None, score: int | None, finished: float | None, at: float
+    ) -> None:
+        """:meth:`append_moves`, its moves in one :class:`Appended` and its moment known: the
+        part each dialect may write its own way."""
         with self._transaction() as cursor:
             now, count = self._guard(cursor, game_id, revision)
-            if count != start:
-                raise MoveConflictError(f"the game has {count} moves, not {start}")
+            if count != moves.start:
+                raise MoveConflictError(f"the game has {count} moves, not {moves.start}")
             cursor.executemany(
                 "INSERT INTO moves (game_id, number, entry) VALUES (?, ?, ?)",
-                [(game_id, start + i, e) for i, e in enumerate(entries)],
+                [(game_id, moves.start + i, e) for i, e in enumerate(moves.entries)],
             )
             if score is not None:
                 cursor.execute("UPDATE challenge_entries SET score = ? WHERE game_id = ?", (score, game_id))
             if finished is not None:
                 cursor.execute("UPDATE games SET finished = ? WHERE id = ?", (finished, game_id))
-            self._changed(cursor, game_id, now + 1, start + len(entries), seat, at)
+            self._changed(cursor, game_id, now + 1, moves.start + len(moves.entries), moves.seat, at)
 
     def purge_finished(self, before: float | None, abandoned_before: float | None = None) -> int:
         # a moment of None matches nothing: NULL < anything is not true
