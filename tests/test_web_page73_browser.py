@@ -260,3 +260,25 @@ def test_a_finished_game_shows_no_fox_tip_its_log_in_one_wording_and_the_review_
     assert page.locator("h1").count() == 1
     assert errors == []
     page.context.close()
+
+
+def test_the_replays_last_moves_say_each_move_as_the_game_log_does(browser: Any, server: str) -> None:
+    """A finished game replayed: its "Last moves" list words each entry as the game's log does
+    (one wording an event: "Ana rolls: …", a pick with its die's value), never "Dice: …"."""
+    game_id, token = finished_solo_game(server)
+    entries = call(server, f"/api/games/{game_id}?at=0")["steps"]
+    steps = call(server, f"/api/games/{game_id}/steps?since={entries - 12}&lang=en", token=token)["steps"]
+    page, errors = open_page(browser, f"{server}/g/{game_id}?replay", locale="en-US")
+    page.wait_for_selector("#replay")
+    page.click("#replay-last")
+    page.wait_for_function(
+        "n => document.querySelector('#replay-step').textContent.startsWith(`Move ${n}`)", arg=entries
+    )
+    page.click("details.log summary")
+    shown = [line.strip() for line in page.locator("details.log li").all_inner_texts()]
+    assert shown == [step["text"] for step in steps][-len(shown) :] and len(shown) == 12, shown
+    assert any(line.startswith("Ana rolls: ") for line in shown), shown
+    picks = [line for line in shown if line.startswith("Ana: ")]
+    assert picks and all(re.search(r"\d", line.split("→")[0]) for line in picks), picks  # the die's value
+    assert errors == []
+    page.context.close()

@@ -150,7 +150,11 @@ def past_view(table: Table, step: int, secret_shown: bool) -> dict[str, Any]:
         stored.challenge,
         rules=stored.rules,
     )
-    return _view(Table(past, replay_stored(past, past.moves), {}), None, secret_shown)
+    at = Table(past, replay_stored(past, past.moves), {})
+    view = _view(at, None, secret_shown)
+    # the last moves as the game's log says them (one wording an event, the dice's values kept)
+    view["log"] = [s["text"] for s in steps_view(at, step - LOG_SHOWN, language())["steps"]]
+    return view
 
 
 def _log_line(table: Table, entry: str) -> str:
@@ -199,6 +203,7 @@ def _status(table: Table, seat: int | None) -> str:
     return _("Waiting for {names}.").format(names=waiting)
 
 
+LOG_SHOWN = 12  # a replay's "Last moves"
 STEPS_SHOWN = 80  # a round of four players is about 60 entries
 
 
