@@ -2,7 +2,9 @@
 
 French: a no-break space before ``: ; ! ?`` (never a plain space, never none) and inside « »,
 and the typographic apostrophe (l’ordre, not l'ordre). German: quotation marks „…“, never "…"
-nor “…” (a JSON example's quotes, inside brackets or braces, are code). English as it is.
+nor “…” (a JSON example's quotes, inside brackets or braces, are code). Every language, these
+two and any other (``shared_problems``): the code's placeholders and the spaces at a message's
+ends kept; a language with rules of its own adds its check to ``CHECKS``.
 
 ``python scripts/french_typography.py`` mends the French catalogue in place (and reports what
 is left in any catalogue); ``tests/test_i18n.py`` checks them all.
@@ -11,10 +13,15 @@ is left in any catalogue); ``tests/test_i18n.py`` checks them all.
 from __future__ import annotations
 
 import re
+import string
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
+
+from tresfute.i18n import TRANSLATED_LANGUAGES
 
 LOCALE = Path(__file__).resolve().parents[1] / "src/tresfute/locale"
 CATALOGUE = LOCALE / "fr/LC_MESSAGES/tresfute.po"
@@ -60,20 +67,44 @@ def german_problems(text: str) -> list[str]:
     return found
 
 
-def english_problems(text: str) -> list[str]:
-    """English as it is: its catalogue is the code's own messages, nothing to check."""
-    return []
+# A language's own typography, over the shared checks; a language without an entry has the shared ones alone.
+CHECKS: dict[str, Callable[[str], list[str]]] = {"fr": problems, "de": german_problems}
 
 
-CHECKS = {"fr": problems, "de": german_problems, "en": english_problems}
+def _fields(text: str) -> set[str]:
+    return {field for _text, field, _spec, _conversion in string.Formatter().parse(text) if field is not None}
 
 
-def _texts(catalog: object) -> list[str]:
+def shared_problems(message: str | Sequence[str], text: str) -> list[str]:
+    """What a translation ``text`` of the code's ``message`` (a plural one: its two forms) breaks of
+    what every language keeps: a placeholder the code does not fill (it fails when shown), one
+    that a plain message leaves out (a plural's form may leave out its count: "un point"), the
+    spaces at its ends (the code joins them)."""
+    originals = (message,) if isinstance(message, str) else tuple(message)
+    try:
+        wanted, found = set().union(*map(_fields, originals)), _fields(text)
+    except ValueError as error:  # a brace that opens nothing or closes nothing
+        return [f"{text!r}: {error}"]
+    wrong = [f"{{{name}}} is not filled in" for name in sorted(found - wanted)]
+    if len(originals) == 1:
+        wrong += [f"{{{name}}} is left out" for name in sorted(wanted - found)]
+    ends = {(o[:1].isspace(), o[-1:].isspace()) for o in originals}
+    if text and (text[:1].isspace(), text[-1:].isspace()) not in ends:
+        wrong.append(f"{text!r}: the spaces at its ends differ from the code's")
+    return wrong
+
+
+def catalogue_problems(language: str, catalog: Catalog) -> list[str]:
+    """Each of the catalogue's translations (each form of a plural one) that breaks the shared
+    checks or the language's own, with what it breaks; untranslated ones are left to
+    ``scripts/translations.py missing``."""
+    own = CHECKS.get(language, lambda text: [])
     return [
-        s
-        for m in catalog  # type: ignore[attr-defined]
+        f"{language}: {text} ({'; '.join(wrong)})"
+        for m in catalog
         if m.id
-        for s in (m.string if isinstance(m.string, tuple) else (m.string,))
+        for text in ((m.string,) if isinstance(m.string, str) else m.string or ())
+        if text and (wrong := shared_problems(m.id, text) + own(text))
     ]
 
 
@@ -88,10 +119,11 @@ def main() -> None:
     with CATALOGUE.open("wb") as handle:
         write_po(handle, catalog, width=100, omit_header=False, sort_output=False)
     left = []
-    for language, check in CHECKS.items():
+    for language in TRANSLATED_LANGUAGES:
         path = LOCALE / language / "LC_MESSAGES/tresfute.po"
         if path.exists():
-            left += [f"{language}: {s}" for s in _texts(read_po(path.open("rb"))) if check(s)]
+            with path.open("rb") as handle:
+                left += catalogue_problems(language, read_po(handle, locale=language))
     if left:
         print("\n".join(left), file=sys.stderr)
         sys.exit(1)

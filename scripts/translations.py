@@ -1,4 +1,5 @@
-"""Keep the catalogues (French, German) in step with the code (needs Babel: ``pip install -e .[test]``).
+"""Keep the catalogues (each language of ``tresfute.i18n.LANGUAGE_NAMES`` but English, the code's own) in step
+with the code (needs Babel: ``pip install -e .[test]``).
 
 python scripts/translations.py extract   # add new messages to each locale/<lang>/.../tresfute.po
 python scripts/translations.py compile   # write each tresfute.mo from its tresfute.po
@@ -17,11 +18,13 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from tresfute.i18n import TRANSLATED_LANGUAGES
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "tresfute"
-# Each translated language (English is the code's own) and its plural rule.
-CATALOGUES = {"fr": "nplurals=2; plural=(n > 1);", "de": "nplurals=2; plural=(n != 1);"}
-LANGUAGES = tuple(CATALOGUES)
+# Each translated language, read from the one list (tresfute.i18n.LANGUAGE_NAMES): a catalogue keeps the plural rule
+# of its header; a new one starts with Babel's (the Unicode CLDR's) rule for its language.
+LANGUAGES = TRANSLATED_LANGUAGES
 # Reason("…") marks the rules' explanations of a refused move (tresfute.rules.reasons), Plural("…", "…", n)
 # a count's words inside one.
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Reason": None, "Plural": (1, 2)}
@@ -77,8 +80,9 @@ def missing(language: str) -> list[str | tuple[str, str]]:
 
 def extract() -> None:
     wanted = messages_in_code()
-    for language, plurals in CATALOGUES.items():
+    for language in LANGUAGES:
         path = po_path(language)
+        # a new catalogue's header: Babel's plural rule for the language (Catalog reads it from the locale)
         catalog = load_catalog(language) if path.exists() else Catalog(locale=language, project="tresfute")
         for message in wanted:
             if message not in catalog:
@@ -88,16 +92,6 @@ def extract() -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as handle:
             write_po(handle, catalog, width=100, omit_header=False, sort_output=False)
-        _set_plural_forms(path, plurals)
-
-
-def _set_plural_forms(path: Path, plurals: str) -> None:
-    """The header's plural rule, written as gettext reads it (Babel's default may differ)."""
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    path.write_text(
-        "".join(f'"Plural-Forms: {plurals}\\n"\n' if line.startswith('"Plural-Forms:') else line for line in lines),
-        encoding="utf-8",
-    )
 
 
 def compile_mo() -> None:
@@ -122,7 +116,7 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Keep the catalogues (French, German) in step with the code.")
+    parser = argparse.ArgumentParser(description="Keep the catalogues in step with the code.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_action, help_text) in COMMANDS.items():
         commands.add_parser(name, help=help_text, description=help_text)

@@ -138,7 +138,7 @@ def _check(language: str) -> None:
 
 
 def set_language(language: str) -> None:
-    """Use French (``fr``), English (``en``) or German (``de``) for every message from now on."""
+    """Use ``language`` (one of ``LANGUAGES``: ``fr``, ``en``, ``de``...) for every message from now on."""
     global _language
     _check(language)
     _catalogue(language)
@@ -158,8 +158,9 @@ def use_language(language: str) -> Iterator[None]:
 
 def environment_language(environ: Mapping[str, str] | None = None) -> str:
     """The language the locale asks for, read as gettext reads it: the first of ``LANGUAGE``,
-    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set; French for ``fr*``, German for ``de*``,
-    English otherwise (``C``, ``en_US.UTF-8``, any other language, nothing set)."""
+    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set; a translated language for its code
+    (French for ``fr*``, German for ``de*``), English otherwise (``C``, ``en_US.UTF-8``, a
+    language not in ``LANGUAGES``, nothing set)."""
     environ = os.environ if environ is None else environ
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         if value := environ.get(name):
