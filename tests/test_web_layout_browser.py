@@ -293,3 +293,35 @@ def test_the_others_last_marks_stay_ringed_while_you_play(browser: Any, server: 
     assert page.evaluate(OTHERS)[0]["last"] == ringed, "still Zed's, after Anne's own move"
     assert page.errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_on_a_laptop_the_game_log_stays_in_the_panel_in_every_phase(
+    browser: Any, links: Callable[[str, str, str], str], game: str
+) -> None:
+    """At 1366×768, at a table, in every phase (four reprises to choose from included): the
+    buttons of the moment, the others' strip and the game log (its title and its newest line)
+    are all in the left column's first screen, none of them cut off by the panel's own scroll."""
+    phases = [phase for phase in PHASES if phase != "reprise" or game == "vraiment-tres-fute"]
+    for phase in phases:
+        page = _open(browser, links(game, "table", phase), LAPTOP)
+        _settled(page)
+        where = f"{game} {phase}"
+        panel = page.evaluate(
+            "(() => { const p = document.querySelector('.play-panel');"
+            " return [p.scrollTop, p.scrollHeight - p.clientHeight]; })()"
+        )
+        assert panel[0] == 0 and panel[1] <= 1, f"{where}: the panel scrolls by {panel[1]} px"
+        assert _in_view(page, "#moves .primary button, .controls .tools button, .others-strip button.other") == [], (
+            where
+        )
+        assert _in_view(page, ".game-log h3, #pace") == [], where
+        if page.locator("#game-log li").count():
+            assert _in_view(page, "#game-log li:last-child") == [], where
+        if phase == "reprise":  # each die to take back a small button: its face and name, the move's words its name
+            said = page.eval_on_selector_all(
+                "#moves .move-reprise", "bs => bs.map((b) => [b.textContent.trim(), b.getAttribute('aria-label')])"
+            )
+            assert said and all(label.startswith("Reprise") and shown in label for shown, label in said), said
+        assert page.errors == [], where
+        page.context.close()

@@ -105,7 +105,10 @@ function Pending({ view }) {
 }
 
 export function moveChoice(move, names) {
-  if (move.die && move.kind !== "reprise") {
+  if (move.die && move.kind === "reprise") { // the die taken back, short (the prompt says "reprise"; its button's label the whole)
+    return html`<${DieFace} letter=${move.die} value=${null} label=${null} plain=${true} /> ${names[move.die]}`;
+  }
+  if (move.die) {
     return html`<${DieFace} letter=${move.die} value=${null} label=${names[move.die]} /> ${move.label}`;
   }
   return move.label;
@@ -135,7 +138,7 @@ function Controls({ view, layout, die, onMove, onUndo, onHint, hint, onChoices, 
   return html`<div class="controls">
     <div id="moves" role="group" aria-label=${t("Your legal moves")}>
       <div class="primary">${offSheet.map((m) => html`<button type="button" key=${m.move} class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
-        data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${moveChoice(m, names)}</button>`)}</div>
+        aria-label=${m.kind === "reprise" ? m.label : null} title=${m.kind === "reprise" ? m.label : null} data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${moveChoice(m, names)}</button>`)}</div>
       ${onSheet.length ? html`<details class="move-list" open=${onSheet.length <= 6 && matchMedia(ROOMY).matches}>
         <summary>${die ? t("Where the chosen die can go ({n})", { n: onSheet.length }) : t("Every move on the sheet ({n})", { n: onSheet.length })}</summary>
         <ul>${onSheet.map((m) => html`<li key=${m.move}><button type="button" class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
