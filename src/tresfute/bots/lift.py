@@ -7,6 +7,7 @@ How it works, at length: docs/design.md (bots/lift.py).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
@@ -18,6 +19,7 @@ from .network import ValueNetwork, reading_of, reading_suffix, valuation_network
 FORMAT = "tresfute-lift/3"
 
 
+@dataclass(eq=False)  # compared as the one object it is (its arrays have no plain ==)
 class Lift:
     """A fitted lift: ``intercept + w · x + v · x * rounds_left + c[rounds_left] + u[rounds_left]
     · x`` over the inputs ``x`` (the last round too: there the valuation futures play to the
@@ -31,23 +33,13 @@ class Lift:
     and its late positions (little left to gain) were lifted by the sheet model as if a whole
     turn of one's own were still to come."""
 
-    def __init__(
-        self,
-        rounds: int,
-        intercept: float,
-        weights: np.ndarray,
-        by_rounds_left: np.ndarray,
-        at_rounds_left: list[tuple[float, np.ndarray]],
-        by_rounds_left_mean: list[float],
-        difference_scale: list[float],
-    ) -> None:
-        self.rounds = rounds
-        self.intercept = intercept
-        self.weights = weights
-        self.by_rounds_left = by_rounds_left
-        self.at_rounds_left = at_rounds_left
-        self.by_rounds_left_mean = by_rounds_left_mean
-        self.difference_scale = difference_scale
+    rounds: int
+    intercept: float
+    weights: np.ndarray
+    by_rounds_left: np.ndarray
+    at_rounds_left: list[tuple[float, np.ndarray]]
+    by_rounds_left_mean: list[float]
+    difference_scale: list[float]
 
     def __call__(self, inputs: list[float], rounds_left: int, rounds: int | None = None, solo: bool = True) -> float:
         """The lift after a choice whose afterstate has these ``inputs``, with ``rounds_left``

@@ -13,7 +13,8 @@ so the analysis and the bot's choice agree, and a game is replayed identically.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import ClassVar, NamedTuple
 
 from ..rules import CHANCE, Game, Move
 from .blas import blas_threads
@@ -102,7 +103,20 @@ TABLE_SEARCH: dict[str, Search] = {
 }
 
 
-class StrongBot:
+@dataclass(eq=False)
+class Searching:
+    """What a searching player is built with: its seed and network, and the search settings
+    (``candidates``, ``samples``, ``margin``: see :class:`Search`) that replace the game's own."""
+
+    seed: int = 0
+    candidates: int | None = None
+    samples: int | None = None
+    network: ValueNetwork | None = None
+    margin: float | None = None
+
+
+@dataclass(eq=False)
+class StrongBot(Searching):
     """The value network's best move, with a search over the rest of the turn where it hesitates.
 
     Up to ``candidates`` moves (the network's best, those within ``margin`` points of the best
@@ -112,21 +126,7 @@ class StrongBot:
     out are the game's own (``SEARCH`` alone, ``TABLE_SEARCH`` at a table).
     """
 
-    name = "strong"
-
-    def __init__(
-        self,
-        seed: int = 0,
-        candidates: int | None = None,
-        samples: int | None = None,
-        network: ValueNetwork | None = None,
-        margin: float | None = None,
-    ) -> None:
-        self.seed = seed
-        self.candidates = candidates
-        self.samples = samples
-        self.network = network
-        self.margin = margin
+    name: ClassVar[str] = "strong"
 
     def _network(self, game: Game) -> ValueNetwork:
         return self.network or network_for(game)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from ..rules import CHANCE, Game, Move, Played
 from .blas import blas_threads
 from .futures import collector_paused, future_values
 from .network import ValueNetwork, network_for, reading_of
-from .strong import SEARCH, TABLE_SEARCH, Search, StrongBot, _ranked, evaluate_moves
+from .strong import SEARCH, TABLE_SEARCH, Search, Searching, StrongBot, _ranked, evaluate_moves
 
 # The searches at a table, chosen on tuning games (seeds below 1000): see docs/bench.md. Très
 # futé's margin is 10 since its network of phase 9, whose values lie further apart (a last turn
@@ -248,7 +249,8 @@ def win_chances(game: Game) -> list[float]:
     return WinChances()(game)
 
 
-class WinningBot:
+@dataclass(eq=False)
+class WinningBot(Searching):
     """The strong player's search, valued by the chance of finishing first (see the module).
 
     Settings left out are the game's own (``WIN_SEARCH``); ``spread`` scales the calibrated
@@ -256,27 +258,13 @@ class WinningBot:
     after it has the best chance. In a solo game it plays the strong player's moves.
     """
 
-    name = "strong-win"
+    name: ClassVar[str] = "strong-win"
+    spread: float = 1.0
+    likeliest: bool = True
+    observed: Observed | None = field(default=None, init=False)  # the game so far, as last replayed
 
-    def __init__(
-        self,
-        seed: int = 0,
-        candidates: int | None = None,
-        samples: int | None = None,
-        network: ValueNetwork | None = None,
-        margin: float | None = None,
-        spread: float = 1.0,
-        likeliest: bool = True,
-    ) -> None:
-        self.seed = seed
-        self.candidates = candidates
-        self.samples = samples
-        self.network = network
-        self.margin = margin
-        self.spread = spread
-        self.likeliest = likeliest
-        self.strong = StrongBot(seed, network=network)
-        self.observed: Observed | None = None  # the game so far, as last replayed
+    def __post_init__(self) -> None:
+        self.strong = StrongBot(self.seed, network=self.network)
 
     def search(self, game: Game) -> Search:
         """The search settings at a table: the bot's own, or else the game's."""
