@@ -28,7 +28,7 @@ from .rules import (
     parse_move,
 )
 from .rules.game import Stage
-from .rules.kinds import AREA_NAMES
+from .rules.kinds import AREA_NAMES, N_
 from .rules.moves import PASS
 from .rules.reasons import Listing, Named, Reason, ReasonError
 from .rules.sheet import Score
@@ -318,20 +318,16 @@ def _score_mismatch(seat: int, stated: ScoreModel, actual: Score) -> Reason | No
                 actual=points,
                 stated=stated.areas[area],
             )
-    if stated.foxes != actual.foxes:
-        return Reason(
-            "the number of foxes of player {seat} is {actual}, the record says {stated}",
-            seat=seat,
-            actual=actual.foxes,
-            stated=stated.foxes,
-        )
-    if stated.fox_value != actual.fox_value:
-        return Reason(
-            "each fox of player {seat} is worth {actual}, the record says {stated}",
-            seat=seat,
-            actual=actual.fox_value,
-            stated=stated.fox_value,
-        )
+    for template, stated_foxes, actual_foxes in (
+        (N_("the number of foxes of player {seat} is {actual}, the record says {stated}"), stated.foxes, actual.foxes),
+        (
+            N_("each fox of player {seat} is worth {actual}, the record says {stated}"),
+            stated.fox_value,
+            actual.fox_value,
+        ),
+    ):
+        if stated_foxes != actual_foxes:
+            return Reason(template, seat=seat, actual=actual_foxes, stated=stated_foxes)
     return None
 
 
