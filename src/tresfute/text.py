@@ -237,18 +237,21 @@ def describe_move(game: Game, move: Move, dice_values: bool = True) -> str:
         if move.value is not None:
             return _("Bonus: write {value} in {area}").format(value=move.value, area=area_name(move.area))
         return _("Bonus: cross the next {area} box").format(area=area_name(move.area))
-    if kind is MoveKind.REROLL:
-        return _("Reroll the dice just rolled")
     if kind is MoveKind.REPRISE:
         assert move.die is not None
         return _("Reprise: take the {die} die back from the platter").format(die=die_name(move.die))
-    if kind is MoveKind.ROLL:
-        return _("Roll")
-    if kind is MoveKind.PASS:
-        return _("Pass (use no die)")
-    if kind is MoveKind.DONE:
-        return _("Done")
+    if kind in _PLAIN_MOVES:
+        return _(_PLAIN_MOVES[kind])
     return str(move)
+
+
+# The moves said in the same words whatever the game
+_PLAIN_MOVES = {
+    MoveKind.REROLL: N_("Reroll the dice just rolled"),
+    MoveKind.ROLL: N_("Roll"),
+    MoveKind.PASS: N_("Pass (use no die)"),
+    MoveKind.DONE: N_("Done"),
+}
 
 
 def situation(game: Game, player: int) -> str:
@@ -263,18 +266,21 @@ def situation(game: Game, player: int) -> str:
             text += "\n" + _("then {n} more bonus(es): you choose the order").format(n=others)
         return text
     phase = game.phase
-    if phase is Phase.CHOOSE:
-        return _("choose a die of the roll")
-    if phase is Phase.BEFORE_ROLL:
-        return _("take dice back from the platter (reprise), or roll")
-    if phase is Phase.SWEEP:
-        return _("cross the swept dice in silver, or done")
+    if phase in _PHASE_INSTRUCTIONS:
+        return _(_PHASE_INSTRUCTIONS[phase])
     if phase is Phase.ACTIVE_EXTRA or (phase is Phase.PASSIVE and game.stage[player] is Stage.EXTRA):
         return _("use extra dice (+1), or done")
     if phase is Phase.PASSIVE:
         return _("choose a die from the silver platter")
     return ""
 
+
+# What any player does in these phases
+_PHASE_INSTRUCTIONS = {
+    Phase.CHOOSE: N_("choose a die of the roll"),
+    Phase.BEFORE_ROLL: N_("take dice back from the platter (reprise), or roll"),
+    Phase.SWEEP: N_("cross the swept dice in silver, or done"),
+}
 
 _WHERE = {"hand": N_("in hand"), "platter": N_("on the platter"), "field": N_("on a die field")}
 
