@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -457,11 +458,7 @@ class GameScreen(Screen[None]):
         self._draw(decider, self.game.legal_moves(decider) if decider is not None else [])
 
     def action_save(self) -> None:
-        self.app.push_screen(SaveScreen(self.session), self._saved)
-
-    def _saved(self, path: Path | None) -> None:
-        if path is not None:
-            self.query_one("#message", Static).update(saved_message(path))
+        save_then(self, self.session, lambda path: self.query_one("#message", Static).update(saved_message(path)))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.game.spec.id))
@@ -504,6 +501,17 @@ class SessionDialog(ModalScreen[Path | None]):
 
 def saved_message(path: Path) -> str:
     return _("Game saved to {path}").format(path=path)
+
+
+def save_then(screen: Screen, session: Session, then: Callable[[Path], object]) -> None:
+    """Ask where to save ``session`` (:class:`SaveScreen`), then ``then(path)`` once it is saved;
+    a cancelled save does nothing more."""
+
+    def saved(path: Path | None) -> None:
+        if path is not None:
+            then(path)
+
+    screen.app.push_screen(SaveScreen(session), saved)
 
 
 def why_not_saved(exc: OSError, path: Path) -> str:
@@ -566,12 +574,8 @@ class QuitScreen(SessionDialog):
 
     @on(Button.Pressed, "#save-quit")
     def save_quit(self) -> None:
-        self.app.push_screen(SaveScreen(self.session), self._saved)
-
-    def _saved(self, path: Path | None) -> None:
         """Quit once saved, and say where in the terminal; a cancelled save quits nothing."""
-        if path is not None:
-            self.app.exit(message=saved_message(path))
+        save_then(self, self.session, lambda path: self.app.exit(message=saved_message(path)))
 
     @on(Button.Pressed, "#quit")
     def quit(self) -> None:
@@ -622,13 +626,12 @@ class EndScreen(ModalScreen[None]):
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
-        self.app.push_screen(SaveScreen(self.session), self._saved)
+        save_then(self, self.session, self._saved)
 
-    def _saved(self, path: Path | None) -> None:
-        if path is not None:
-            saved = self.query_one("#saved", Static)
-            saved.update(saved_message(path))
-            saved.display = True
+    def _saved(self, path: Path) -> None:
+        saved = self.query_one("#saved", Static)
+        saved.update(saved_message(path))
+        saved.display = True
 
     @on(Button.Pressed, "#quit")
     def action_quit(self) -> None:
