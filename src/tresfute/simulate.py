@@ -127,26 +127,16 @@ def _play_one(args: Job) -> GameResult:
 
 
 def _play_many(
-    game_id: str,
-    players: int,
-    bot: str,
-    games: int,
-    seed: int,
-    workers: int = 1,
-    opponents: str | None = None,
-    progress: Progress | None = None,
-    results: Path | None = None,
-    rules: dict[str, bool] | None = None,
+    run: _Run, games: int, workers: int = 1, progress: Progress | None = None, results: Path | None = None
 ) -> list[GameResult]:
-    """The games of a run, in order; with several workers, on as many processes (one core
+    """The ``games`` of ``run``, in order; with several workers, on as many processes (one core
     each). ``progress`` is told of each finished game. ``results``: a file that keeps each
     finished game (:class:`ResultsFile`), and whose games are not played again."""
-    chosen = changed_rules(game_id, rules)
     if games < 1:
         raise ValueError("play at least one game")
     if workers < 1:
         raise ValueError("use at least one worker")
-    if opponents is not None and players < 2:
+    if run.opponents is not None and run.players < 2:
         raise ValueError("opponents need a game of 2 to 4 players")
     # The workers first: forked before the results file is opened and locked, none of them
     # holds the lock if this process is stopped.
@@ -155,12 +145,15 @@ def _play_many(
     done: dict[int, GameResult] = {}
     try:
         if results is not None:
-            run = _Run(game=game_id, players=players, bot=bot, seed=seed, opponents=opponents, rules=chosen)
             kept = ResultsFile(results, run)
             done = {n: result for n, result in kept.open().items() if n < games}
         if progress is not None and done:
             progress(len(done))
-        jobs: list[Job] = [(game_id, players, bot, seed, n, opponents, chosen) for n in range(games) if n not in done]
+        jobs: list[Job] = [
+            (run.game, run.players, run.bot, run.seed, n, run.opponents, run.rules)
+            for n in range(games)
+            if n not in done
+        ]
         # as each game finishes (not in order), so that a stop loses only the games being played
         played: Any = map(_play_numbered, jobs) if pool is None else pool.imap_unordered(_play_numbered, jobs)
         for n, result in played:
@@ -205,7 +198,7 @@ class ResultsError(ValueError):
 
 
 class _Run(BaseModel):
-    """A results file's first line: the run its games belong to."""
+    """A run's games: who plays which game from which seed (a results file's first line)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     format: Literal["tresfute-bench/1"] = RESULTS_FORMAT
@@ -421,7 +414,8 @@ def simulate(
 ) -> dict[str, Any]:
     """The figures of ``tresfute simulate``; ``rules``: the games' rules options."""
     start = time.perf_counter()
-    finished = _play_many(game_id, players, bot, games, seed, progress=progress, rules=rules)
+    run = _Run(game=game_id, players=players, bot=bot, seed=seed, opponents=None, rules=changed_rules(game_id, rules))
+    finished = _play_many(run, games, progress=progress)
     seconds = time.perf_counter() - start
     data = _figures(game_id, players, bot, seed, finished, rules)
     totals = [s.total for g in finished for s in g.scores]
@@ -451,7 +445,9 @@ def bench(
     games' rules options (``Game(rules=...)``), in the figures as ``rules``.
     """
     spec = get_spec(game_id)
-    finished = _play_many(game_id, players, bot, games, seed, workers, opponents, progress, results, rules)
+    chosen = changed_rules(game_id, rules)
+    run = _Run(game=game_id, players=players, bot=bot, seed=seed, opponents=opponents, rules=chosen)
+    finished = _play_many(run, games, workers, progress, results)
     seconds = sum(g.seconds for g in finished)
     measured = finished  # the sheets the figures are about: every sheet, or the bot's own
     data: dict[str, Any] = {}
