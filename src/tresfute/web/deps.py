@@ -15,7 +15,7 @@ from .challenge import DailyChallenge
 from .computers import Computers
 from .limits import Guard
 from .listeners import Listeners
-from .models import Token
+from .models import Token, shown_name
 from .tables import Host, Table, TableError
 from .threads import run_in_game_thread
 
@@ -151,3 +151,33 @@ def required_seat_token(language: LanguageDep, x_seat_token: SeatToken = None) -
 
 
 RequiredSeatToken = Annotated[str, Depends(required_seat_token)]
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks for something made under a person's name (a game, a challenge entry, a seat
+    taken): the server, the request's language, the client's address, and the player's secret
+    (``X-Player-Token``) if the request carries one."""
+
+    server: Server
+    language: str
+    address: str
+    player_token: str | None
+
+    def admit(self, kind: str, names: list[str]) -> list[str]:
+        """The ``names`` as they are shown (:func:`~.models.shown_name`), once each is a name (422
+        otherwise); then the request is counted against the address's allowance of ``kind`` (429
+        beyond it). Both before anything is read or stored, in the request's language."""
+        shown = [shown_name(name) for name in names]
+        with use_language(self.language):
+            if None in shown:
+                raise TableError(422, _("choose a name"))
+            self.server.guard.spend(kind, self.address)
+        return [name for name in shown if name is not None]
+
+
+def asker(server: ServerDep, language: LanguageDep, address: AddressDep, x_player_token: PlayerToken = None) -> Asker:
+    return Asker(server, language, address, x_player_token)
+
+
+AskerDep = Annotated[Asker, Depends(asker)]

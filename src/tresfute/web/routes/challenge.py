@@ -6,11 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ...i18n import _, use_language
 from ..challenge import entry_view
-from ..deps import AddressDep, LanguageDep, PlayerToken, ServerDep, in_game_thread
-from ..models import ChallengeIn, shown_name
-from ..tables import TableError
+from ..deps import AskerDep, LanguageDep, PlayerToken, ServerDep, in_game_thread
+from ..models import ChallengeIn
 
 router = APIRouter()
 
@@ -23,22 +21,12 @@ async def challenge_history(server: ServerDep, x_player_token: PlayerToken = Non
 
 
 @router.post("/api/challenge/{game}", status_code=201)
-async def challenge_start(
-    game: str,
-    body: ChallengeIn,
-    server: ServerDep,
-    language: LanguageDep,
-    address: AddressDep,
-    x_player_token: PlayerToken = None,
-) -> dict[str, Any]:
+async def challenge_start(game: str, body: ChallengeIn, asker: AskerDep) -> dict[str, Any]:
     """Today's entry in ``game``'s challenge under ``name``; ``player`` is the player's token (a
     new one if none was sent): the page keeps it, it holds the name for the day."""
-    with use_language(language):
-        if shown_name(body.name) is None:  # refused before it counts against the address's entries
-            raise TableError(422, _("choose a name"))
-        server.guard.spend("entries", address)
+    asker.admit("entries", [body.name])
     table, token, player = await in_game_thread(
-        language, lambda: server.daily.start(game, body.name, x_player_token, language)
+        asker.language, lambda: asker.server.daily.start(game, body.name, asker.player_token, asker.language)
     )
     return {
         "id": table.id,

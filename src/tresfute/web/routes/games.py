@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 from ...i18n import LANGUAGES, N_, _, use_language
 from ..deps import (
-    AddressDep,
+    AskerDep,
     LanguageDep,
     PlayerToken,
     RequiredSeatToken,
@@ -49,7 +49,6 @@ from ..models import (
     SocketUndo,
     Undo,
     WholeNumber,
-    shown_name,
 )
 from ..players import Players
 from ..problems import sentences
@@ -61,30 +60,20 @@ router = APIRouter()
 
 
 @router.post("/api/games", status_code=201)
-async def new_game(
-    body: NewGame,
-    server: ServerDep,
-    language: LanguageDep,
-    address: AddressDep,
-    background: BackgroundTasks,
-    x_player_token: PlayerToken = None,
-) -> dict[str, Any]:
+async def new_game(body: NewGame, asker: AskerDep, background: BackgroundTasks) -> dict[str, Any]:
     """A new game; with ``X-Player-Token``, its first seat is that player's (a secret this
     server never gave is refused, 403, and nothing is made)."""
-    names = [shown_name(s.name) for s in body.seats]
-    with use_language(language):
-        if None in names:
-            raise TableError(422, _("choose a name"))
-        server.guard.spend("tables" if body.listed else "games", address)
-    seats = [SeatRequest(name or "", s.bot) for name, s in zip(names, body.seats, strict=True)]
+    names = asker.admit("tables" if body.listed else "games", [s.name for s in body.seats])
+    seats = [SeatRequest(name, s.bot) for name, s in zip(names, body.seats, strict=True)]
+    server = asker.server
 
     def work() -> tuple[Table, list[str | None]]:
-        player = Players(server.host).known(x_player_token, needed=False)
+        player = Players(server.host).known(asker.player_token, needed=False)
         return server.host.create(
             body.game, seats, body.real_dice, body.language, listed=body.listed, player_hash=player, rules=body.rules
         )
 
-    table, tokens = await in_game_thread(language, work)
+    table, tokens = await in_game_thread(asker.language, work)
     background.add_task(server.computers.play, table)  # a computer player may start
     return {
         "id": table.id,
