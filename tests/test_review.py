@@ -29,7 +29,7 @@ from tresfute.bots.review import (
     level,
     review_game,
 )
-from tresfute.bots.why import why
+from tresfute.bots.why import measure, why
 from tresfute.cli import main
 from tresfute.i18n import use_language
 from tresfute.review_text import practice_queue
@@ -322,7 +322,7 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
     assert code == 0
     data = json.loads(out)
     record = records.loads(two_player_record.read_text())
-    assert data["format"] == "tresfute-review/13" and data["game"] == "tres-fute"
+    assert data["format"] == "tresfute-review/14" and data["game"] == "tres-fute"
     assert (data["player"], data["name"]) == (2, "Bob")
     numbers = [n for n, entry in enumerate(record.moves, start=1) if entry.startswith("2:")]
     assert [d["move_number"] for d in data["decisions"]] == numbers
@@ -538,7 +538,7 @@ def test_one_die_sent_to_the_platter_is_one_die_and_never_next_picks_where_none_
             if lowest is None or sent(game, played) != 1 or sent(game, lowest) != 0 or game.picks >= 2:
                 continue
             reason = why(game, 0, lowest, played, 5.0)
-            if "platter" in str(reason):
+            if "your move sends" in str(reason):  # (a cause; "platter" alone is in other reasons too)
                 assert "sends 1 die to the silver platter" in english(reason)
                 with use_language("fr"):
                     assert "envoie 1 dé sur le plateau" in explain(reason)
@@ -567,7 +567,8 @@ def test_an_action_kept_at_the_last_decision_is_lost() -> None:
         done = next((m for m in moves if m.kind is MoveKind.DONE), None)
         extra = next((m for m in moves if m.kind is MoveKind.EXTRA), None)
         if done is not None and extra is not None and after_move(game, done).is_over:
-            text = english(why(game, 0, extra, done, 20.0))
+            _, gap = measure(game, 0, extra, done)  # the cost: nothing is left to the futures
+            text = english(why(game, 0, extra, done, gap))
             left = game.sheets[0].available(ActionKind.PLUS_ONE)
             assert "unused at the end of the game is lost" in text and "worth more than kept" not in text
             assert f"leaves {left} action{'s' if left > 1 else ''} unused" in text

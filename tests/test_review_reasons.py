@@ -176,14 +176,96 @@ def test_an_action_earned_later_is_postponed_not_missed(
 
 
 def test_where_neither_the_network_nor_the_futures_see_a_gap_the_reason_gives_the_line() -> None:
-    """The one template left: the move "played" is the network's best and the "best" a clearly
-    worse one, so no cause is in the best move's favour: the futures' figure and the line."""
+    """The one template left: the move "played" is the network's best and the "best" one whose
+    measured causes are none in its favour: the futures' figure and the line."""
     game = rolled(y=1, b=6, w=1, g=2, o=3, p=2)
-    found = explained(game, "b@r2c3", "w>y@r2c2", cost=3.0)
+    found = explained(game, "w>y@r2c2", "w>b@r2c3", cost=3.0)
     assert found.named == ()
     english = said(found.reason)
-    assert "simulated futures" in english and "its line: blue 6" in english
+    assert "simulated futures" in english and "its line: white 1 in yellow" in english
     assert "{" not in said(found.reason, "fr") and "{" not in said(found.reason, "de")
+
+
+def test_where_the_futures_see_no_gap_a_cause_in_the_best_moves_favour_is_still_named() -> None:
+    """Blue 6 "best" over the network's White 1 in yellow: the valuation and the futures find the
+    played move better (30 points of dice sent to the platter against it), but the one cause in
+    the best move's favour, the points at once, is named beside the futures' figure and the line
+    (it was the template, naming nothing)."""
+    game = rolled(y=1, b=6, w=1, g=2, o=3, p=2)
+    found = explained(game, "b@r2c3", "w>y@r2c2", cost=3.0)
+    assert found.named == ("points",)
+    english = said(found.reason)
+    assert "simulated futures" in english and "its line: blue 6" in english
+    assert "in its favour mostly the points it scores at once" in english
+    assert "zu seinen Gunsten" in said(found.reason, "de")
+    assert "en sa faveur" in said(found.reason, "fr")
+
+
+def test_where_the_futures_see_no_gap_and_only_the_cells_differ_the_position_is_the_whole_cost() -> None:
+    """Yellow 1 in row 3 "best" over row 2: no points, bonus, platter, action or fox between them,
+    so the cost can only come from what the cells leave for later: named with the cost's size,
+    though the valuation prefers the other cell."""
+    game = rolled(y=1, b=6, w=1, g=2, o=3, p=2)
+    found = explained(game, "y@r3c1", "y@r2c2", cost=3.0)
+    assert found.named == ("position",) and found.theme == "entries"
+    assert found.causes[0].name == "position" and found.causes[0].size == 3.0
+    english = said(found.reason)
+    assert english == "the best move's cell in yellow leaves better cells open for the rest of the game: about 3 points"
+    for language in ("fr", "de"):
+        assert said(found.reason, language) != english
+
+
+def test_a_cost_well_beyond_the_valuations_gap_is_the_positions_share() -> None:
+    """Purple 2 over a reroll: the valuation's gap is mostly the reroll spent (the actions); a cost
+    far beyond 1.5 times that gap is what the futures see of the rest of the game: the position's
+    share, named first, and the causes add up to the cost (they stopped at 1.5 times the gap)."""
+    game = rolled(y=1, b=6, w=1, g=2, o=3, p=2)
+    near = explained(game, "p", "reroll", cost=10.0)
+    assert near.named[0] == "actions"
+    far = explained(game, "p", "reroll", cost=60.0)
+    assert far.named[0] == "position"
+    assert sum(c.size for c in far.causes) == pytest.approx(60.0)
+    sizes = {c.name: c.size for c in far.causes}
+    assert sizes["position"] > sizes["actions"] > 0
+    assert "reroll may bring" in said(far.reason)
+
+
+def _replayed(game_id: str, seed: int, moves: int) -> Game:
+    """A seeded game of the random player after ``moves`` moves."""
+    from tresfute.bots import RandomBot
+
+    game, bot = Game(game_id, 1, seed=seed), RandomBot(seed)
+    for _ in range(moves):
+        game.play(bot.choose(game, 0), 0)
+    return game
+
+
+def test_a_bonus_value_entered_says_the_two_values() -> None:
+    """A bonus that enters a value in Vraiment très futé's blue (12 rather than 10): the two values
+    and the area, not "a position worth more" (a template)."""
+    game = _replayed("vraiment-tres-fute", 0, 3)
+    found = explained(game, "!b=12", "!b=10", cost=8.0)
+    assert found.named == ("position",) and found.theme == "bonus"
+    english = said(found.reason)
+    assert english.startswith("the best move enters 12 in blue rather than your 10, which leaves more to score")
+    assert "12" in said(found.reason, "fr") and "10" in said(found.reason, "de")
+    assert "{" not in said(found.reason, "fr") + said(found.reason, "de")
+
+
+def test_a_reroll_against_no_die_taken_says_both_moves() -> None:
+    """A reroll where the best move takes no die, and the other way round: the move and the
+    reroll, not "a position worth more" (a template)."""
+    game = _replayed("vraiment-tres-fute", 1, 29)
+    found = explained(game, "pass", "reroll", cost=10.0)
+    assert found.named == ("position",) and found.theme == "reroll_reprise"
+    assert said(found.reason).startswith("the best move (no die taken) is worth about")
+    assert said(found.reason).endswith("more than what your reroll may bring")
+    other = explained(_replayed("vraiment-tres-fute", 0, 35), "reroll", "pass", cost=10.0)
+    assert said(other.reason).startswith("what the best move's reroll may bring is worth about")
+    assert said(other.reason).endswith("more than your move (no die taken)")
+    for reason in (found.reason, other.reason):
+        for language in ("fr", "de"):
+            assert said(reason, language) != said(reason) and "{" not in said(reason, language)
 
 
 # --- themes -----------------------------------------------------------------------------------

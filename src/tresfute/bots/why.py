@@ -252,8 +252,30 @@ def _scaled(found: list[Cause], gap: float, cost: float) -> tuple[list[Cause], b
     seen = gap > SEEN and cost > 0
     if seen:  # towards the cost, not all the way where the two disagree much (each says a size)
         ratio = min(RATIO[1], max(RATIO[0], cost / gap))
-        found = [Cause(c.name, c.size * ratio) for c in found]
+        # Where the cost is well beyond what the valuation sees, the rest of it is what the futures
+        # see of the rest of the game: the position's share (the residual of the gap already).
+        unseen = cost - gap * ratio
+        found = [Cause(c.name, c.size * ratio + (unseen if c.name == "position" else 0.0)) for c in found]
     return sorted(found, key=lambda c: -c.size), seen
+
+
+def _only_position(found: list[Cause]) -> bool:
+    """Whether the two moves differ in nothing measured but the position (no points, bonus,
+    platter, action or fox between them): then the position is the whole cost, whatever its sign."""
+    return all(abs(c.size) < 0.01 for c in found if c.name != "position")
+
+
+def _favour(name: str) -> Reason:
+    """A cause in the best move's favour in a few words, without a size (the futures' reason)."""
+    words = {
+        "points": Reason("the points it scores at once"),
+        "bonus": Reason("the bonuses it completes"),
+        "platter": Reason("the dice it keeps off the silver platter"),
+        "actions": Reason("the actions it earns or keeps"),
+        "fox": Reason("the foxes it earns"),
+        "position": Reason("what its cells leave for the rest of the game"),
+    }
+    return words[name]
 
 
 def _on_futures(game: Game, network: object) -> object:
@@ -432,6 +454,18 @@ class _Words:
                 area=area_word(played.area),
                 size=n,
             )
+        if played.kind is MoveKind.REROLL and best.kind is not MoveKind.REROLL:
+            return Reason(
+                "the best move ({move}) is worth about {size} more than what your reroll may bring",
+                move=_move_words(self.game, self.player, best),
+                size=n,
+            )
+        if best.kind is MoveKind.REROLL and played.kind is not MoveKind.REROLL:
+            return Reason(
+                "what the best move's reroll may bring is worth about {size} more than your move ({move})",
+                move=_move_words(self.game, self.player, played),
+                size=n,
+            )
         spent = _ACTION_MOVES.get(best.kind)
         if spent and spent != _ACTION_MOVES.get(played.kind):
             return Reason(
@@ -451,6 +485,15 @@ class _Words:
         if best.area is not None and best.area == played.area and best.cell != played.cell:
             return Reason(
                 "the best move's cell in {area} leaves better cells open for the rest of the game: about {size}",
+                area=area_word(best.area),
+                size=n,
+            )
+        if best.area is not None and best.area == played.area and best.value is not None and played.value is not None:
+            return Reason(
+                "the best move enters {best_value} in {area} rather than your {played_value}, which leaves more "
+                "to score over the rest of the game: about {size}",
+                best_value=best.value,
+                played_value=played.value,
                 area=area_word(best.area),
                 size=n,
             )
@@ -545,7 +588,21 @@ def explain_cost(
     if not seen and cost > 0:
         found, seen = _scaled(*_measure(game, player, p, _on_futures(game, network)), cost)
     words = _Words(game, player, best, played, p, final)
+    if not seen and cost > 0 and _only_position(found):  # the cells are all that differs: the whole cost
+        found = sorted((Cause(c.name, cost if c.name == "position" else c.size) for c in found), key=lambda c: -c.size)
+        return Explained(words.main("position", cost), _theme(best, played, "position"), tuple(found), ("position",))
     if not seen:
+        favour = [c for c in found if c.size > 0]
+        main = favour[0] if favour else None
+        if main is not None and main.size >= SMALL and main.size >= DOMINANT * sum(c.size for c in favour):
+            reason = Reason(
+                "the strong player's simulated futures find the best move worth {cost} points more, which its "
+                "valuation of the position alone does not show; in its favour mostly {cause}; its line: {line}",
+                cost=round(cost, 1),
+                cause=_favour(main.name),
+                line=line(game, player, best),
+            )
+            return Explained(reason, _theme(best, played, main.name), tuple(found), (main.name,))
         reason = Reason(
             "the strong player's simulated futures find the best move worth {cost} points more, which its "
             "valuation of the position alone does not show; its line: {line}",
