@@ -92,10 +92,12 @@ GUIDED = """localStorage.setItem('tresfute.guide',
   JSON.stringify({ [location.pathname.split('/g/')[1]]: { on: true, seen: [] } }))"""
 
 
-def _open(browser: Any, url: str, size: tuple[int, int], pace: str = "instant", guided: bool = False) -> Any:
-    """The page at ``url`` at ``size``, the others' moves shown at ``pace`` (``guided``: with a
-    first game's guide), its errors kept on it."""
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True, locale="en-GB")
+def _open(
+    browser: Any, url: str, size: tuple[int, int], pace: str = "instant", guided: bool = False, locale: str = "en-GB"
+) -> Any:
+    """The page at ``url`` at ``size`` in ``locale``, the others' moves shown at ``pace``
+    (``guided``: with a first game's guide), its errors kept on it."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True, locale=locale)
     context.add_init_script(f"localStorage.setItem('tresfute.pace', '{pace}')" + (f"; {GUIDED}" if guided else ""))
     page = context.new_page()
     page.errors = []
@@ -325,3 +327,24 @@ def test_on_a_laptop_the_game_log_stays_in_the_panel_in_every_phase(
             assert said and all(label.startswith("Reprise") and shown in label for shown, label in said), said
         assert page.errors == [], where
         page.context.close()
+
+
+# Each dice group's title that does not show whole (cut short, or a word wider than its group).
+CUT_TITLES = """() => [...document.querySelectorAll('#dice .dice-group h3')].filter((h) =>
+  h.scrollWidth > h.clientWidth + 1 || h.scrollHeight > h.clientHeight + 1).map((h) => h.textContent)"""
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_on_a_phone_the_dice_groups_titles_show_whole(
+    browser: Any, links: Callable[[str, str, str], str], size: tuple[int, int]
+) -> None:
+    """ "Dice chosen by Robot", "Silver platter of Robot", in French and German too: each title
+    whole over its dice (on two lines where it must), never cut short to "DÉS C…"."""
+    for locale in ("fr-FR", "de-DE", "en-GB"):
+        for table, phase in (("table", "roll"), ("table", "pick"), ("table", "passive"), ("solo", "passive")):
+            page = _open(browser, links("vraiment-tres-fute", table, phase), size, locale=locale)
+            _settled(page)
+            assert page.evaluate(CUT_TITLES) == [], f"{locale} {table} {phase}"
+            assert _in_view(page, "#dice, #moves .primary button, .controls .tools button") == [], f"{locale} {phase}"
+            assert page.errors == []
+            page.context.close()
