@@ -112,15 +112,18 @@ def test_every_page_has_an_h1_and_each_region_names_its_player(browser: Any, ser
     names = page.eval_on_selector_all("section.area", "areas => areas.map((a) => a.getAttribute('aria-label'))")
     assert len(names) == len(set(names)) == 10
     assert "Anne — yellow" in names and "Bot 1 — yellow" in names
+    # the seat's own sheet said to "you", as the rest of its page speaks ("You roll: …"), its name kept
+    assert page.locator(".own-sheet h2").inner_text() == "Anne (you)"
+    assert page.locator(".others h2").first.inner_text().startswith("Bot 1 (")
     assert serious_accessibility_problems(page) == []
     assert errors == []
     page.context.close()
 
 
 YOU = {  # a first game's own roll, in each language
-    "en-US": ("You roll: ", "You: ", "Player 1", "Play today's game:"),
-    "fr-FR": ("Vous lancez\u00a0: ", "Vous\u00a0: ", "Joueur 1", "Jouer la partie du jour\u00a0:"),
-    "de-DE": ("Du würfelst: ", "Du: ", "Spieler 1", "Die Partie von heute spielen:"),
+    "en-US": ("You roll: ", "You: ", "Player 1", "Play today's game:", "Player 1 (you)"),
+    "fr-FR": ("Vous lancez\u00a0: ", "Vous\u00a0: ", "Joueur 1", "Jouer la partie du jour\u00a0:", "Joueur 1 (vous)"),
+    "de-DE": ("Du würfelst: ", "Du: ", "Spieler 1", "Die Partie von heute spielen:", "Spieler 1 (du)"),
 }
 
 
@@ -132,16 +135,17 @@ def log_lines(page: Any) -> list[str]:
 def test_a_first_game_with_no_name_speaks_to_you_and_its_log_reads_the_same_after_a_reload(
     browser: Any, server: str, locale: str
 ) -> None:
-    """No name typed: the seat is "Player 1" for others, and its own page says "you"; each event
-    has one wording, live as after a reload, a pick with its die's value."""
-    roll, own, default, challenge = YOU[locale]
+    """No name typed: the seat is "Player 1" for others, and its own page says "you" (its sheet's
+    heading too: "Player 1 (you)"); each event has one wording, live as after a reload, a pick
+    with its die's value."""
+    roll, own, default, challenge, heading = YOU[locale]
     page, errors = open_page(browser, server + "/", locale=locale)
     page.wait_for_selector("#new-game")
     assert page.input_value(".seat-name") == ""
     assert page.inner_text(".challenge-play") == challenge
     page.click("#start")
     page.wait_for_selector(".game")
-    assert page.locator(".own-sheet h2").inner_text() == default
+    assert page.locator(".own-sheet h2").inner_text() == heading
     for _ in range(6):  # a roll, a pick, a roll, a pick…
         play_by_clicks(page)
     page.wait_for_function("() => document.querySelectorAll('#game-log li').length >= 4")
@@ -282,3 +286,19 @@ def test_the_replays_last_moves_say_each_move_as_the_game_log_does(browser: Any,
     assert picks and all(re.search(r"\d", line.split("→")[0]) for line in picks), picks  # the die's value
     assert errors == []
     page.context.close()
+
+
+def test_a_number_is_never_written_minus_zero(browser: Any, server: str) -> None:
+    """No fox and a negative green (Vraiment très futé): the foxes' line reads "0 × −2 = 0", not
+    "= -0"; a rounded −0.4 neither. A negative number keeps its sign."""
+    for locale in ("en-US", "fr-FR", "de-DE"):
+        page, errors = open_page(browser, server + "/rules", locale=locale)
+        page.wait_for_selector(".rules-area")
+        said = page.evaluate(
+            """async () => { const { num } = await import('/static/js/i18n.js');
+              return [num(0 * -2), num(-0.4), num(-0.04, 1), num(-2), num(0)]; }"""
+        )
+        assert said[:2] == ["0", "0"] and said[2] in ("0", "0,0", "0.0") and said[4] == "0", (locale, said)
+        assert said[3] in ("-2", "\u22122"), (locale, said)
+        assert errors == []
+        page.context.close()

@@ -47,11 +47,12 @@ export const tn = (singular, plural, n, values = {}) => {
 };
 
 const formats = new Map();
-/** A number as the language writes it (decimal comma in French, a minus sign, no grouping surprise). */
+/** A number as the language writes it (decimal comma in French, a minus sign, no grouping surprise;
+ * never "-0": no fox times a negative area is 0, and so is a rounded -0.4). */
 export function num(value, digits = 0) {
   if (value === null || value === undefined || Number.isNaN(value)) return "–";
   if (!formats.has(digits)) {
-    formats.set(digits, new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 }));
+    formats.set(digits, new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0, signDisplay: "negative" }));
   }
   return formats.get(digits).format(value);
 }
