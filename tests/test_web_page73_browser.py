@@ -258,10 +258,16 @@ def test_a_finished_game_shows_no_fox_tip_its_log_in_one_wording_and_the_review_
     mistakes = review["labels"]["mistake"] + review["labels"]["blunder"]  # as the labels shown count them
     if mistakes:
         assert page.inner_text("#practise-mistakes") == f"Practise your mistakes and blunders ({mistakes})"
+    page.locator(".show-position").first.click()
+    page.wait_for_selector("#review-position")
+    assert page.locator(".own-sheet h2").inner_text() == "Ana (you)"
     page.goto(f"{server}/g/{game_id}?review=1")
     page.wait_for_selector("#review-title", timeout=60_000)
     assert page.inner_text("#review-title") == "Review of Ana's game"
     assert page.locator("h1").count() == 1
+    page.locator(".show-position").first.click()  # another's game: her sheet first, with her name alone
+    page.wait_for_selector("#review-position")
+    assert page.locator(".own-sheet h2").inner_text() == "Ana"
     assert errors == []
     page.context.close()
 

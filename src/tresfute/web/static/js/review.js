@@ -133,7 +133,7 @@ function Summary({ review, own, onShow, onPractise, onVerify }) {
   </section>`;
 }
 
-function Position({ shown, onBack, onPractise }) {
+function Position({ shown, own, onBack, onPractise }) {
   const { view, layout, decision, seat } = shown;
   const nav = html`<nav class="replay review-position" id="review-position" aria-label=${t("Position of the decision")}>
     <button type="button" id="back-to-review" onClick=${onBack}>${t("Back to the review")}</button>
@@ -143,7 +143,8 @@ function Position({ shown, onBack, onPractise }) {
     ${decision.cost >= PRACTISED_FROM ? html`<button type="button" class="try-again" onClick=${() => onPractise([decision])}>${t("Try again")}</button>` : null}
   </nav>`;
   const marked = { player: seat, played: keyOf(decision.played_move), best: keyOf(decision.best_move) };
-  return html`<${GameScreen} layout=${layout} view=${{ ...view, you: seat }} token=${null} play=${null} replayNav=${nav}
+  // the reviewed player's sheet first; said to "you" only in one's own review
+  return html`<${GameScreen} layout=${layout} view=${{ ...view, you: seat, others: !own }} token=${null} play=${null} replayNav=${nav}
     lastChanged=${new Map()} marked=${marked} />`;
 }
 
@@ -304,7 +305,7 @@ export function ReviewPage({ id, token, player, layoutFor }) {
   };
 
   if (error) return html`<p class="error panel" role="alert">${error}</p>`;
-  if (shown) return html`<${Position} shown=${shown} onBack=${back} onPractise=${(queue) => { setShown(null); setPractice(queue); }} />`;
+  if (shown) return html`<${Position} shown=${shown} own=${!player} onBack=${back} onPractise=${(queue) => { setShown(null); setPractice(queue); }} />`;
   if (practice) {
     return html`<${Practice} id=${id} query=${player ? `&player=${player}` : ""} headers=${headers} layoutFor=${layoutFor}
       queue=${practice} seat=${review.player - 1} onBack=${back} />`;

@@ -296,7 +296,7 @@ export function Sheet({ layout, view, player, play = null, small = false }) {
     <section class=${`sheet${small ? " small" : ""}${seat.deciding ? " deciding" : ""}`} data-player=${player}
       aria-label=${t("Sheet of {name}", { name: seat.name })} onKeyDown=${play && play.targets.size ? arrowsAmongCells : null}>
       <header class="sheet-head">
-        <h2>${player === view.you ? t("{name} (you)", { name: seat.name }) : seat.name}${seat.bot_label ? html` <small>(${seat.bot_label})</small>` : null}</h2>
+        <h2>${player === view.you && !view.others ? t("{name} (you)", { name: seat.name }) : seat.name}${seat.bot_label ? html` <small>(${seat.bot_label})</small>` : null}</h2>
         ${seat.deciding && !view.over ? html`<span class="deciding-tag">${t("deciding")}</span>` : null}
         ${seat.free ? html`<span class="free-tag">${t("free seat: waiting for a player")}</span>` : null}
         <span class="total">${t("Total: {total}", { total: num(sheet.score.total) })}</span>
