@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 from ..rules import CHANCE, Game, Move
 from .blas import blas_threads
+from .clairvoyant import TimelineDice
 from .futures import FIRST_DECISION, WHOLE, collector_paused, future_values
 from .lift import difference_scale, lift
 from .network import ValueNetwork, valuation_network
 from .strong import Estimate, StrongBot
+from .verify import rollout_score
 
 # Futures per move valued: first FIRST_FUTURES, then more by FIRST_FUTURES while a difference's
 # standard error is above TARGET_SE (or a tenth of the difference, RELATIVE_SE), up to
@@ -39,6 +41,22 @@ ALIGNED = True
 SHORT_LAST_TURN: dict[str, str] = {"tres-fute": FIRST_DECISION, "vraiment-tres-fute": WHOLE}
 # The valuation futures' seeds are numbered from here, apart from the choice's (0 to a few dozen).
 VALUATION_SEEDS = 1_000_000
+# In a solo game's last round the futures play to the game's end, so their values are final
+# scores, exact but for how the rest is played: by the network's best moves, which there
+# (the last picks, the last +1) play worse than the strong player, and not alike after every
+# move (a last-round pick valued 13.9 ± 1.2 on them cost 29.2 ± 1.2 by 160 strong rollouts;
+# on held-out seed 5300, 3 of the 18 last decisions checked were off by more than twice their
+# ±). There each move is valued instead by rollouts of the strong player to the end on common
+# dice (``verify.rollout_score``, as ``--verify`` does, from other seeds): exact final scores,
+# the strong player's own play, neither lift nor difference scale. LAST_ROUND_ROLLOUTS at a
+# time, as the futures, up to LAST_ROUND_MOST (a greedy game's review takes about 40 % longer
+# in Très futé: docs/review.md, "Speed"). Not in Vraiment très futé, where
+# the strong player's rollouts made a greedy game's review 3 to 7 times as long (its search is
+# dearer): there the last round keeps the valuation futures.
+LAST_ROUND_ROLLOUTS = 8
+LAST_ROUND_MOST = 16
+ROLLED_OUT_GAMES = frozenset({"tres-fute"})
+ROLLOUT_PLAYER_SEED = 3  # the strong player's seed in those rollouts (not the choice's 0, nor --verify's 7)
 
 
 @dataclass(frozen=True)
@@ -100,8 +118,44 @@ def appraise(
     asked = [*(e.move for e in ranked if e.searched and searched), *moves]
     wanted += [m for m in asked if m not in wanted]
     with blas_threads(), collector_paused():
-        values = _values(game, player, wanted, seed, valuation_network(game))
+        if rolled_out(game):
+            values = _rollout_values(game, player, wanted, seed)
+        else:
+            values = _values(game, player, wanted, seed, valuation_network(game))
     return Appraisal(player, ranked, values)
+
+
+def rolled_out(game: Game) -> bool:
+    """Whether ``game``'s moves are valued by strong rollouts to the end rather than on the
+    valuation futures: a solo game's last round, in Très futé (see :data:`LAST_ROUND_ROLLOUTS`)."""
+    return game.n_players == 1 and game.round >= game.rounds and game.spec.id in ROLLED_OUT_GAMES
+
+
+def _rollout_values(game: Game, player: int, moves: list[Move], seed: int) -> dict[Move, Value]:
+    """Each move's mean final score over strong rollouts to the end on common dice, drawn as
+    :func:`_values` draws its futures (the choice's value on its first rollouts alone, each
+    other move's its difference to the choice on its own), unscaled: final scores are exact."""
+    bots = [StrongBot(ROLLOUT_PLAYER_SEED + p) for p in range(game.n_players)]
+    step, most = LAST_ROUND_ROLLOUTS, LAST_ROUND_MOST
+    found: list[list[float]] = [[] for _ in moves]
+    active = list(range(len(moves)))
+    while active:
+        n = len(found[active[0]])
+        for i in range(n, n + step):
+            key = hash((seed, len(game.history), game.dice_rolled, VALUATION_SEEDS + i))
+            for k in active:
+                found[k].append(float(rollout_score(game, player, moves[k], TimelineDice(key), bots)))
+        active = [k for k in active if k == 0 or not (len(found[k]) >= most or _precise(found[0], found[k], 1.0))]
+        if active == [0]:
+            active = []
+    first = found[0]
+    best = sum(first[:step]) / step
+    values = {moves[0]: Value(best, 0.0, step)}
+    for move, other in zip(moves[1:], found[1:], strict=True):
+        paired = first[: len(other)]
+        difference = sum(a - b for a, b in zip(paired, other, strict=True)) / len(other)
+        values[move] = Value(best - difference, _difference_se(paired, other), len(other))
+    return values
 
 
 def _values(game: Game, player: int, moves: list[Move], seed: int, network: ValueNetwork) -> dict[Move, Value]:
@@ -162,6 +216,8 @@ def _difference_se(first: list[float], other: list[float]) -> float:
 
 __all__ = [
     "FIRST_FUTURES",
+    "LAST_ROUND_MOST",
+    "LAST_ROUND_ROLLOUTS",
     "MORE_TURNS",
     "MOST_FUTURES",
     "TARGET_SE",
@@ -169,4 +225,5 @@ __all__ = [
     "Value",
     "appraise",
     "lift",
+    "rolled_out",
 ]

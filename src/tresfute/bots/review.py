@@ -48,7 +48,7 @@ LEVELS: tuple[tuple[str, float], ...] = (
     ("beginner", float("inf")),
 )
 ACCURACY_HALVING = 4.0  # points lost per decision that halve the accuracy
-FORMAT = "tresfute-review/13"  # the JSON form of a review, and its numbers' version (docs/review.md)
+FORMAT = "tresfute-review/14"  # the JSON form of a review, and its numbers' version (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 
 
