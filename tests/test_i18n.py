@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo
 
 from tresfute.i18n import LANGUAGES, TRANSLATED_LANGUAGES
@@ -62,20 +63,47 @@ def test_french_is_the_default_and_english_and_german_are_available() -> None:
     assert _("Silver platter") == "Plateau d’argent"  # refused, nothing changed
 
 
-def test_the_games_keep_their_published_name_in_each_language() -> None:
+def game_names(language: str) -> list[str]:
+    """The games' names in ``language``, as every front end says them (``text.game_name``)."""
     from tresfute.i18n import use_language
     from tresfute.rules import SPECS
     from tresfute.text import game_name
 
-    names = {}
-    for language in LANGUAGES:
-        with use_language(language):
-            names[language] = [game_name(SPECS[g]) for g in ("tres-fute", "vraiment-tres-fute")]
-    assert names == PUBLISHED_NAMES
+    with use_language(language):
+        return [game_name(spec) for spec in SPECS.values()]
 
 
-# Each game's published name in each language (a new language adds its own here).
-PUBLISHED_NAMES = {
+def same_as_english_allowed(catalog: Catalog, message: str) -> bool:
+    """Whether a message may read in the catalogue's language as in English: it has no word (a
+    sign, a placeholder: "{rank}."), or the catalogue says so, by a translator's comment "same as
+    English" on the message (a name, a unit: "Total", "Export")."""
+    import re
+
+    if not re.search(r"[^\W\d_]", re.sub(r"\{[^{}]*\}", "", message)):
+        return True
+    return message in catalog and "same as English" in " ".join(catalog[message].user_comments)
+
+
+def test_the_games_keep_their_published_name_in_each_language() -> None:
+    """Each language names the games as its box does: its catalogue translates each game's English
+    name (never left to French or English unless the catalogue says so); the shipped languages'
+    boxes are examples (a new language is checked through its catalogue alone)."""
+    from tresfute.rules import SPECS
+
+    english = game_names("en")
+    assert english == [spec.name_en for spec in SPECS.values()]
+    for language in TRANSLATED_LANGUAGES:
+        catalog = translations.load_catalog(language)
+        names = game_names(language)
+        for spec, name, name_en in zip(SPECS.values(), names, english, strict=True):
+            assert translations.translated(catalog[spec.name_en].string), (language, name_en)
+            assert name in (catalog[spec.name_en].string, spec.name_fr if language == "fr" else None), name
+            assert name != name_en or same_as_english_allowed(catalog, name_en), (language, name)
+    assert {code: game_names(code) for code in BOX_NAMES} == BOX_NAMES
+
+
+# The published names of the shipped languages' boxes (examples: a new language need not add its own).
+BOX_NAMES = {
     "fr": ["Très futé", "Vraiment très futé"],
     "en": ["That's Pretty Clever!", "Twice as Clever!"],
     "de": ["Ganz schön clever", "Doppelt so clever"],
@@ -144,17 +172,10 @@ def test_the_rules_write_every_refusal_as_a_template_for_the_catalogue() -> None
 def test_each_catalogue_follows_its_languages_typography(language: str) -> None:
     """French: a no-break space before : ; ! ? and inside « », and ’ for an apostrophe
     (``scripts/french_typography.py`` mends a catalogue that does not); German: „…“ quotes,
-    never "…" (``french_typography.CHECKS``)."""
+    never "…" (``french_typography.CHECKS``); every language keeps the code's placeholders and
+    the spaces at a message's ends (``french_typography.shared_problems``)."""
     typography = importlib.import_module("french_typography")
-    check = typography.CHECKS[language]
-    catalog = translations.load_catalog(language)
-    wrong = [
-        text
-        for message in catalog
-        if message.id
-        for text in (message.string if isinstance(message.string, tuple) else (message.string,))
-        if check(text)
-    ]
+    wrong = typography.catalogue_problems(language, translations.load_catalog(language))
     assert wrong == [], "run scripts/french_typography.py"
 
 
@@ -169,13 +190,12 @@ def test_the_typography_checks_catch_what_they_promise() -> None:
     assert typography.mended("Cases « dé » d'argent ?") == mended == typography.mended(mended)
     assert german('etwa "w>o"') and german("etwa \u201ew>o\u201d") and german("etwa \u201ew>o\u201c") == []
     assert german('etwa ["r1c2"], {{"circled": []}}') == []
-
-
-# Words the same in English and the language (a name, a sign, a unit).
-_SAME_AS_ENGLISH = {
-    "fr": {"Options", "{rank}.", "Total", "Total: {total}", "OK", "{n} point", "Conseil", "Date", "Score"},
-    "de": {"Name", "OK", "{rank}.", "Export", "Solo", "{title}: {details}"},
-}
+    shared = typography.shared_problems
+    assert shared("Round {n}", "Manche {m}") == ["{m} is not filled in", "{n} is left out"]
+    assert shared(("{n} point", "{n} points"), "un point") == []  # a plural's form may leave out its count
+    assert shared(" or ", "ou") and shared(" or ", " ou ") == [] and shared("{a}", "{a") != []
+    assert "de" in typography.CHECKS and "xx" not in typography.CHECKS  # a language without its own: the shared
+    assert typography.catalogue_problems("xx", translations.load_catalog("de")) == []
 
 
 @pytest.mark.parametrize("language", TRANSLATED_LANGUAGES)
@@ -184,12 +204,12 @@ def test_every_page_message_reads_in_each_language(language: str) -> None:
     distinct from the English one unless the word is the same in both."""
     from tresfute.web.strings import choices, page_messages, ui_strings
 
-    there, en = ui_strings(language), ui_strings("en")
+    there, en, catalog = ui_strings(language), ui_strings("en"), translations.load_catalog(language)
     assert set(there) == set(en) == {m if isinstance(m, str) else m[0] for m in page_messages()}
-    same = [key for key in there if there[key] == en[key] and key not in _SAME_AS_ENGLISH.get(language, set())]
-    assert same == [], f"not translated into {language}: {same}"
+    same = [key for key in there if there[key] == en[key] and not same_as_english_allowed(catalog, key)]
+    assert same == [], f"not translated into {language} (or say so in its catalogue: # same as English): {same}"
     # the games' published names reach the page with the menus' lists (GET /api/choices)
-    assert [game["name"] for game in choices(language)["games"]] == PUBLISHED_NAMES[language]
+    assert [game["name"] for game in choices(language)["games"]] == game_names(language)
     assert [game["name"] for game in choices("en")["games"]][1] == "Twice as Clever!"
 
 
@@ -232,18 +252,23 @@ def test_the_environments_text_render_speaks_german() -> None:
 
 
 def test_the_languages_are_declared_once_and_each_has_its_catalogue_and_help() -> None:
-    """``tresfute.i18n.LANGUAGES`` is the list: the translations script, the command line, the
-    published names and the terminal game's help follow it."""
+    """``tresfute.i18n.LANGUAGES`` is the list: the translations script and the command line
+    follow it; each translated language has its compiled catalogue; the terminal game's help is
+    there in French and English for each game (where a language has none, they stand in), and in
+    no language outside the list."""
     from click.testing import CliRunner
 
     from tresfute.cli import main
+    from tresfute.i18n import DEFAULT_LANGUAGE, SOURCE_LANGUAGE
     from tresfute.rules import SPECS
 
-    assert set(translations.LANGUAGES) == set(TRANSLATED_LANGUAGES) and set(PUBLISHED_NAMES) == set(LANGUAGES)
+    assert translations.LANGUAGES == TRANSLATED_LANGUAGES
     for language in TRANSLATED_LANGUAGES:
         assert translations.mo_path(language).is_file(), language
     help_dir = ROOT / "src" / "tresfute" / "tui" / "help"
-    assert {p.name for p in help_dir.glob("*.md")} == {f"{game}.{code}.md" for game in SPECS for code in LANGUAGES}
+    shipped = {p.name for p in help_dir.glob("*.md")}
+    assert {f"{game}.{code}.md" for game in SPECS for code in (DEFAULT_LANGUAGE, SOURCE_LANGUAGE)} <= shipped
+    assert shipped <= {f"{game}.{code}.md" for game in SPECS for code in LANGUAGES}
     result = CliRunner().invoke(main, ["replay", str(ROOT / "examples" / "solo-game.json"), "--lang", UNSUPPORTED])
     assert result.exit_code == 2 and all(f"'{code}'" in result.output for code in LANGUAGES)
 
