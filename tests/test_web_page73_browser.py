@@ -308,3 +308,27 @@ def test_a_number_is_never_written_minus_zero(browser: Any, server: str) -> None
         assert said[3] in ("-2", "\u22122"), (locale, said)
         assert errors == []
         page.context.close()
+
+
+@pytest.mark.parametrize(
+    "locale,said",
+    [
+        ("fr-FR", "points selon les croix\u00a0: 1, 2, 4, 7, 11, 16, 22, 29, 37, 46, 56"),
+        ("de-DE", None),
+        ("en-US", "points by crosses: 1, 2, 4, 7, 11, 16, 22, 29, 37, 46, 56"),
+    ],
+)
+def test_a_points_ladder_is_read_out_in_the_languages_typography(
+    browser: Any, server: str, locale: str, said: str | None
+) -> None:
+    """A ladder's spoken words are one message of the catalogue (French: a no-break space before
+    the colon), not words and a colon put together by the page."""
+    page, errors = open_page(browser, new_game(server, "tres-fute", ["Anne"]), locale=locale)
+    page.wait_for_selector(".own-sheet .area-b .ladder")
+    label = page.get_attribute(".own-sheet .area-b .ladder", "aria-label") or ""
+    if said is None:
+        assert label.endswith(": 1, 2, 4, 7, 11, 16, 22, 29, 37, 46, 56") and "crosses" not in label, label
+    else:
+        assert label == said
+    assert errors == []
+    page.context.close()

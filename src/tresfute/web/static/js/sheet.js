@@ -159,11 +159,14 @@ function GridArea({ area, values, play, marksOf }) {
   return html`
     <div class="grid" style=${{ gridTemplateColumns: columns }}>${items}</div>
     ${area.count_points.length ? html`<${Ladder} points=${area.count_points[0]} filled=${marksOf.countFilled()}
-      label=${area.count_per_row ? t("points per row, by crosses") : t("points by crosses")} />` : null}`;
+      perRow=${area.count_per_row} />` : null}`;
 }
 
-function Ladder({ points, filled, label }) {
-  return html`<div class="ladder" role="img" aria-label=${`${label}: ${points.map((p) => num(p)).join(", ")}`}>
+/** A points ladder, read out as one message of the catalogue (its language's colon). */
+function Ladder({ points, filled, perRow }) {
+  const said = points.map((p) => num(p)).join(", ");
+  const label = perRow ? t("points per row by crosses: {points}", { points: said }) : t("points by crosses: {points}", { points: said });
+  return html`<div class="ladder" role="img" aria-label=${label}>
     ${points.map((p, i) => html`<span class=${i + 1 === filled ? "reached" : ""}><small>${i + 1}</small>${p}</span>`)}
   </div>`;
 }
