@@ -348,3 +348,24 @@ def test_on_a_phone_the_dice_groups_titles_show_whole(
             assert _in_view(page, "#dice, #moves .primary button, .controls .tools button") == [], f"{locale} {phase}"
             assert page.errors == []
             page.context.close()
+
+
+# Each area's points badge whose words take more than one line.
+WRAPPED_POINTS = """() => [...document.querySelectorAll('.own-sheet .area .points')].filter((e) => {
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+}).map((e) => e.textContent)"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_on_a_small_phone_each_areas_points_keep_to_one_line(browser: Any, server: str, game: str) -> None:
+    """At 360 px, in English, French and German, "0 points" beside "YELLOW" stays on one line."""
+    created = call(server, "/api/games", {"game": game, "seats": [{"name": "Anne"}, *ROBOTS]})
+    for locale in ("en-GB", "fr-FR", "de-DE"):
+        page = _open(browser, server + created["seats"][0]["link"], PHONES[0], locale=locale)
+        _settled(page)
+        assert page.evaluate(WRAPPED_POINTS) == [], locale
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), locale
+        assert page.errors == []
+        page.context.close()
