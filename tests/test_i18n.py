@@ -120,6 +120,25 @@ def test_german_numbers_take_a_decimal_comma() -> None:
         assert number(12.25, 1) == "12.2"
 
 
+def test_a_language_writes_the_decimal_sign_its_catalogue_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catalogue's "2.5" says it: a catalogue that keeps "2.5" (a language that writes a
+    decimal point) writes 12.2, and no code lists the languages that do."""
+    import tresfute.i18n
+    from tresfute.i18n import _, use_language
+    from tresfute.review_text import number
+
+    catalog = translations.load_catalog("de")
+    catalog["2.5"].string = "2.5"
+    mo = tmp_path / "de" / "LC_MESSAGES" / "tresfute.mo"
+    mo.parent.mkdir(parents=True)
+    mo.write_bytes(translations.compiled(catalog))
+    monkeypatch.setattr(tresfute.i18n, "LOCALE_DIR", tmp_path)
+    with use_language("de"):
+        assert number(12.25, 1) == "12.2" and _("Silver platter") == "Silbertablett"
+
+
 @pytest.mark.parametrize(("args", "code"), [((), 2), (("--help",), 0), (("unknown",), 2)])
 def test_the_translations_script_explains_its_usage(args: tuple[str, ...], code: int) -> None:
     import subprocess

@@ -173,8 +173,9 @@ def language() -> str:
 
 
 def decimal_comma() -> bool:
-    """Whether the current language writes 2,5 (French, German) rather than 2.5 (English)."""
-    return language() != "en"
+    """Whether the current language writes 2,5 (French, German) rather than 2.5 (English), as its
+    catalogue writes the example "2.5" (a catalogue that lacks it: as French)."""
+    return _("2.5") != "2.5"
 
 
 def _translations() -> gettext.NullTranslations:
