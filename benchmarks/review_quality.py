@@ -26,7 +26,7 @@ from pathlib import Path
 
 from tresfute import records
 from tresfute.bots.blas import blas_threads
-from tresfute.bots.review import review_game
+from tresfute.bots.review import level, levels_of, review_game
 from tresfute.simulate import add_rule_option, chosen_rules, play_game
 
 KINDS = ("random", "greedy", "strong")
@@ -84,6 +84,30 @@ def summary(rows: list[dict]) -> None:
                 print(f"{high} above {low} by {figure}: {100 * share:.1f}% of {len(pairs)} pairs")
 
 
+def level_summary(rows: list[dict], game_id: str) -> None:
+    """The named levels (``bots.review.level``, the game's bounds) each kind's games fall in,
+    and how often a random game and a greedy one fall in different levels, the random one lower:
+    of the pairs of game *k* of each (the issue's figure), and of any two."""
+    names = [name for name, _ in levels_of(game_id)]
+    by_kind = {k: {r["n"]: level(r["error_rate"], game_id) for r in rows if r["kind"] == k} for k in KINDS}
+    for kind, found in by_kind.items():
+        if found:
+            counts = {name: list(found.values()).count(name) for name in names}
+            print(f"{kind:8} levels: " + ", ".join(f"{name} {c}" for name, c in counts.items() if c))
+    random, greedy = by_kind["random"], by_kind["greedy"]
+
+    def apart(low: str, high: str) -> bool:
+        return names.index(low) > names.index(high)  # names run from the best level down
+
+    same_k = [(random[n], greedy[n]) for n in sorted(random.keys() & greedy.keys())]
+    if same_k:
+        ok = sum(apart(a, b) for a, b in same_k)
+        print(f"random and greedy game k in different levels, random lower: {ok} of {len(same_k)} pairs")
+        every = [(a, b) for a in random.values() for b in greedy.values()]
+        ok = sum(apart(a, b) for a, b in every)
+        print(f"  of any two: {ok} of {len(every)} ({100 * ok / len(every):.1f} %)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=["tres-fute", "vraiment-tres-fute"], required=True)
@@ -118,6 +142,7 @@ def main() -> None:
                 with args.out.open("a") as f:
                     f.write(json.dumps(row) + "\n")
     summary(rows)
+    level_summary(rows, args.game)
 
 
 if __name__ == "__main__":

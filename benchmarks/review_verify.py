@@ -7,13 +7,15 @@ Plays seeded solo games of the greedy and the random player (alternately), revie
 (``review_game``), and verifies some of its costly decisions by rollouts (``verify_decision``,
 ``--rollouts`` each): the costliest, and the costliest of each kind the issue found off (a
 reprise against rolling, a pick that ends the active player's picks, one of the game's last
-three decisions), those that cost ``--from`` points or more. Each decision verified goes to
-``--out`` as one JSON line (a run given the same file goes on where it stopped). The summary:
-the share of decisions whose shown cost agrees with its verification within two combined
-standard errors (the review's ±, which includes the valuation's own error, and the rollouts'),
-by kind. ``--fit`` also fits the allowance ``base + share × |cost|`` for the valuation's own
-error by maximum likelihood (:func:`fit`; to be set in ``bots/verify.py``, on tuning seeds <
-1000 only). ``--base``/``--share`` check another allowance than the shipped.
+three decisions), those that cost ``--from`` points or more (``--only KINDS``: only the
+costliest of those kinds, a cheaper run where rollouts from early in a game are dear, as in
+Vraiment très futé). Each decision verified goes to ``--out`` as one JSON line (a run given the
+same file goes on where it stopped). The summary: the share of decisions whose shown cost
+agrees with its verification within two combined standard errors (the review's ±, which
+includes the valuation's own error, and the rollouts'), by kind. ``--fit`` also fits the
+allowance ``base + share × |cost|`` for the valuation's own error by maximum likelihood
+(:func:`fit`; to be set in ``bots/verify.py``, on tuning seeds < 1000 only).
+``--base``/``--share`` check another allowance than the shipped.
 """
 
 from __future__ import annotations
@@ -57,8 +59,8 @@ def categories(game: Game, d: Decision, last: bool) -> list[str]:
     return found
 
 
-def one(job: tuple[str, str, int, int, int, float]) -> list[dict]:
-    game_id, kind, seed, n, rollouts, least = job
+def one(job: tuple[str, str, int, int, int, float, tuple[str, ...]]) -> list[dict]:
+    game_id, kind, seed, n, rollouts, least, only = job
     with blas_threads():
         final = play_game(game_id, 1, kind, seed, n)
     record = records.record_of(final, [kind])
@@ -68,9 +70,9 @@ def one(job: tuple[str, str, int, int, int, float]) -> list[dict]:
     tagged = [(d, categories(games[d.move_number], d, d.move_number in lasts)) for d in review.decisions]
     costly = sorted(((d, c) for d, c in tagged if d.cost >= least), key=lambda dc: -dc[0].cost)
     chosen: dict[int, tuple[Decision, list[str]]] = {}
-    if costly:
+    if costly and not only:
         chosen[costly[0][0].move_number] = costly[0]
-    for wanted in ("reprise", "ends_picks", "last"):
+    for wanted in only or ("reprise", "ends_picks", "last"):
         found = next(((d, c) for d, c in costly if wanted in c), None)
         if found is not None:
             chosen.setdefault(found[0].move_number, found)
@@ -167,6 +169,11 @@ def main() -> None:
     parser.add_argument("--share", type=float, default=ERROR_SHARE)
     parser.add_argument("--fit", action="store_true", help="fit the allowance (tuning seeds only)")
     parser.add_argument("--summary", action="store_true", help="only summarise --out")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="verify only the costliest of these kinds (comma-separated: reprise, ends_picks, last), not the costliest",
+    )
     args = parser.parse_args()
     rows: list[dict] = []
     if args.out.exists():
@@ -174,8 +181,11 @@ def main() -> None:
     if not args.summary:
         done = {(r["kind"], r["n"]) for r in rows}
         kinds = [k for k in args.kinds.split(",") if k]
+        only = tuple(k for k in args.only.split(",") if k)
+        if any(k not in ("reprise", "ends_picks", "last") for k in only):
+            parser.error("--only: reprise, ends_picks, last")
         jobs = [
-            (args.game, kind, args.seed, n, args.rollouts, args.least)
+            (args.game, kind, args.seed, n, args.rollouts, args.least, only)
             for n in range(args.games)
             for kind in kinds
             if (kind, n) not in done

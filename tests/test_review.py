@@ -588,3 +588,21 @@ def test_a_fox_earned_later_is_postponed_not_given_up() -> None:
             assert "gives up" not in english(why(game, 0, fox, other, 5.0))  # no end known: "does not"
             return
     pytest.fail("no fox in this game")
+
+
+def test_each_game_names_its_error_rate_on_its_own_levels() -> None:
+    """A decision of Vraiment très futé has more at stake: its greedy games lost up to 5.3 points
+    a decision on tuning seed 3110, which Très futé's bounds call *beginner* as random play. Its
+    own bounds (``VTF_LEVELS``, the same names) put them apart; the review reads its game's."""
+    from tresfute.bots.review import VTF_LEVELS, Decision, Review, levels_of
+    from tresfute.rules import parse_move
+
+    assert [name for name, _ in VTF_LEVELS] == [name for name, _ in LEVELS]
+    assert levels_of("tres-fute") == LEVELS and levels_of("vraiment-tres-fute") == VTF_LEVELS
+    assert level(5.5) == level(5.5, "tres-fute") == "beginner"
+    assert level(5.5, "vraiment-tres-fute") == "novice" and level(6.5, "vraiment-tres-fute") == "beginner"
+    for game_id, named in (("tres-fute", "beginner"), ("vraiment-tres-fute", "novice")):
+        d = Decision(1, 1, "choose", (), 6, parse_move("b@r1c2"), parse_move("y@r1c1"), 94.5, 100.0, 0.5)
+        review = Review(game_id, 0, "Ana", 100, 100.0, [d])
+        assert review.error_rate == pytest.approx(5.5)
+        assert review.level == review.to_json()["level"] == named

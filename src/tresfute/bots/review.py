@@ -47,6 +47,15 @@ LEVELS: tuple[tuple[str, float], ...] = (
     ("novice", 5.2),
     ("beginner", float("inf")),
 )
+# Vraiment très futé's own bounds: a decision there has more at stake, and its greedy games lost
+# 3.6 to 5.3 points a decision on tuning seed 3110 (benchmarks/review_quality.py, 8 games each),
+# random ones 6.1 to 9.8, so that Très futé's bounds put three greedy games with the random
+# ones. Très futé's bounds times VTF_FACTOR, chosen to put novice's end midway between the
+# greedy games' highest and the random games' lowest there (5.7); the bounds above novice's are
+# scaled alike, not measured apart (docs/review.md).
+VTF_FACTOR = 1.1
+VTF_LEVELS: tuple[tuple[str, float], ...] = tuple((name, round(below * VTF_FACTOR, 2)) for name, below in LEVELS)
+LEVELS_BY_GAME: dict[str, tuple[tuple[str, float], ...]] = {"tres-fute": LEVELS, "vraiment-tres-fute": VTF_LEVELS}
 ACCURACY_HALVING = 4.0  # points lost per decision that halve the accuracy
 FORMAT = "tresfute-review/14"  # the JSON form of a review, and its numbers' version (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
@@ -75,9 +84,14 @@ def label(cost: float, cost_se: float = 0.0) -> str:
     return LABELS[-1][0]
 
 
-def level(error_rate: float) -> str:
-    """The named level of an error rate (``LEVELS``)."""
-    return next(name for name, below in LEVELS if error_rate < below)
+def levels_of(game_id: str) -> tuple[tuple[str, float], ...]:
+    """A game's named levels and their bounds (``LEVELS_BY_GAME``; Très futé's for another)."""
+    return LEVELS_BY_GAME.get(game_id, LEVELS)
+
+
+def level(error_rate: float, game_id: str = "tres-fute") -> str:
+    """The named level of an error rate in a game (``levels_of``)."""
+    return next(name for name, below in levels_of(game_id) if error_rate < below)
 
 
 @dataclass(frozen=True)
@@ -198,7 +212,7 @@ class Review:
 
     @property
     def level(self) -> str:
-        return level(self.error_rate)
+        return level(self.error_rate, self.game)
 
     @property
     def accuracy(self) -> float:
@@ -537,7 +551,9 @@ __all__ = [
     "FORMAT",
     "LABELS",
     "LEVELS",
+    "LEVELS_BY_GAME",
     "PRACTICE_MARGIN",
+    "VTF_LEVELS",
     "Answer",
     "Choice",
     "Decision",
@@ -550,6 +566,7 @@ __all__ = [
     "judge",
     "label",
     "level",
+    "levels_of",
     "reason_from_json",
     "review_game",
 ]
