@@ -160,7 +160,9 @@ def contact_sheet(shots: dict[tuple[str, str, str], Path], phases: list[str], pa
             draw.text((x, y + 4), f"{game} {table} {phase}", fill="black")
             shot = shots.get((game, table, phase))
             if shot is not None:
-                sheet.paste(Image.open(shot).convert("RGB").resize((width, height), Image.Resampling.LANCZOS), (x, y + label))
+                sheet.paste(
+                    Image.open(shot).convert("RGB").resize((width, height), Image.Resampling.LANCZOS), (x, y + label)
+                )
     sheet.save(path)
 
 
