@@ -8,6 +8,7 @@ and practice, no fox tip once the game is over."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
@@ -332,3 +333,55 @@ def test_a_points_ladder_is_read_out_in_the_languages_typography(
         assert label == said
     assert errors == []
     page.context.close()
+
+
+def seat_with_a_free_bonus(server: str, game: str, sign: str) -> tuple[str, str, str]:
+    """A solo game played by random legal moves until its first waiting bonus is a free entry
+    printed ``sign`` ("yellow X", "silver ?"): the seat's link, its id and its token."""
+    for seed in range(20):
+        rng = random.Random(seed)
+        created = call(server, "/api/games", {"game": game, "seats": [{"name": "Anne"}]})
+        token = created["seats"][0]["token"]
+        for _ in range(400):
+            view = call(server, f"/api/games/{created['id']}?lang=en", token=token)
+            if view["over"]:
+                break
+            waiting = view["pending"][0]
+            if waiting and waiting[0]["bonus"].endswith(f" {sign}") and not waiting[0]["bonus"].startswith("black"):
+                return server + created["seats"][0]["link"], created["id"], token
+            move = rng.choice(view["legal"])["move"]
+            call(server, f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token=token)
+    raise AssertionError(f"no {sign} bonus came")
+
+
+# How each language asks to place a free entry bonus of an area ({area}: the area in that language).
+PLACE_THE_BONUS = {
+    "?": {
+        "en": "place the {area} bonus, from ",
+        "fr": "placez le bonus {area}, obtenu par ",
+        "de": "trage den bonus in {area} ein, erhalten durch ",
+    },
+    "X": {
+        "en": "place the {area} x bonus, from ",
+        "fr": "placez le bonus x {area}, obtenu par ",
+        "de": "trage den x-bonus in {area} ein, erhalten durch ",
+    },
+}
+
+
+@pytest.mark.parametrize("game,sign", [("vraiment-tres-fute", "?"), ("tres-fute", "X")])
+def test_a_waiting_bonus_is_asked_for_in_words(browser: Any, server: str, game: str, sign: str) -> None:
+    """The prompt asks for a free entry bonus as a player says it, "Place the silver bonus",
+    "Placez le bonus argent", "Trage den Bonus in Silber ein" (the yellow X bonus likewise), not
+    with its printed sign inside the sentence ("Place the bonus silver ?")."""
+    link, game_id, token = seat_with_a_free_bonus(server, game, sign)
+    for lang, locale in (("en", "en-GB"), ("fr", "fr-FR"), ("de", "de-DE")):
+        printed = call(server, f"/api/games/{game_id}?lang={lang}", token=token)["pending"][0][0]["bonus"]
+        area = printed.removesuffix(f" {sign}")
+        page, errors = open_page(browser, link, locale=locale)
+        page.wait_for_selector("#prompt")
+        prompt = page.inner_text("#prompt").lower()
+        assert prompt.startswith(PLACE_THE_BONUS[sign][lang].format(area=area.lower())), (lang, prompt)
+        assert "?" not in prompt and f"bonus {printed.lower()}" not in prompt, (lang, prompt)
+        assert errors == []
+        page.context.close()

@@ -166,6 +166,21 @@ def bonus_name(bonus: Bonus) -> str:
     return f"{area_name(bonus.area)} {bonus.mark}"
 
 
+def placing(bonus: Bonus) -> str:
+    """What a waiting bonus asks, as a player reads it: "place the silver bonus", not the printed
+    sign in the sentence ("place the bonus silver ?"); a fixed number keeps its name ("orange 4")."""
+    if isinstance(bonus, EntryBonus) and bonus.value is None:
+        area = area_name(bonus.area)
+        if bonus.mark == "?":
+            return _("place the {area} bonus").format(area=area)
+        return _("place the {area} X bonus").format(area=area)
+    if isinstance(bonus, ChoiceBonus):
+        if bonus.name == "black X or 6":
+            return _("place the black bonus: an X or a 6 in an area of your choice")
+        return _("place the black bonus in an area of your choice")
+    return _("place the bonus {bonus}").format(bonus=bonus_name(bonus))
+
+
 _SOURCE = re.compile(r"^(silver|yellow|blue|green|orange|purple|pink) (row|column|box) (\d+)$")
 _AREA_LETTER = {"silver": "s", "yellow": "y", "blue": "b", "green": "g", "orange": "o", "purple": "p", "pink": "k"}
 
@@ -258,8 +273,8 @@ def situation(game: Game, player: int) -> str:
     """What ``player`` must do now, as a short instruction (the bonus first, if one waits)."""
     if game.pending[player]:
         item = game.pending[player][0]
-        text = _("place the bonus {bonus}, from {source}").format(
-            bonus=bonus_name(item.bonus), source=source_name(item.source)
+        text = _("{instruction}, from {source}").format(
+            instruction=placing(item.bonus), source=source_name(item.source)
         )
         others = len(game.pending[player]) - 1
         if others:
