@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -383,5 +384,47 @@ def test_a_waiting_bonus_is_asked_for_in_words(browser: Any, server: str, game: 
         prompt = page.inner_text("#prompt").lower()
         assert prompt.startswith(PLACE_THE_BONUS[sign][lang].format(area=area.lower())), (lang, prompt)
         assert "?" not in prompt and f"bonus {printed.lower()}" not in prompt, (lang, prompt)
+        assert errors == []
+        page.context.close()
+
+
+def seat_with_a_reprise_and_nothing_to_roll(server: str) -> str:
+    """A Vraiment très futé table (Anne and two greedy computers) played by random legal moves
+    until Anne may take dice back (reprise) with every die chosen or on the platter: her link."""
+    robots = [{"bot": "greedy", "name": "Robot"}, {"bot": "greedy", "name": "Bea"}]
+    for seed in range(8):
+        rng = random.Random(seed)
+        created = call(server, "/api/games", {"game": "vraiment-tres-fute", "seats": [{"name": "Anne"}, *robots]})
+        token = created["seats"][0]["token"]
+        for _ in range(400):
+            for _ in range(300):  # the computers' moves come after the answer: until the seat has one to make
+                view = call(server, f"/api/games/{created['id']}", token=token)
+                if view["over"] or view["legal"]:
+                    break
+                time.sleep(0.03)
+            if view["over"]:
+                break
+            kinds = {m["kind"] for m in view["legal"]}
+            if {"reprise", "done"} <= kinds:
+                return server + created["seats"][0]["link"]
+            move = rng.choice(view["legal"])["move"]
+            call(server, f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token=token)
+    raise AssertionError("no reprise with nothing to roll came")
+
+
+def test_a_reprise_with_nothing_left_to_roll_is_asked_with_the_button_it_has(browser: Any, server: str) -> None:
+    """Every die chosen or on the platter and a reprise left: the buttons are the dice to take
+    back and Done (no roll is left), and the prompt says so, "…or done", not "…or roll"."""
+    link = seat_with_a_reprise_and_nothing_to_roll(server)
+    said = {
+        "en-GB": ("take dice back from the platter (reprise), or done", "Done"),
+        "fr-FR": ("reprenez des dés du plateau (reprise), ou terminez", "Terminé"),
+        "de-DE": ("hole würfel vom tablett zurück oder beende den zug", "Fertig"),
+    }
+    for locale, (prompt, done) in said.items():
+        page, errors = open_page(browser, link, locale=locale)
+        page.wait_for_selector("#prompt")
+        assert page.inner_text("#prompt").lower() == prompt, locale
+        assert page.get_by_role("button", name=done, exact=True).is_visible(), locale
         assert errors == []
         page.context.close()

@@ -281,6 +281,9 @@ def situation(game: Game, player: int) -> str:
             text += "\n" + _("then {n} more bonus(es): you choose the order").format(n=others)
         return text
     phase = game.phase
+    if phase is Phase.BEFORE_ROLL and any(m.kind is MoveKind.DONE for m in game.legal_moves(player)):
+        # every die is chosen or on the platter: no roll is left, the turn ends with Done
+        return _("take dice back from the platter (reprise), or done")
     if phase in _PHASE_INSTRUCTIONS:
         return _(_PHASE_INSTRUCTIONS[phase])
     if phase is Phase.ACTIVE_EXTRA or (phase is Phase.PASSIVE and game.stage[player] is Stage.EXTRA):
