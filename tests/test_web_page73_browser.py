@@ -428,3 +428,15 @@ def test_a_reprise_with_nothing_left_to_roll_is_asked_with_the_button_it_has(bro
         assert page.get_by_role("button", name=done, exact=True).is_visible(), locale
         assert errors == []
         page.context.close()
+
+
+def test_the_pace_of_the_others_moves_is_offered_only_where_others_move(browser: Any, server: str) -> None:
+    """A game alone has no other players: its log offers no pace for their moves (it did, "The
+    other players' moves: at once", beside a solo sheet); at a table it does."""
+    for names, bots, offered in ((["Anne"], 0, False), (["Anne"], 1, True), (["Anne", "Ben"], 0, True)):
+        page, errors = open_page(browser, new_game(server, "tres-fute", names, bots), locale="en-GB")
+        page.wait_for_selector("#game-log")
+        assert page.locator("#pace").count() == (1 if offered else 0), (names, bots)
+        assert ("other players' moves" in page.inner_text(".game-log")) == offered, (names, bots)
+        assert errors == []
+        page.context.close()

@@ -244,8 +244,9 @@ const stepStatus = (step, you, seats) => (step.active === you && step.actor !== 
   ? t("{name} plays during your turn.", { name: seats[step.actor].name }) : step.status);
 
 /** The game's log: every move in words as it is shown, newest last (a live region), and the
- * pace at which the other players' moves are shown. */
-function GameLog({ lines, pace, onPace }) {
+ * pace at which the other players' moves are shown (``others``: not in a game of one's own alone,
+ * where every move is the seat's and none is shown at a pace). */
+function GameLog({ lines, pace, onPace, others }) {
   const list = useRef(null);
   useLayoutEffect(() => { // the newest line in view before the frame is painted
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
@@ -254,11 +255,11 @@ function GameLog({ lines, pace, onPace }) {
     <h3 id="game-log-title">${t("Game log")}</h3>
     <div id="game-log" role="log" aria-live="polite" aria-labelledby="game-log-title" ref=${list} tabindex="0"><ol>
       ${lines.map((line) => html`<li key=${line.entry} data-entry=${line.entry}>${line.text}</li>`)}</ol></div>
-    <label class="pace"><span>${t("The other players' moves")}</span>
+    ${others ? html`<label class="pace"><span>${t("The other players' moves")}</span>
       <select id="pace" value=${pace} onChange=${(e) => onPace(e.currentTarget.value)}>
         <option value="slow">${t("slow")}</option><option value="normal">${t("normal")}</option>
         <option value="fast">${t("fast")}</option><option value="instant">${t("at once")}</option>
-      </select></label>
+      </select></label>` : null}
   </section>`;
 }
 
@@ -730,7 +731,8 @@ export function GamePage({ id, token, layoutFor }) {
     paceNow.current = value;
     setPace(value);
   };
-  const log = html`<${GameLog} lines=${lines} pace=${pace} onPace=${choosePace} />`;
+  const alone = view.you !== null && view.you !== undefined && view.seats.length === 1; // a solo game: no one else moves
+  const log = html`<${GameLog} lines=${lines} pace=${pace} onPace=${choosePace} others=${!alone} />`;
   return html`<${GameScreen} layout=${layout} view=${shown} token=${token} play=${play} lastChanged=${changed} guide=${guide}
     log=${log} step=${step} onSkip=${step ? skip : null} />`;
 }
