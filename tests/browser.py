@@ -120,6 +120,17 @@ def call(server: str, path: str, body: Any = None, token: str | None = None) -> 
         return json.loads(response.read())
 
 
+def seat_view(server: str, game_id: str, token: str) -> Any:
+    """The seat's view once it has a move to make or the game is over: the computer players play
+    after the answer to a move, so their turn may still be under way (9 s at the most)."""
+    for _ in range(300):
+        view = call(server, f"/api/games/{game_id}", token=token)
+        if view["over"] or view["legal"]:
+            return view
+        time.sleep(0.03)
+    return view
+
+
 def serious_accessibility_problems(page: Any) -> list[tuple[str, str, list[Any]]]:
     """What axe-core (carried by axe-playwright-python, the test extra's) finds serious or
     critical on the page as it stands: each rule's id, its help and its first three places.

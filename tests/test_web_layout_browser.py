@@ -8,13 +8,12 @@ seat plays and while they play, their last mark's area ringed, a click opening t
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from browser import call, require_chromium
+from browser import call, require_chromium, seat_view
 
 require_chromium()
 pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
@@ -59,11 +58,7 @@ def _drive(
         created = call(server, "/api/games", {"game": game, "seats": seats, **more})
         token, link = created["seats"][0]["token"], created["seats"][0]["link"]
         for _ in range(400):
-            for _ in range(300):  # the computers' moves come after the answer: until the seat has one to make
-                view = call(server, f"/api/games/{created['id']}", token=token)
-                if view["over"] or view["legal"]:
-                    break
-                time.sleep(0.03)
+            view = seat_view(server, created["id"], token)
             if view["over"]:
                 break
             if wanted(view):

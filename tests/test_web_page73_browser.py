@@ -10,12 +10,18 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from typing import Any
 
 import pytest
 
-from browser import call, open_page, play_by_clicks, require_chromium, serious_accessibility_problems
+from browser import (
+    call,
+    open_page,
+    play_by_clicks,
+    require_chromium,
+    seat_view,
+    serious_accessibility_problems,
+)
 
 require_chromium()
 pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
@@ -397,11 +403,7 @@ def seat_with_a_reprise_and_nothing_to_roll(server: str) -> str:
         created = call(server, "/api/games", {"game": "vraiment-tres-fute", "seats": [{"name": "Anne"}, *robots]})
         token = created["seats"][0]["token"]
         for _ in range(400):
-            for _ in range(300):  # the computers' moves come after the answer: until the seat has one to make
-                view = call(server, f"/api/games/{created['id']}", token=token)
-                if view["over"] or view["legal"]:
-                    break
-                time.sleep(0.03)
+            view = seat_view(server, created["id"], token)
             if view["over"]:
                 break
             kinds = {m["kind"] for m in view["legal"]}
