@@ -45,7 +45,7 @@ import numpy as np
 
 from tresfute.bots import make_bot
 from tresfute.bots.blas import blas_threads
-from tresfute.bots.winning import LOSS_SCALE, SPREAD_SCALE, Forecast, WinChances
+from tresfute.bots.winning import LOSS_SCALE, SPREAD_SCALE, TABLE_SPREAD_SCALE, Forecast, WinChances
 from tresfute.rules import CHANCE, Game
 from tresfute.seeds import derived_seed
 from tresfute.simulate import win_share
@@ -97,6 +97,7 @@ Scales = dict[str, tuple[float, float]]  # by game: the loss rates' and the spre
 def chances_of(line: dict, scales: Scales) -> list[list[float]]:
     """A game's chances at each decision, made with ``scales``."""
     loss, spread = scales[line["game"]]
+    spread *= TABLE_SPREAD_SCALE.get(line["players"], 1.0)
     return [Forecast(*parts).chances(loss, spread) for parts in line["predicted"]]
 
 
@@ -128,7 +129,7 @@ def _fast_brier(tables: dict[int, tuple[np.ndarray, ...]], loss: float, spread: 
     count = 0
     for n, (means, rates, turns, spreads, results) in tables.items():
         m = means - loss * rates * turns[:, None]
-        s = spreads * spread
+        s = spreads * spread * TABLE_SPREAD_SCALE.get(n, 1.0)
         chances = np.empty_like(m)
         for p in range(n):
             gaps = np.stack([(m[:, p] - m[:, q]) / s for q in range(n) if q != p], axis=1)  # (D, n - 1)
@@ -218,6 +219,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", choices=["tres-fute", "vraiment-tres-fute"])
     parser.add_argument("--games", type=int, default=100, help="games per table (2, 3 and 4 players)")
+    parser.add_argument("--tables", default="2,3,4", help="the tables played, by their number of players")
     parser.add_argument("--seed", type=int, default=5100)
     parser.add_argument("--kinds", default=",".join(KINDS), help="the players a seat is drawn from")
     parser.add_argument("--workers", type=int, default=1)
@@ -228,6 +230,9 @@ def main() -> None:
     args = parser.parse_args()
     games = args.game or ["tres-fute"]
     kinds = tuple(args.kinds.split(","))
+    tables = [int(n) for n in args.tables.split(",")]
+    if not set(tables) <= set(TABLES):
+        parser.error(f"--tables: among {', '.join(map(str, TABLES))}")
     if args.seed < FIRST_HELD_OUT:
         print(f"seed {args.seed}: a tuning seed, not a held-out one", file=sys.stderr)
     lines = [json.loads(text) for text in args.out.read_text().splitlines()] if args.out.exists() else []
@@ -238,7 +243,7 @@ def main() -> None:
             (game_id, players, args.seed, n, kinds)
             for n in range(args.games)
             for game_id in games
-            for players in TABLES
+            for players in tables
             if (game_id, players, n) not in done
         ]
         args.out.parent.mkdir(parents=True, exist_ok=True)

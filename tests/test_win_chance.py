@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from tresfute import records
 from tresfute.bots import make_bot
 from tresfute.bots.review import review_game
-from tresfute.bots.winning import WinChances, turns_left, win_chances
+from tresfute.bots.winning import LOSS_SCALE, SPREAD_SCALE, TABLE_SPREAD_SCALE, WinChances, turns_left, win_chances
 from tresfute.cli import main
 from tresfute.rules import Game
 from tresfute.simulate import play_game
@@ -101,6 +101,22 @@ def test_a_position_set_by_hand_keeps_the_forecasts_alone() -> None:
     bare = game.copy(history=False)
     chances = win_chances(bare)
     assert len(chances) == 2 and sum(chances) == pytest.approx(1.0)
+
+
+def test_at_a_table_of_two_the_chances_are_less_sure_than_the_bare_forecast() -> None:
+    """At two players the forecasts were too sure on held-out games: the chances shown there
+    widen the spread by TABLE_SPREAD_SCALE (fitted on tuning games), and only there."""
+    assert TABLE_SPREAD_SCALE[2] > 1 and TABLE_SPREAD_SCALE.get(3, 1.0) == TABLE_SPREAD_SCALE.get(4, 1.0) == 1.0
+    for players in (2, 3):
+        game = played("tres-fute", ["greedy", "random", "random"][:players], 4, until_round=3)
+        look = WinChances()
+        bare = look.forecast(game).chances(LOSS_SCALE["tres-fute"], SPREAD_SCALE["tres-fute"])
+        shown = look(game)
+        if players == 3:
+            assert shown == pytest.approx(bare)
+            continue
+        leader = max(range(2), key=lambda p: bare[p])
+        assert 0.5 < shown[leader] < bare[leader] and sum(shown) == pytest.approx(1.0)
 
 
 @pytest.fixture(scope="module")
