@@ -176,12 +176,20 @@ def _choose_a_middle_die(page: Any) -> None:
 
 
 def _platter_tip_over_own_dice(page: Any) -> bool:
-    """No platter tip, or one over the seat's own platter with dice on it."""
-    if _tip(page) != "platter":
-        return True
-    platter = page.locator("#dice .dice-platter")
-    title = platter.locator("h3").inner_text()
-    return platter.locator(".die").count() > 0 and title.strip().lower() == "plateau d’argent"
+    """No platter tip, or one over the seat's own platter with dice on it: read in one go, from one
+    rendering (read piece by piece, a render between two reads mixed two views; it failed once in CI)."""
+    return bool(
+        page.evaluate(
+            """() => {
+            const tip = document.querySelector("#guide .guide-tip");
+            if (!tip || tip.dataset.step !== "platter") return true;
+            const platter = document.querySelector("#dice .dice-platter");
+            if (!platter) return false;
+            const title = platter.querySelector("h3").textContent.trim().toLowerCase();
+            return platter.querySelectorAll(".die").length > 0 && title === "plateau d’argent";
+          }"""
+        )
+    )
 
 
 def test_the_platter_tip_never_stays_over_an_empty_platter(browser: Any, server: str) -> None:
