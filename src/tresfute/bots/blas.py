@@ -7,6 +7,14 @@ than with one thread. So every decision of the strong and value-only players, an
 training step, runs inside :func:`blas_threads`, which sets BLAS to ``TRESFUTE_BLAS_THREADS``
 threads (default 1; 0 leaves BLAS as it is) for the time of the call and then puts back what
 was there: the rest of the process is not changed.
+
+Before the first of them, one small double-precision product is run (:func:`_blas_libraries`):
+on the AMD EPYC machines that measure tresfute (OpenBLAS 0.3.31's Haswell kernels, as NumPy
+ships them), single-precision products of the network's sizes run three times slower until a
+double-precision one has run in the process ((37 x 256) @ (256 x 256): 460 against 140
+microseconds, whatever the threads; the cause is inside OpenBLAS, not found). A Très futé
+game's review took 1.36 s without it, 1.06 s with it. Elsewhere it costs a tenth of a
+millisecond, once.
 """
 
 from __future__ import annotations
@@ -47,8 +55,9 @@ def wanted_threads() -> int:
 @cache
 def _blas_libraries() -> tuple[Any, ...]:
     """The BLAS libraries loaded in this process (NumPy's among them), found once."""
-    import numpy  # noqa: F401  (its BLAS must be loaded to be found)
+    import numpy
 
+    numpy.ones((8, 256)) @ numpy.ones((256, 256))  # wakes the single-precision products (above)
     return tuple(ThreadpoolController().select(user_api="blas").lib_controllers)
 
 
@@ -60,11 +69,12 @@ def blas_threads() -> Iterator[None]:
     own ``limit`` gathers every library's full description on each call: a tenth of a
     millisecond, paid at every decision)."""
     threads = wanted_threads()
+    libraries = _blas_libraries()
     if threads == 0:
         yield
         return
     changed: list[tuple[Any, int]] = []
-    for library in _blas_libraries():
+    for library in libraries:
         before = library.get_num_threads()
         if before != threads:
             library.set_num_threads(threads)
