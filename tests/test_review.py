@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from tresfute import records
 from tresfute.bots import GreedyBot, StrongBot, appraisal
-from tresfute.bots.appraisal import MORE_TURNS, MOST_FUTURES, RELATIVE_SE, TARGET_SE, appraise
+from tresfute.bots.appraisal import ERROR_SHARE_DRAWN, MORE_TURNS, MOST_FUTURES, appraise
 from tresfute.bots.futures import future_values
 from tresfute.bots.lift import shipped_lift
 from tresfute.bots.network import shipped_network
@@ -29,6 +29,7 @@ from tresfute.bots.review import (
     level,
     review_game,
 )
+from tresfute.bots.verify import valuation_error
 from tresfute.bots.why import measure, why
 from tresfute.cli import main
 from tresfute.i18n import use_language
@@ -164,7 +165,8 @@ def test_a_decision_is_labelled_by_its_cost_and_the_costliest_come_first() -> No
 def test_moves_are_valued_on_the_same_valuation_futures_until_their_difference_is_precise() -> None:
     """The strong choice and every move asked about are valued on the same futures, drawn anew
     (not those that chose the move), until each difference to the choice is measured within
-    TARGET_SE or MOST_FUTURES futures are spent; the same position gives the same figures."""
+    ERROR_SHARE_DRAWN of the valuation's own error for that cost, or MOST_FUTURES futures are
+    spent; the same position gives the same figures."""
     game = Game("tres-fute", 1, seed=8)
     for _ in range(6):
         game.play(GreedyBot(0).choose(game, 0), 0)
@@ -176,7 +178,7 @@ def test_moves_are_valued_on_the_same_valuation_futures_until_their_difference_i
     top = appraisal.best.expected
     for move, v in appraisal.values.items():
         if move != appraisal.choice:
-            precise = v.difference_se <= max(TARGET_SE, RELATIVE_SE * abs(top - v.expected)) + 1e-9
+            precise = v.difference_se <= ERROR_SHARE_DRAWN * valuation_error(top - v.expected) + 1e-9
             assert v.futures == MOST_FUTURES["tres-fute"] or precise
     # a move's value does not depend on what else is valued beside it (the same futures)
     some = moves[-1]

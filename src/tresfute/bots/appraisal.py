@@ -16,16 +16,18 @@ from .futures import FIRST_DECISION, WHOLE, collector_paused, future_values
 from .lift import difference_scale, lift
 from .network import ValueNetwork, valuation_network
 from .strong import Estimate, StrongBot
-from .verify import rollout_score
+from .verify import rollout_score, valuation_error
 
 # Futures per move valued: first FIRST_FUTURES, then more by FIRST_FUTURES while a difference's
-# standard error is above TARGET_SE (or a tenth of the difference, RELATIVE_SE), up to
-# MOST_FUTURES (by game: Vraiment très futé's turns are dearer). The choice alone (nothing to
-# compare it with) is valued on FIRST_FUTURES.
+# standard error is above ERROR_SHARE_DRAWN of the valuation's own error for that cost
+# (``verify.valuation_error``: 1 point, and 0.42 of the cost, the part no count of futures
+# removes), up to MOST_FUTURES (by game: Vraiment très futé's turns are dearer). Past that
+# share, more futures would shrink the cost's whole ± (the two combined) by less than an eighth:
+# half a point on a cost near 0, 1.5 on a cost of 5, 2.6 on one of 10. The choice alone
+# (nothing to compare it with) is valued on FIRST_FUTURES.
 FIRST_FUTURES: dict[str, int] = {"tres-fute": 8, "vraiment-tres-fute": 8}
 MOST_FUTURES: dict[str, int] = {"tres-fute": 32, "vraiment-tres-fute": 16}
-TARGET_SE = 0.5
-RELATIVE_SE = 0.1
+ERROR_SHARE_DRAWN = 0.5
 # The valuation futures go one turn further than the strong player's own: the value of its
 # choice is then read from other positions than those that chose it, so that the network's own
 # errors, which the choice favours (a best of several estimates), are not counted in its value.
@@ -160,7 +162,7 @@ def _rollout_values(game: Game, player: int, moves: list[Move], seed: int) -> di
 
 def _values(game: Game, player: int, moves: list[Move], seed: int, network: ValueNetwork) -> dict[Move, Value]:
     """Each move's mean on the valuation futures, drawn until every difference to the first
-    move is measured within TARGET_SE (or MOST_FUTURES)."""
+    move is measured precisely enough (:func:`_precise`, or MOST_FUTURES are drawn)."""
     starts = []
     for move in moves:
         after = game.copy(dice="external", history=False)
@@ -200,11 +202,11 @@ def _values(game: Game, player: int, moves: list[Move], seed: int, network: Valu
 
 def _precise(first: list[float], other: list[float], scale: float) -> bool:
     """Whether the difference between two moves (times ``scale``) is measured precisely enough
-    on ``other``'s futures: its standard error is under TARGET_SE, or under a tenth of the
-    difference itself (a large cost needs no finer measure to be labelled)."""
+    on ``other``'s futures: its standard error is at most ERROR_SHARE_DRAWN of the valuation's
+    own error for a cost of that size."""
     paired = first[: len(other)]
-    mean = abs(sum(paired) - sum(other)) / len(other)
-    return scale * _difference_se(paired, other) <= max(TARGET_SE, RELATIVE_SE * scale * mean)
+    cost = scale * (sum(paired) - sum(other)) / len(other)
+    return scale * _difference_se(paired, other) <= ERROR_SHARE_DRAWN * valuation_error(cost)
 
 
 def _difference_se(first: list[float], other: list[float]) -> float:
@@ -215,12 +217,12 @@ def _difference_se(first: list[float], other: list[float]) -> float:
 
 
 __all__ = [
+    "ERROR_SHARE_DRAWN",
     "FIRST_FUTURES",
     "LAST_ROUND_MOST",
     "LAST_ROUND_ROLLOUTS",
     "MORE_TURNS",
     "MOST_FUTURES",
-    "TARGET_SE",
     "Appraisal",
     "Value",
     "appraise",
