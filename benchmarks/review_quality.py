@@ -13,29 +13,56 @@ stopped. ``--rule NAME=true|false`` plays the games under that rules option (the
 it, so the review reads the game under its own rules). ``--players N`` plays tables of N
 players of the kind (one BLAS thread each) and reviews one seat of each, in turn: a table's
 reviews read the lift's table means (fewer rounds) and its last round without a sheet model.
+
+Beyond the three default kinds, ``--kinds`` takes players of known strength in between
+(benchmarks/known_players.py): ``beginner`` (the network's choice with a beginner's faults) and
+``strong-hNN`` (the strong player, NN % of its moves replaced by a random legal move; e.g.
+strong-h05, strong-h15, strong-h30). The summary then says whether the kinds' mean error rates
+and levels come in the order of their strength, measured as their mean final score.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import time
 from multiprocessing import Pool
 from pathlib import Path
 
+from known_players import is_kind, make_player
+
 from tresfute import records
+from tresfute.bots import BOTS
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.review import level, levels_of, review_game
-from tresfute.simulate import add_rule_option, chosen_rules, play_game
+from tresfute.rules import Game
+from tresfute.simulate import add_rule_option, chosen_rules, derived_seed, play_game
 
-KINDS = ("random", "greedy", "strong")
+DEFAULT_KINDS = ("random", "greedy", "strong")
+# every kind the summary knows, in the order of strength expected (weakest first)
+KINDS = ("random", "greedy", "beginner", "strong-h30", "strong-h15", "strong-h05", "strong")
+
+
+def play(game_id: str, players: int, kind: str, seed: int, n: int, rules: dict[str, bool]) -> Game:
+    """Game ``n`` of ``kind`` at every seat: a built-in bot's as ``simulate.play_game`` plays it,
+    another kind's on the same dice (``known_players.make_player``, seeded as play_game seeds)."""
+    if kind in BOTS:
+        return play_game(game_id, players, kind, seed, n, rules=rules)
+    game = Game(game_id, players=players, seed=derived_seed(seed, n, "game"), rules=rules)
+    bots = [make_player(kind, derived_seed(seed, n, f"bot{p}")) for p in range(players)]
+    while not game.is_over:
+        p = game.to_move
+        assert p is not None and p >= 0
+        game.play(bots[p].choose(game, p), p)
+    return game
 
 
 def one(job: tuple[str, str, int, int, dict[str, bool], int]) -> dict:
     game_id, kind, seed, n, rules, players = job
     with blas_threads():
-        final = play_game(game_id, players, kind, seed, n, rules=rules)
+        final = play(game_id, players, kind, seed, n, rules)
     record = records.record_of(final, [f"{kind}{p + 1}" for p in range(players)] if players > 1 else [kind])
     start = time.perf_counter()
     with blas_threads():
@@ -59,17 +86,25 @@ def one(job: tuple[str, str, int, int, dict[str, bool], int]) -> dict:
     }
 
 
+def kinds_of(rows: list[dict]) -> list[str]:
+    """The kinds of the rows: the default ones first (as before), then the others weakest first."""
+    found = {r["kind"] for r in rows}
+    order = [*DEFAULT_KINDS, *(k for k in KINDS if k not in DEFAULT_KINDS), *sorted(found - set(KINDS))]
+    return [k for k in order if k in found]
+
+
 def summary(rows: list[dict]) -> None:
-    by_kind = {k: [r for r in rows if r["kind"] == k] for k in KINDS}
+    by_kind = {k: [r for r in rows if r["kind"] == k] for k in kinds_of(rows)}
+    wide = max([8, *(len(k) for k in by_kind if by_kind[k])])
     heads = ("games", 5), ("final", 7), ("cost", 7), ("f+c-s", 14), ("clean", 6), ("acc", 6), ("err", 6), ("s/game", 7)
-    print(f"{'kind':8}" + "".join(f" {h:>{w}}" for h, w in heads))
+    print(f"{'kind':{wide}}" + "".join(f" {h:>{w}}" for h, w in heads))
     for kind, found in by_kind.items():
         if not found:
             continue
         gap = [r["final"] + r["total_cost"] - r["start"] for r in found]
         se = statistics.stdev(gap) / len(gap) ** 0.5 if len(gap) > 1 else float("nan")
         print(
-            f"{kind:8} {len(found):5d} {statistics.mean(r['final'] for r in found):7.1f}"
+            f"{kind:{wide}} {len(found):5d} {statistics.mean(r['final'] for r in found):7.1f}"
             f" {statistics.mean(r['total_cost'] for r in found):7.1f} {statistics.mean(gap):+8.1f} ±{se:4.1f}"
             f" {100 * sum(r['mistakes'] == 0 for r in found) / len(found):5.0f}%"
             f" {statistics.mean(r['accuracy'] for r in found):6.1f}"
@@ -77,7 +112,7 @@ def summary(rows: list[dict]) -> None:
             f" {statistics.median(r['seconds'] for r in found):7.2f}"
         )
     for low, high in (("random", "greedy"), ("greedy", "strong")):
-        pairs = [(a, b) for a in by_kind[low] for b in by_kind[high]]
+        pairs = [(a, b) for a in by_kind.get(low, []) for b in by_kind.get(high, [])]
         if pairs:
             for figure, better in (("accuracy", 1), ("error_rate", -1)):
                 share = sum(better * (b[figure] - a[figure]) > 0 for a, b in pairs) / len(pairs)
@@ -89,12 +124,13 @@ def level_summary(rows: list[dict], game_id: str) -> None:
     and how often a random game and a greedy one fall in different levels, the random one lower:
     of the pairs of game *k* of each (the issue's figure), and of any two."""
     names = [name for name, _ in levels_of(game_id)]
-    by_kind = {k: {r["n"]: level(r["error_rate"], game_id) for r in rows if r["kind"] == k} for k in KINDS}
+    by_kind = {k: {r["n"]: level(r["error_rate"], game_id) for r in rows if r["kind"] == k} for k in kinds_of(rows)}
+    wide = max([8, *(len(k) for k in by_kind)])
     for kind, found in by_kind.items():
         if found:
             counts = {name: list(found.values()).count(name) for name in names}
-            print(f"{kind:8} levels: " + ", ".join(f"{name} {c}" for name, c in counts.items() if c))
-    random, greedy = by_kind["random"], by_kind["greedy"]
+            print(f"{kind:{wide}} levels: " + ", ".join(f"{name} {c}" for name, c in counts.items() if c))
+    random, greedy = by_kind.get("random", {}), by_kind.get("greedy", {})
 
     def apart(low: str, high: str) -> bool:
         return names.index(low) > names.index(high)  # names run from the best level down
@@ -106,6 +142,38 @@ def level_summary(rows: list[dict], game_id: str) -> None:
         every = [(a, b) for a in random.values() for b in greedy.values()]
         ok = sum(apart(a, b) for a, b in every)
         print(f"  of any two: {ok} of {len(every)} ({100 * ok / len(every):.1f} %)")
+    if any(k not in DEFAULT_KINDS for k in by_kind):
+        strength_order(rows, game_id)
+
+
+def strength_order(rows: list[dict], game_id: str) -> None:
+    """Whether the kinds' mean error rates, and their mean levels (0 the best), come in the order
+    of their strength, the strength being each kind's measured mean final score (not assumed)."""
+    names = [name for name, _ in levels_of(game_id)]
+    stats = []
+    for kind in kinds_of(rows):
+        found = [r for r in rows if r["kind"] == kind]
+        final = statistics.mean(r["final"] for r in found)
+        se = statistics.stdev(r["final"] for r in found) / len(found) ** 0.5 if len(found) > 1 else float("nan")
+        rank = statistics.mean(names.index(level(r["error_rate"], game_id)) for r in found)
+        stats.append((final, se, statistics.mean(r["error_rate"] for r in found), rank, kind))
+    stats.sort(reverse=True)
+    print("by mean final score, strongest first (final ± se, mean error rate, mean level, 0 = " + names[0] + "):")
+    for final, se, err, rank, kind in stats:
+        print(f"  {kind:10} {final:6.1f} ± {se:3.1f}  err {err:5.2f}  level {rank:4.2f}")
+    for what, column, tie in (("mean error rates", 2, ""), ("mean levels", 3, ", or equal")):
+        figures = [float(s[column]) for s in stats]
+        out = [
+            (a[4], b[4])
+            for (a, x), (b, y) in itertools.pairwise(zip(stats, figures, strict=True))
+            if x > y or (not tie and x == y)
+        ]
+        verdict = "yes" if not out else "no: " + ", ".join(f"{a} not below {b}" for a, b in out)
+        print(f"{what} in the order of strength (lower for the stronger{tie}): {verdict}")
+    expected = [k for k in reversed(KINDS) if any(k == s[4] for s in stats)]
+    measured = [s[4] for s in stats]
+    verdict = "is" if measured == expected else "is NOT"
+    print(f"measured strength order {verdict} the expected one ({' > '.join(expected)})")
 
 
 def main() -> None:
@@ -114,7 +182,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=24, help="games of each kind")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--kinds", default=",".join(KINDS), help="the kinds of player, comma-separated")
+    parser.add_argument(
+        "--kinds",
+        default=",".join(DEFAULT_KINDS),
+        help=f"the kinds of player, comma-separated: {', '.join(KINDS)} (strong-hNN: any handicap NN %%)",
+    )
     parser.add_argument("--out", type=Path)
     parser.add_argument("--players", type=int, default=1, choices=[1, 2, 3, 4], help="players at each table")
     add_rule_option(parser)
@@ -125,8 +197,8 @@ def main() -> None:
         rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
     done = {(r["kind"], r["n"]) for r in rows}
     kinds = [k for k in args.kinds.split(",") if k]
-    if any(k not in KINDS for k in kinds):
-        parser.error(f"--kinds: each of {', '.join(KINDS)}")
+    if any(not is_kind(k) for k in kinds):
+        parser.error(f"--kinds: each of {', '.join(KINDS)} (or strong-hNN)")
     jobs = [
         (args.game, kind, args.seed, n, rules, args.players)
         for n in range(args.games)

@@ -13,29 +13,31 @@ first cause it names; "named at all": any cause it names). It prints the share o
 decisions whose reason names the reference's largest cause, the share of template reasons
 (the futures' sentence where no cause is seen, or "a position worth ... more"), the time the
 reasons take next to the whole review, and the named causes by fault. One JSON line per game
-goes to ``--out`` (a run given the same file goes on where it stopped).
+goes to ``--out`` (a run given the same file goes on where it stopped). ``--rule NAME=true|false``
+plays the games under that rules option (the strict reading of Vraiment très futé:
+``--rule reprise_with_no_die_left=false``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import time
 from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
+from known_players import Beginner
+
 from tresfute import records
 from tresfute.bots import review as review_module
 from tresfute.bots import why as why_module
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.futures import future_values
-from tresfute.bots.network import network_for, valuation_network
-from tresfute.bots.strong import evaluate_moves
-from tresfute.rules import Game, Move, MoveKind, parse_move
-from tresfute.rules.game import Phase
+from tresfute.bots.network import valuation_network
+from tresfute.rules import Game, Move, parse_move
+from tresfute.simulate import add_rule_option, chosen_rules
 
 TEMPLATES = {
     "the strong player's simulated futures find the best move worth {cost} points more, which its valuation "
@@ -43,48 +45,14 @@ TEMPLATES = {
     "the best move leaves a position worth about {size} more for the rest of the game",
 }
 SEEN = 1.0  # a decision whose reference finds no cause this large is left out (it sees no gap)
-FAULTS = {"points_now": 0.3, "bonus": 0.5, "plus_one": 0.5, "reprise": 0.5, "reroll": 0.08}
 
 
-class Beginner:
-    """The network's choice, but for a beginner's faults now and then (``FAULTS``: how often)."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Game, player: int) -> tuple[Move, str | None]:
-        good = evaluate_moves(game, player, network_for(game))[0][1]
-        moves = game.legal_moves(player)
-        roll = self.rng.random()
-        picks = [m for m in moves if m.kind is MoveKind.PICK]
-        if game.phase is Phase.CHOOSE and picks and roll < FAULTS["points_now"]:
-
-            def now(m: Move) -> tuple[int, int]:  # the points at once, then the die's face
-                after = game.copy(dice="external", history=False)
-                after.play(m, player)
-                return after.score(player).total, game.values[game.dice.index(m.die or "")]
-
-            return max(picks, key=now), "points_now"
-        bonuses = [m for m in moves if m.kind is MoveKind.BONUS]
-        if bonuses and roll < FAULTS["bonus"]:
-            return self.rng.choice(bonuses), "bonus"
-        stop = next((m for m in moves if m.kind in (MoveKind.DONE, MoveKind.PASS)), None)
-        if good.kind is MoveKind.EXTRA and stop is not None and roll < FAULTS["plus_one"]:
-            return stop, "plus_one"
-        roll_on = next((m for m in moves if m.kind is MoveKind.ROLL), None)
-        if good.kind is MoveKind.REPRISE and roll_on is not None and roll < FAULTS["reprise"]:
-            return roll_on, "reprise"
-        reroll = next((m for m in moves if m.kind is MoveKind.REROLL), None)
-        if reroll is not None and good.kind is not MoveKind.REROLL and roll < FAULTS["reroll"]:
-            return reroll, "reroll"
-        return good, None
-
-
-def play(game_id: str, seed: int) -> tuple[Game, dict[int, str]]:
-    """A solo game of the beginner, and its faults by record move number (from 1)."""
-    game, bot, faults = Game(game_id, 1, seed=seed), Beginner(seed), {}
+def play(game_id: str, seed: int, rules: dict[str, bool] | None = None) -> tuple[Game, dict[int, str]]:
+    """A solo game of the beginner (``known_players.Beginner``) under ``rules``, and its faults by
+    record move number (from 1)."""
+    game, bot, faults = Game(game_id, 1, seed=seed, rules=rules), Beginner(seed), {}
     while not game.is_over:
-        move, fault = bot.choose(game, 0)
+        move, fault = bot.choose_with_fault(game, 0)
         game.play(move, 0)
         if fault is not None:
             faults[len(game.moves_played())] = fault
@@ -104,10 +72,10 @@ def reference(game: Game, best: Move, played: Move, futures: int) -> dict[str, f
     return {c.name: round(c.size, 2) for c in found}
 
 
-def one(job: tuple[str, int, float, int]) -> dict:
-    game_id, seed, low, futures = job
+def one(job: tuple[str, int, float, int, dict[str, bool]]) -> dict:
+    game_id, seed, low, futures, rules = job
     with blas_threads():
-        final, faults = play(game_id, seed)
+        final, faults = play(game_id, seed, rules)
         record = records.record_of(final, ["beginner"])
         spent = [0.0]
         explain_cost = why_module.explain_cost
@@ -152,6 +120,7 @@ def one(job: tuple[str, int, float, int]) -> dict:
     return {
         "seed": seed,
         "game": game_id,
+        "rules": rules,
         "seconds": seconds,
         "why_seconds": spent[0],
         "reasons": sum(d.reason is not None for d in review.decisions),
@@ -201,13 +170,15 @@ def main() -> None:
     parser.add_argument("--futures", type=int, default=48, help="futures per position of the reference")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path)
+    add_rule_option(parser)
     args = parser.parse_args()
+    rules = chosen_rules(parser, args.game, args.rule)
     games: list[dict] = []
     if args.out and args.out.exists():
         games = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
     done = {g["seed"] for g in games}
     jobs = [
-        (args.game, seed, args.low, args.futures)
+        (args.game, seed, args.low, args.futures, rules)
         for seed in range(args.seed, args.seed + args.games)
         if seed not in done
     ]

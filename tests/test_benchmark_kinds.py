@@ -1,0 +1,96 @@
+"""The review benchmarks' players of known strength (benchmarks/known_players.py) and what
+benchmarks/review_quality.py says of them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tresfute.bots.random_bot import RandomBot
+from tresfute.rules import Game
+from tresfute.simulate import derived_seed
+
+ROOT = Path(__file__).parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from known_players import Beginner, Handicapped, is_kind, make_player  # noqa: E402
+from review_quality import play, strength_order  # noqa: E402
+from review_reasons import play as play_beginner  # noqa: E402
+
+STRICT = {"reprise_with_no_die_left": False}
+
+
+@pytest.mark.parametrize(
+    ("game_id", "kind", "rules"), [("tres-fute", "beginner", {}), ("vraiment-tres-fute", "strong-h30", STRICT)]
+)
+def test_a_new_kind_plays_a_whole_game_of_legal_moves(game_id: str, kind: str, rules: dict[str, bool]) -> None:
+    game = Game(game_id, 1, seed=7, rules=rules)
+    player = make_player(kind, 7)
+    while not game.is_over:
+        move = player.choose(game, 0)
+        assert move in game.legal_moves(0)
+        game.play(move, 0)
+    assert all(game.rules[name] == value for name, value in rules.items())
+
+
+def test_review_quality_plays_a_new_kind_on_the_same_dice_as_the_built_in_kinds() -> None:
+    game = play("tres-fute", 1, "strong-h99", 3120, 4, {})
+    assert (
+        game.is_over and game.seed == derived_seed(3120, 4, "game") == play("tres-fute", 1, "random", 3120, 4, {}).seed
+    )
+
+
+def test_at_handicap_one_the_strong_player_plays_random_moves() -> None:
+    game, other = Game("tres-fute", 1, seed=3), Game("tres-fute", 1, seed=3)
+    handicapped, random = Handicapped(1.0, 11), RandomBot(12)
+    while not game.is_over:
+        move = handicapped.choose(game, 0)
+        assert move == random.choose(other, 0)
+        game.play(move, 0)
+        other.play(move, 0)
+    assert handicapped.name == "strong-h100"
+
+
+def test_unknown_kinds_and_handicaps_are_refused() -> None:
+    assert is_kind("strong-h05") and is_kind("beginner") and is_kind("greedy")
+    assert not is_kind("strong-h5") and not is_kind("beginner2")
+    with pytest.raises(ValueError, match="unknown kind of player 'strong-h5'"):
+        make_player("strong-h5", 0)
+    with pytest.raises(ValueError, match="a handicap is a probability"):
+        Handicapped(1.5, 0)
+    script = str(ROOT / "benchmarks" / "review_quality.py")
+    result = subprocess.run(
+        [sys.executable, script, "--game", "tres-fute", "--kinds", "random,expert"], capture_output=True, text=True
+    )
+    assert result.returncode == 2 and "--kinds: each of random, greedy, beginner" in result.stderr
+
+
+def test_the_beginner_of_review_reasons_plays_under_the_strict_reading() -> None:
+    game, faults = play_beginner("vraiment-tres-fute", 5740, STRICT)
+    assert game.is_over and game.rules["reprise_with_no_die_left"] is False
+    assert faults and set(faults.values()) <= {"points_now", "bonus", "plus_one", "reprise", "reroll"}
+    assert isinstance(make_player("beginner", 1), Beginner)
+
+
+def _row(kind: str, final: float, error_rate: float) -> dict:
+    return {"kind": kind, "final": final, "error_rate": error_rate}
+
+
+def test_the_strength_order_is_the_measured_final_score_and_says_where_the_error_rates_break_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = [_row("strong", 300, 0.1), _row("strong-h05", 280, 0.5), _row("greedy", 150, 4.0), _row("random", 60, 8)]
+    strength_order(rows, "tres-fute")
+    out = capsys.readouterr().out
+    assert "mean error rates in the order of strength (lower for the stronger): yes" in out
+    assert "measured strength order is the expected one (strong > strong-h05 > greedy > random)" in out
+    # beginner-like play that scores less than greedy play (expected more) but errs less: both said
+    rows += [_row("beginner", 100, 3.0), _row("beginner", 90, 3.0)]
+    strength_order(rows, "tres-fute")
+    out = capsys.readouterr().out
+    assert "mean error rates in the order of strength (lower for the stronger): no: greedy not below beginner" in out
+    assert "measured strength order is NOT the expected one" in out
+    assert "  beginner     95.0 ± 5.0  err  3.00  level 4.00" in out
