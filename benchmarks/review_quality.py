@@ -174,6 +174,17 @@ def strength_order(rows: list[dict], game_id: str) -> None:
     measured = [s[4] for s in stats]
     verdict = "is" if measured == expected else "is NOT"
     print(f"measured strength order {verdict} the expected one ({' > '.join(expected)})")
+    # game k of two kinds neighbouring in strength: played on the same dice
+    games = {(r["kind"], r["n"]): r["error_rate"] for r in rows}
+    for stronger, weaker in itertools.pairwise(measured):
+        same = [(games[stronger, n], games[weaker, n]) for k, n in games if k == stronger and (weaker, n) in games]
+        if same:
+            lower = sum(a < b for a, b in same)
+            apart = sum(names.index(level(a, game_id)) < names.index(level(b, game_id)) for a, b in same)
+            print(
+                f"{stronger} and {weaker} game k: the stronger's error rate lower in {lower} of {len(same)}, "
+                f"its level higher in {apart}"
+            )
 
 
 def main() -> None:

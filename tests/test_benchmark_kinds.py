@@ -75,8 +75,8 @@ def test_the_beginner_of_review_reasons_plays_under_the_strict_reading() -> None
     assert isinstance(make_player("beginner", 1), Beginner)
 
 
-def _row(kind: str, final: float, error_rate: float) -> dict:
-    return {"kind": kind, "final": final, "error_rate": error_rate}
+def _row(kind: str, final: float, error_rate: float, n: int = 0) -> dict:
+    return {"kind": kind, "final": final, "error_rate": error_rate, "n": n}
 
 
 def test_the_strength_order_is_the_measured_final_score_and_says_where_the_error_rates_break_it(
@@ -88,9 +88,12 @@ def test_the_strength_order_is_the_measured_final_score_and_says_where_the_error
     assert "mean error rates in the order of strength (lower for the stronger): yes" in out
     assert "measured strength order is the expected one (strong > strong-h05 > greedy > random)" in out
     # beginner-like play that scores less than greedy play (expected more) but errs less: both said
-    rows += [_row("beginner", 100, 3.0), _row("beginner", 90, 3.0)]
+    rows += [_row("beginner", 100, 3.0), _row("beginner", 90, 3.0, n=1)]
     strength_order(rows, "tres-fute")
     out = capsys.readouterr().out
     assert "mean error rates in the order of strength (lower for the stronger): no: greedy not below beginner" in out
     assert "measured strength order is NOT the expected one" in out
     assert "  beginner     95.0 ± 5.0  err  3.00  level 4.00" in out
+    # game k of neighbours in strength (game 1 has no greedy game): greedy casual, beginner casual
+    assert "greedy and beginner game k: the stronger's error rate lower in 0 of 1, its level higher in 0" in out
+    assert "strong and strong-h05 game k: the stronger's error rate lower in 1 of 1, its level higher in 1" in out
