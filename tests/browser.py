@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tresfute.web.limits import Limits
+
 CHROMIUM = Path(os.environ.get("TRESFUTE_CHROMIUM", "/usr/bin/chromium"))
 ARGS = [
     "--headless",
@@ -53,6 +55,18 @@ def _listening_socket(port: int) -> socket.socket:
     return bound
 
 
+# the per-address limits lifted (0), the others (how long games are kept) as shipped
+UNLIMITED = Limits(
+    games_per_minute=0,
+    tables_per_minute=0,
+    entries_per_minute=0,
+    players_per_minute=0,
+    joins_per_minute=0,
+    practice_per_minute=0,
+    sockets_per_address=0,
+)
+
+
 class LiveServer:
     """A uvicorn server in a thread over one SQLite file; ``stop`` and ``start`` again keep the
     port and the games, as a restarted site does. The port is the system's pick, bound at once
@@ -72,8 +86,11 @@ class LiveServer:
 
         from tresfute.web.app import create_app
 
-        # the greedy computer player measures the daily challenge's dice here: the strong one takes seconds
-        app = create_app(database=self.database, challenge_bot="greedy")
+        # the greedy computer player measures the daily challenge's dice here: the strong one takes seconds;
+        # every page of the tests comes from one address, whose limits (tested on their own in
+        # test_web_limits.py and test_web_open.py) would refuse a module's pages once its tests run
+        # fast enough: a seat taken at an open table timed out once in CI
+        app = create_app(database=self.database, challenge_bot="greedy", limits=UNLIMITED)
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
         self._server = uvicorn.Server(config)
         bound, self._socket = self._socket or _listening_socket(self.port), None  # uvicorn closes it on stop
