@@ -148,7 +148,9 @@ def level_summary(rows: list[dict], game_id: str) -> None:
 
 def strength_order(rows: list[dict], game_id: str) -> None:
     """Whether the kinds' mean error rates, and their mean levels (0 the best), come in the order
-    of their strength, the strength being each kind's measured mean final score (not assumed)."""
+    of their strength, the strength being each kind's measured mean final score (not assumed).
+    Two kinds whose mean final scores are within twice the standard error of their difference
+    are of the same strength as measured: their order is not judged (said apart)."""
     names = [name for name, _ in levels_of(game_id)]
     stats = []
     for kind in kinds_of(rows):
@@ -161,15 +163,21 @@ def strength_order(rows: list[dict], game_id: str) -> None:
     print("by mean final score, strongest first (final ± se, mean error rate, mean level, 0 = " + names[0] + "):")
     for final, se, err, rank, kind in stats:
         print(f"  {kind:10} {final:6.1f} ± {se:3.1f}  err {err:5.2f}  level {rank:4.2f}")
+    apart = [(a, b) for a, b in itertools.combinations(stats, 2) if a[0] - b[0] > 2 * (a[1] ** 2 + b[1] ** 2) ** 0.5]
+    tied = [(a[4], b[4]) for a, b in itertools.combinations(stats, 2) if (a, b) not in apart]
     for what, column, tie in (("mean error rates", 2, ""), ("mean levels", 3, ", or equal")):
-        figures = [float(s[column]) for s in stats]
         out = [
             (a[4], b[4])
-            for (a, x), (b, y) in itertools.pairwise(zip(stats, figures, strict=True))
-            if x > y or (not tie and x == y)
+            for a, b in apart
+            if float(a[column]) > float(b[column]) or (not tie and a[column] == b[column])
         ]
         verdict = "yes" if not out else "no: " + ", ".join(f"{a} not below {b}" for a, b in out)
-        print(f"{what} in the order of strength (lower for the stronger{tie}): {verdict}")
+        print(
+            f"{what} in the order of strength (lower for the stronger{tie}), in {len(apart)} pairs of kinds "
+            f"measurably apart in strength: {verdict}"
+        )
+    if tied:
+        print("of the same strength as measured (within 2 se), not judged: " + ", ".join(f"{a}-{b}" for a, b in tied))
     expected = [k for k in reversed(KINDS) if any(k == s[4] for s in stats)]
     measured = [s[4] for s in stats]
     verdict = "is" if measured == expected else "is NOT"
@@ -180,10 +188,10 @@ def strength_order(rows: list[dict], game_id: str) -> None:
         same = [(games[stronger, n], games[weaker, n]) for k, n in games if k == stronger and (weaker, n) in games]
         if same:
             lower = sum(a < b for a, b in same)
-            apart = sum(names.index(level(a, game_id)) < names.index(level(b, game_id)) for a, b in same)
+            higher = sum(names.index(level(a, game_id)) < names.index(level(b, game_id)) for a, b in same)
             print(
                 f"{stronger} and {weaker} game k: the stronger's error rate lower in {lower} of {len(same)}, "
-                f"its level higher in {apart}"
+                f"its level higher in {higher}"
             )
 
 

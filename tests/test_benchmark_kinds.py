@@ -75,25 +75,28 @@ def test_the_beginner_of_review_reasons_plays_under_the_strict_reading() -> None
     assert isinstance(make_player("beginner", 1), Beginner)
 
 
-def _row(kind: str, final: float, error_rate: float, n: int = 0) -> dict:
-    return {"kind": kind, "final": final, "error_rate": error_rate, "n": n}
+def _rows(kind: str, finals: list[float], error_rate: float) -> list[dict]:
+    return [{"kind": kind, "final": final, "error_rate": error_rate, "n": n} for n, final in enumerate(finals)]
 
 
 def test_the_strength_order_is_the_measured_final_score_and_says_where_the_error_rates_break_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    rows = [_row("strong", 300, 0.1), _row("strong-h05", 280, 0.5), _row("greedy", 150, 4.0), _row("random", 60, 8)]
+    rows = _rows("strong", [300, 302], 0.1) + _rows("strong-h05", [280, 282], 0.5)
+    rows += _rows("greedy", [150, 152], 4.0) + _rows("random", [60, 62], 8.0)
     strength_order(rows, "tres-fute")
     out = capsys.readouterr().out
-    assert "mean error rates in the order of strength (lower for the stronger): yes" in out
+    assert "mean error rates in the order of strength (lower for the stronger), in 6 pairs of kinds" in out
+    assert "measurably apart in strength: yes" in out
     assert "measured strength order is the expected one (strong > strong-h05 > greedy > random)" in out
-    # beginner-like play that scores less than greedy play (expected more) but errs less: both said
-    rows += [_row("beginner", 100, 3.0), _row("beginner", 90, 3.0, n=1)]
+    assert "strong and strong-h05 game k: the stronger's error rate lower in 2 of 2, its level higher in 2" in out
+    # beginner-like play that scores less than greedy play (expected more) but errs less: both said;
+    # a handicapped player as strong as greedy play is not judged against it, however it errs
+    rows += _rows("beginner", [100, 90], 3.0) + _rows("strong-h30", [152, 150], 5.0)
     strength_order(rows, "tres-fute")
     out = capsys.readouterr().out
-    assert "mean error rates in the order of strength (lower for the stronger): no: greedy not below beginner" in out
-    assert "measured strength order is NOT the expected one" in out
     assert "  beginner     95.0 ± 5.0  err  3.00  level 4.00" in out
-    # game k of neighbours in strength (game 1 has no greedy game): greedy casual, beginner casual
-    assert "greedy and beginner game k: the stronger's error rate lower in 0 of 1, its level higher in 0" in out
-    assert "strong and strong-h05 game k: the stronger's error rate lower in 1 of 1, its level higher in 1" in out
+    assert "measurably apart in strength: no: strong-h30 not below beginner, greedy not below beginner" in out
+    assert "measured strength order is NOT the expected one" in out
+    assert "of the same strength as measured (within 2 se), not judged: strong-h30-greedy" in out
+    assert "greedy and beginner game k: the stronger's error rate lower in 0 of 2, its level higher in 0" in out
