@@ -6,15 +6,8 @@ with two cores shared with other work, a Vraiment très futé game took 150 to 2
 than with one thread. So every decision of the strong and value-only players, and every
 training step, runs inside :func:`blas_threads`, which sets BLAS to ``TRESFUTE_BLAS_THREADS``
 threads (default 1; 0 leaves BLAS as it is) for the time of the call and then puts back what
-was there: the rest of the process is not changed.
-
-Before the first of them, one small double-precision product is run (:func:`_blas_libraries`):
-on the AMD EPYC machines that measure tresfute (OpenBLAS 0.3.31's Haswell kernels, as NumPy
-ships them), single-precision products of the network's sizes run three times slower until a
-double-precision one has run in the process ((37 x 256) @ (256 x 256): 460 against 140
-microseconds, whatever the threads; the cause is inside OpenBLAS, not found). A Très futé
-game's review took 1.36 s without it, 1.06 s with it. Elsewhere it costs a tenth of a
-millisecond, once.
+was there: the rest of the process is not changed. Before the first, one small
+double-precision product wakes BLAS up (:func:`_blas_libraries` says why).
 """
 
 from __future__ import annotations
@@ -57,7 +50,12 @@ def _blas_libraries() -> tuple[Any, ...]:
     """The BLAS libraries loaded in this process (NumPy's among them), found once."""
     import numpy
 
-    numpy.ones((8, 256)) @ numpy.ones((256, 256))  # wakes the single-precision products (above)
+    # On the AMD EPYC machines that measure tresfute (OpenBLAS 0.3.31's Haswell kernels, as NumPy
+    # ships them), single-precision products of the network's sizes ran three times slower until a
+    # double-precision one had run in the process ((37 x 256) @ (256 x 256): 460 against 140 µs,
+    # whatever the threads; the cause, inside OpenBLAS, was not found): a Très futé game's review
+    # took 1.36 s without this, 1.06 s with it. Elsewhere it costs a tenth of a millisecond, once.
+    numpy.ones((8, 256)) @ numpy.ones((256, 256))
     return tuple(ThreadpoolController().select(user_api="blas").lib_controllers)
 
 
