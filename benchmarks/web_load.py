@@ -27,6 +27,11 @@ out), with the CPU a move costs there to the servers, the load client and Postgr
 PostgreSQL's processes on this machine); ``--windows`` adds them every 5 seconds. The server it starts has
 the per-address limits lifted (``TRESFUTE_GAMES_PER_MINUTE=0``, ``TRESFUTE_SOCKETS_PER_ADDRESS=0``:
 every player comes from this one address); lift them too on a server given by ``--url``.
+For servers given by ``--url`` (behind a proxy, say), ``--server-pids`` names their processes, whose
+CPU and memory are then counted as the servers' (their children too), ``--proxy-pid`` the proxy's,
+counted apart, and ``--trace FILE`` writes each game's connections (the load client's local port of
+each move's connection and of its page's socket, and when the page had each move), one JSON line a
+game, for ``benchmarks/web_load_proxy.py`` to tell which server each went to.
 
     python benchmarks/web_load.py --games 2000 --think 2-4 --moves socket --duration 60 \
         --db postgresql://tresfute@127.0.0.1/load --workers 2
@@ -112,17 +117,24 @@ class Connection:
             raise RuntimeError(f"{method} {path}: {status} {payload[:200]!r}")
         return json.loads(payload)
 
+    def port(self) -> int:
+        """The local port of the connection (the one that carried the last answer)."""
+        return int(self.writer.get_extra_info("sockname")[1])
+
     async def close(self) -> None:
         self.writer.close()
         await self.writer.wait_closed()
 
 
-async def watch(url: str, game_id: str, token: str, pushed: dict[int, float]) -> None:
-    """A game's page: its WebSocket, read until the game is over; when each revision came."""
+async def watch(url: str, game_id: str, token: str, pushed: dict[int, float], ports: list[int] | None = None) -> None:
+    """A game's page: its WebSocket, read until the game is over; when each revision came (and, into
+    ``ports``, the socket's local port)."""
     import websockets
 
     address = url.replace("http", "ws", 1) + f"/api/games/{game_id}/ws"
     async with websockets.connect(address, open_timeout=120) as socket:  # a loaded server is slow to answer
+        if ports is not None:
+            ports.append(socket.local_address[1])
         await socket.send(json.dumps({"type": "hello", "token": token, "lang": "fr"}))
         async for message in socket:
             told = json.loads(message)
@@ -171,16 +183,20 @@ async def play_game(
     lags: Timed | None = None,
     deadline: float = float("inf"),
     ramp: float = 0.0,
+    trace: list[dict[str, Any]] | None = None,
 ) -> int:
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, ramp))  # people do not all start at once
     connection = await Connection.open(url)
     created = await new_game(connection, game, bots)
+    created_on = connection.port()
     token = created["seats"][0]["token"]
     answered: dict[int, float] = {}  # when the player had each revision, and when its page had it
     sent: dict[int, float] = {}
     pushed: dict[int, float] = {}
-    page = None if lags is None else asyncio.create_task(watch(url, created["id"], token, pushed))
+    ports: dict[int, int] = {}  # each revision's move: the local port of the connection it went on
+    page_ports: list[int] = []
+    page = None if lags is None else asyncio.create_task(watch(url, created["id"], token, pushed, page_ports))
     moves = 0
     try:
         view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
@@ -191,6 +207,7 @@ async def play_game(
             )
             answered[view["revision"]] = time.perf_counter()
             sent[view["revision"]] = start
+            ports[view["revision"]] = connection.port()
             latencies.append((start, answered[view["revision"]] - start))
             moves += 1
     except BaseException:
@@ -205,6 +222,14 @@ async def play_game(
             await asyncio.sleep(1)
             page.cancel()
         lags.extend((sent[r], max(0.0, pushed[r] - answered[r])) for r in answered.keys() & pushed.keys())
+    if trace is not None:
+        trace.append(
+            {
+                "created": created_on,
+                "page": page_ports[0] if page_ports else None,
+                "moves": [[ports[r], None if r not in pushed else max(0.0, pushed[r] - answered[r])] for r in answered],
+            }
+        )
     return moves
 
 
@@ -217,6 +242,7 @@ async def play_on_socket(
     think: Think = (0.0, 0.0),
     deadline: float = float("inf"),
     ramp: float = 0.0,
+    trace: list[dict[str, Any]] | None = None,
 ) -> int:
     """A person playing as the page does when its WebSocket is open: each move sent on the
     socket and answered there (the latency: from sending it to its answer)."""
@@ -226,6 +252,7 @@ async def play_on_socket(
     await asyncio.sleep(rng.uniform(0, ramp))
     connection = await Connection.open(url)
     created = await new_game(connection, game, bots)
+    created_on = connection.port()
     await connection.close()
     token = created["seats"][0]["token"]
     address = url.replace("http", "ws", 1) + f"/api/games/{created['id']}/ws"
@@ -245,6 +272,8 @@ async def play_on_socket(
             latencies.append((start, time.perf_counter() - start))
             view = told["state"]
             moves += 1
+        if trace is not None:
+            trace.append({"created": created_on, "page": socket.local_address[1], "moves": [], "socket moves": moves})
     return moves
 
 
@@ -256,10 +285,12 @@ async def run(
     think: Think = (0.0, 0.0),
     pages: bool = False,
     duration: float | None = None,
-    server: int | None = None,
+    server: int | list[int] | None = None,
     on_socket: bool = False,
     ramp: float | None = None,
     windows: bool = False,
+    proxy: int | None = None,
+    trace: list[dict[str, Any]] | None = None,
 ) -> None:
     latencies: Timed = []
     lags: Timed | None = [] if pages else None
@@ -275,15 +306,15 @@ async def run(
     steady = ramp + think[1] + 2.0
     cpu: list[dict[str, float]] = []
     if duration and duration > steady:
-        loop.call_at(loop.time() + steady, lambda: cpu.append(cpu_seconds(server)))
+        loop.call_at(loop.time() + steady, lambda: cpu.append(cpu_seconds(server, proxy)))
     if on_socket:
-        players = [play_on_socket(url, game, bots, n, latencies, think, deadline, ramp) for n in range(games)]
+        players = [play_on_socket(url, game, bots, n, latencies, think, deadline, ramp, trace) for n in range(games)]
     else:
-        players = [play_game(url, game, bots, n, latencies, think, lags, deadline, ramp) for n in range(games)]
+        players = [play_game(url, game, bots, n, latencies, think, lags, deadline, ramp, trace) for n in range(games)]
     counts = await asyncio.gather(*players)
     end = min(time.perf_counter(), deadline)
     if cpu:
-        cpu.append(cpu_seconds(server))
+        cpu.append(cpu_seconds(server, proxy))
     seconds = end - start
     print(
         f"{games} concurrent games of {game} ({bots} computer player(s) each), {sum(counts)} moves in {seconds:.1f} s"
@@ -328,12 +359,19 @@ def percentiles(timed: Timed) -> str:
     )
 
 
-def cpu_seconds(server: int | None) -> dict[str, float]:
+def _pids(server: int | list[int] | None) -> list[int]:
+    return [] if server is None else [server] if isinstance(server, int) else server
+
+
+def cpu_seconds(server: int | list[int] | None, proxy: int | None = None) -> dict[str, float]:
     """The CPU time (user and system, seconds) spent so far by the server's processes, this load
-    client and PostgreSQL's processes (any on this machine); Linux only, else nothing."""
+    client and PostgreSQL's processes (any on this machine), and a proxy's if given; Linux only, else nothing."""
     ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     spent = {"servers": 0.0, "load client": 0.0, "PostgreSQL": 0.0}
-    served = set(_tree(server)) if server is not None else set()
+    served = {pid for top in _pids(server) for pid in _tree(top)}
+    proxied = set(_tree(proxy)) if proxy is not None else set()
+    if proxy is not None:
+        spent["proxy"] = 0.0
     for folder in Path("/proc").glob("[0-9]*"):
         try:
             fields = (folder / "stat").read_text().rpartition(")")[2].split()
@@ -344,6 +382,8 @@ def cpu_seconds(server: int | None) -> dict[str, float]:
         pid = int(folder.name)
         if pid in served:
             spent["servers"] += seconds
+        elif pid in proxied:
+            spent["proxy"] += seconds
         elif pid == os.getpid():
             spent["load client"] += seconds
         elif Path(command.split(b"\0")[0].decode(errors="replace")).name.startswith("postgres"):
@@ -363,10 +403,12 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
-def resident(pid: int | None) -> int:
-    """The resident memory (bytes) of a process and its children (uvicorn's workers); 0 if unknown."""
+def resident(pid: int | list[int] | None) -> int:
+    """The resident memory (bytes) of a process and its children (uvicorn's workers), or of several; 0 if unknown."""
     if pid is None:
         return 0
+    if isinstance(pid, list):
+        return sum(resident(one) for one in pid)
     total = 0
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -408,7 +450,16 @@ def main() -> None:
         help="how the moves are sent: each a POST (an API client, a page without its socket), or on the"
         " game page's WebSocket as the page does when it is open (implies --pages)",
     )
+    parser.add_argument(
+        "--server-pids",
+        type=lambda text: [int(pid) for pid in text.split(",")],
+        help="with --url: the processes of the servers behind it (comma-separated), for their CPU and memory",
+    )
+    parser.add_argument("--proxy-pid", type=int, help="with --url: a proxy's process, its CPU counted apart")
+    parser.add_argument("--trace", type=Path, help="write each game's connections (local ports) to this file")
     args = parser.parse_args()
+    if (args.server_pids or args.proxy_pid) and args.url is None:
+        parser.error("--server-pids and --proxy-pid name the processes behind --url")
     server = None
     folder = None  # the started server's database, removed at the end
     url = args.url
@@ -431,8 +482,11 @@ def main() -> None:
                 time.sleep(0.1)
     if server is not None:
         print(f"server: {args.workers} process(es), database {'PostgreSQL' if '://' in database else 'SQLite'}")
+    elif args.server_pids:
+        print(f"servers behind {url}: processes {', '.join(map(str, args.server_pids))}")
+    trace: list[dict[str, Any]] | None = [] if args.trace else None
     try:
-        pid = server.pid if server is not None else None
+        pid = server.pid if server is not None else args.server_pids
         on_socket = args.moves == "socket"
         pages = args.pages and not on_socket  # on the socket, the page is the player: its answers are its updates
         event_loop(
@@ -448,8 +502,12 @@ def main() -> None:
                 on_socket,
                 args.ramp,
                 args.windows,
+                args.proxy_pid,
+                trace,
             )
         )
+        if trace is not None:
+            args.trace.write_text("".join(json.dumps(game) + "\n" for game in trace))
     finally:
         if server is not None:
             server.terminate()
