@@ -1,0 +1,231 @@
+"""Load test of two servers behind a proxy on one PostgreSQL: ``web_load.py`` through the proxy.
+
+    python benchmarks/web_load_proxy.py --games 500 --think 2-4 --moves socket --duration 45
+    python benchmarks/web_load_proxy.py --games 500 --think 2-4 --pages --duration 45   # moves over HTTP
+
+Starts a throwaway PostgreSQL cluster in a temporary folder (``fsync`` and ``synchronous_commit``
+on, its defaults: every move's commit reaches the disk before its answer) with a fresh database,
+or uses ``--db`` (an empty ``postgresql://`` database); two ``tresfute serve`` on two ports
+(``--port`` + 1 and + 2, ``--workers`` processes each, the per-address limits lifted as
+``web_load.py`` does); and ``pproxy`` (``pip install pproxy``, in a virtualenv of its own:
+``--pproxy`` names its command) listening on ``--port``, which forwards each TCP connection to
+the two servers in turn (round-robin, ``-s rr``): HTTP and WebSocket connections alike, bytes
+passed as they are. It stands in for nginx's ``upstream`` (docs/deploy.md) on a machine without
+nginx, to measure; it is not a proxy to deploy. Then it runs ``web_load.py --url`` against the
+proxy with the other arguments, the servers' and the proxy's processes named for their CPU, and
+reads the proxy's log (each connection's client port and server) beside the load client's trace
+(each game's connections), to print how many connections each server had and, per game, whether
+its page sat on the other server than the one its moves went to, and then whether the page had
+each move, and how long after its answer. Everything it started is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+from urllib.error import URLError
+from urllib.request import urlopen
+
+sys.path.insert(0, str(Path(__file__).parent))
+from web_load import percentiles
+
+UNLIMITED = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "0"}  # one address plays all
+
+
+class Cluster:
+    """A throwaway PostgreSQL cluster that syncs its commits, under /tmp; as root it runs as ``postgres``."""
+
+    def __init__(self, port: int) -> None:
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[4]))
+        if not found:
+            raise SystemExit("PostgreSQL is not installed (/usr/lib/postgresql/*/bin); or give --db")
+        self.binaries = Path(found[-1]).parent
+        self.folder = Path(tempfile.mkdtemp(prefix="tresfute-proxy-pg-"))
+        self.run_as: dict[str, Any] = {}
+        if os.geteuid() == 0:  # initdb refuses root
+            user = pwd.getpwnam("postgres")
+            os.chown(self.folder, user.pw_uid, user.pw_gid)
+            self.run_as = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+        self.data = self.folder / "data"
+        self._run("initdb", "-D", str(self.data), "-U", "tresfute", "-A", "trust", "-E", "UTF8")
+        options = (
+            f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=100"
+            " -c fsync=on -c synchronous_commit=on"
+        )
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options, "-w", "start")
+        self.url = f"postgresql://tresfute@127.0.0.1:{port}/postgres"
+
+    def _run(self, program: str, *arguments: str) -> None:
+        subprocess.run(
+            [self.binaries / program, *arguments], check=True, capture_output=True, cwd=self.folder, **self.run_as
+        )
+
+    def fresh_database(self, name: str) -> str:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        return self.url.rsplit("/", 1)[0] + f"/{name}"
+
+    def remove(self) -> None:
+        subprocess.run(
+            [self.binaries / "pg_ctl", "-D", self.data, "-m", "fast", "stop"],
+            capture_output=True,
+            cwd=self.folder,
+            **self.run_as,
+        )
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def wait_for(url: str, process: subprocess.Popen[bytes], what: str) -> None:
+    for _ in range(600):
+        if process.poll() is not None:
+            raise SystemExit(f"{what} stopped at its start")
+        try:
+            urlopen(url + "/api/strings").read()
+            return
+        except (URLError, ConnectionError):
+            time.sleep(0.1)
+    raise SystemExit(f"{what} did not answer in 60 s")
+
+
+def backends(log: Path) -> dict[int, set[int]]:
+    """From pproxy's verbose log: each client port, the server port(s) its connections went to."""
+    went: dict[int, set[int]] = {}
+    for line in log.read_text(errors="replace").splitlines():
+        if found := re.match(r"tunnel [\d.]+:(\d+) -> tunnel [\d.]+:(\d+)", line):
+            went.setdefault(int(found[1]), set()).add(int(found[2]))
+    return went
+
+
+def report(log: Path, trace: Path, servers: list[int]) -> None:
+    """Which server each connection went to, and what each page heard of moves sent through the other."""
+    went = backends(log)
+    counts = Counter(port for ports in went.values() for port in ports)
+    print(
+        f"proxy: {sum(counts.values())} connections, "
+        + ", ".join(f"{counts[port]} to the server on port {port}" for port in servers)
+    )
+
+    def server(client_port: int | None) -> int | None:  # None: unknown, or the port was used twice
+        ports = went.get(client_port, set()) if client_port is not None else set()
+        return next(iter(ports)) if len(ports) == 1 else None
+
+    games = [json.loads(line) for line in trace.read_text().splitlines()]
+    known = [game for game in games if server(game["page"]) is not None and server(game["created"]) is not None]
+    apart = sum(server(game["page"]) != server(game["created"]) for game in known)
+    print(f"  games: {len(games)}; created through one server and their page on the other: {apart} of {len(known)}")
+    if socket_moves := sum(game.get("socket moves", 0) for game in games):
+        print(f"  moves on the pages' sockets: {socket_moves}, each answered on its page's socket")
+    same: list[tuple[float, float]] = []
+    other: list[tuple[float, float]] = []
+    missed = {"same": 0, "other": 0}
+    for game in games:
+        page = server(game["page"])
+        for port, lag in game["moves"]:
+            moved = server(port)
+            if page is None or moved is None:
+                continue
+            where = "same" if moved == page else "other"
+            if lag is None:
+                missed[where] += 1
+            else:
+                (same if where == "same" else other).append((0.0, lag))
+    if same or other:
+        for name, lags in (("other", other), ("same", same)):
+            print(
+                f"  moves posted through {'the other server than' if name == 'other' else 'the same server as'}"
+                f" their page's: {len(lags) + missed[name]},"
+                f" {len(lags)} seen by the page (missed {missed[name]}), after the answer by {percentiles(lags)}"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=8765, help="the proxy's port; the servers take the next two")
+    parser.add_argument("--workers", type=int, default=1, help="processes of each server")
+    parser.add_argument("--db", help="an empty postgresql:// database (default: a throwaway cluster, port --port + 3)")
+    parser.add_argument("--pproxy", default=shutil.which("pproxy"), help="pproxy's command (default: on PATH)")
+    args, load_arguments = parser.parse_known_args()
+    if not args.pproxy:
+        parser.error("pproxy not found: pip install pproxy (in a virtualenv of its own) and give --pproxy PATH")
+    started: list[subprocess.Popen[bytes]] = []
+    cluster = None
+    folder = Path(tempfile.mkdtemp(prefix="tresfute-proxy-"))
+    try:
+        database = args.db
+        if database is None:
+            cluster = Cluster(args.port + 3)
+            database = cluster.fresh_database("load")
+        ports = [args.port + 1, args.port + 2]
+        for port in ports:
+            command = ["serve", "--port", str(port), "--db", database, "--workers", str(args.workers)]
+            with open(folder / f"server-{port}.log", "wb") as errors:
+                started.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "tresfute", *command],
+                        stdout=subprocess.DEVNULL,
+                        stderr=errors,
+                        env={**os.environ, **UNLIMITED},
+                    )
+                )
+            wait_for(f"http://127.0.0.1:{port}", started[-1], f"the server on port {port}")
+        log = folder / "proxy.log"
+        listen = f"tunnel{{127.0.0.1:{ports[0]}}}://127.0.0.1:{args.port}"
+        remotes = [argument for port in ports for argument in ("-r", f"tunnel://127.0.0.1:{port}")]
+        with open(log, "wb") as output:
+            proxy = subprocess.Popen(
+                [args.pproxy, "-l", listen, *remotes, "-s", "rr", "-v"],
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        started.append(proxy)
+        url = f"http://127.0.0.1:{args.port}"
+        wait_for(url, proxy, "the proxy")
+        print(
+            f"two servers ({args.workers} process(es) each, ports {ports[0]} and {ports[1]}) on one PostgreSQL"
+            f" ({'a throwaway cluster syncing its commits' if cluster else database}), pproxy round-robin on {url}"
+        )
+        sys.stdout.flush()
+        trace = folder / "trace.jsonl"
+        pids = ",".join(str(process.pid) for process in started[:2])
+        load = [sys.executable, str(Path(__file__).parent / "web_load.py"), "--url", url, "--server-pids", pids]
+        load += ["--proxy-pid", str(proxy.pid), "--trace", str(trace), *load_arguments]
+        done = subprocess.run(load)
+        if done.returncode:
+            for port in ports:
+                print(f"the server on port {port} logged:\n{(folder / f'server-{port}.log').read_text()[-2000:]}")
+            raise SystemExit(f"web_load.py failed ({done.returncode})")
+        report(log, trace, ports)
+        for port in ports:
+            logged = (folder / f"server-{port}.log").read_text(errors="replace")
+            if "Traceback" in logged or "ERROR" in logged:
+                print(f"the server on port {port} logged errors:\n{logged[-2000:]}")
+    finally:
+        for process in reversed(started):
+            process.terminate()
+        for process in started:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if cluster is not None:
+            cluster.remove()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
