@@ -227,7 +227,11 @@ async def play_game(
             {
                 "created": created_on,
                 "page": page_ports[0] if page_ports else None,
-                "moves": [[ports[r], None if r not in pushed else max(0.0, pushed[r] - answered[r])] for r in answered],
+                # each move: its connection's port, when it was sent, how long after its answer the page had it
+                "moves": [
+                    [ports[r], sent[r], None if r not in pushed else max(0.0, pushed[r] - answered[r])]
+                    for r in answered
+                ],
             }
         )
     return moves
@@ -313,6 +317,8 @@ async def run(
         players = [play_game(url, game, bots, n, latencies, think, lags, deadline, ramp, trace) for n in range(games)]
     counts = await asyncio.gather(*players)
     end = min(time.perf_counter(), deadline)
+    for traced in trace or []:  # when each move was sent: seconds from the start; and when every game was under way
+        traced.update(steady=steady, moves=[[port, when - start, lag] for port, when, lag in traced["moves"]])
     if cpu:
         cpu.append(cpu_seconds(server, proxy))
     seconds = end - start

@@ -39,7 +39,7 @@ from urllib.error import URLError
 from urllib.request import urlopen
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_load import percentiles
+from web_load import Timed, percentiles
 
 UNLIMITED = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "0"}  # one address plays all
 
@@ -129,12 +129,12 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
     print(f"  games: {len(games)}; created through one server and their page on the other: {apart} of {len(known)}")
     if socket_moves := sum(game.get("socket moves", 0) for game in games):
         print(f"  moves on the pages' sockets: {socket_moves}, each answered on its page's socket")
-    same: list[tuple[float, float]] = []
-    other: list[tuple[float, float]] = []
+    same: Timed = []
+    other: Timed = []
     missed = {"same": 0, "other": 0}
     for game in games:
         page = server(game["page"])
-        for port, lag in game["moves"]:
+        for port, sent, lag in game["moves"]:
             moved = server(port)
             if page is None or moved is None:
                 continue
@@ -142,14 +142,16 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
             if lag is None:
                 missed[where] += 1
             else:
-                (same if where == "same" else other).append((0.0, lag))
+                (same if where == "same" else other).append((sent, lag))
     if same or other:
+        steady = games[0]["steady"]
         for name, lags in (("other", other), ("same", same)):
             print(
                 f"  moves posted through {'the other server than' if name == 'other' else 'the same server as'}"
-                f" their page's: {len(lags) + missed[name]},"
-                f" {len(lags)} seen by the page (missed {missed[name]}), after the answer by {percentiles(lags)}"
+                f" their page's: {len(lags) + missed[name]}, {len(lags)} seen by the page (missed {missed[name]}),"
+                f" after the answer by {percentiles(lags)}"
             )
+            print(f"    from {steady:.0f} s on: {percentiles([(sent, lag) for sent, lag in lags if sent >= steady])}")
 
 
 def main() -> None:
