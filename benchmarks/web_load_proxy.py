@@ -17,6 +17,8 @@ reads the proxy's log (each connection's client port and server) beside the load
 (each game's connections), to print how many connections each server had and, per game, whether
 its page sat on the other server than the one its moves went to, and then whether the page had
 each move, and how long after its answer. Everything it started is stopped at the end.
+``--baseline`` runs the same load on one server with twice the processes and no proxy, started
+the same way, to compare with on the same machine at the same time.
 """
 
 from __future__ import annotations
@@ -160,8 +162,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes of each server")
     parser.add_argument("--db", help="an empty postgresql:// database (default: a throwaway cluster, port --port + 3)")
     parser.add_argument("--pproxy", default=shutil.which("pproxy"), help="pproxy's command (default: on PATH)")
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="for comparison: one server with twice --workers on the same kind of database, no proxy",
+    )
     args, load_arguments = parser.parse_known_args()
-    if not args.pproxy:
+    if not args.pproxy and not args.baseline:
         parser.error("pproxy not found: pip install pproxy (in a virtualenv of its own) and give --pproxy PATH")
     started: list[subprocess.Popen[bytes]] = []
     cluster = None
@@ -171,9 +178,10 @@ def main() -> None:
         if database is None:
             cluster = Cluster(args.port + 3)
             database = cluster.fresh_database("load")
-        ports = [args.port + 1, args.port + 2]
+        ports = [args.port + 1] if args.baseline else [args.port + 1, args.port + 2]
+        workers = 2 * args.workers if args.baseline else args.workers
         for port in ports:
-            command = ["serve", "--port", str(port), "--db", database, "--workers", str(args.workers)]
+            command = ["serve", "--port", str(port), "--db", database, "--workers", str(workers)]
             with open(folder / f"server-{port}.log", "wb") as errors:
                 started.append(
                     subprocess.Popen(
@@ -184,34 +192,41 @@ def main() -> None:
                     )
                 )
             wait_for(f"http://127.0.0.1:{port}", started[-1], f"the server on port {port}")
+        pids = ",".join(str(process.pid) for process in started)
+        base = "a throwaway cluster syncing its commits" if cluster else database
         log = folder / "proxy.log"
-        listen = f"tunnel{{127.0.0.1:{ports[0]}}}://127.0.0.1:{args.port}"
-        remotes = [argument for port in ports for argument in ("-r", f"tunnel://127.0.0.1:{port}")]
-        with open(log, "wb") as output:
-            proxy = subprocess.Popen(
-                [args.pproxy, "-l", listen, *remotes, "-s", "rr", "-v"],
-                stdout=output,
-                stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
-        started.append(proxy)
-        url = f"http://127.0.0.1:{args.port}"
-        wait_for(url, proxy, "the proxy")
-        print(
-            f"two servers ({args.workers} process(es) each, ports {ports[0]} and {ports[1]}) on one PostgreSQL"
-            f" ({'a throwaway cluster syncing its commits' if cluster else database}), pproxy round-robin on {url}"
-        )
-        sys.stdout.flush()
         trace = folder / "trace.jsonl"
-        pids = ",".join(str(process.pid) for process in started[:2])
+        if args.baseline:
+            url = f"http://127.0.0.1:{ports[0]}"
+            print(f"baseline: one server ({workers} processes, port {ports[0]}) on one PostgreSQL ({base}), no proxy")
+            extra = []
+        else:
+            listen = f"tunnel{{127.0.0.1:{ports[0]}}}://127.0.0.1:{args.port}"
+            remotes = [argument for port in ports for argument in ("-r", f"tunnel://127.0.0.1:{port}")]
+            with open(log, "wb") as output:
+                proxy = subprocess.Popen(
+                    [args.pproxy, "-l", listen, *remotes, "-s", "rr", "-v"],
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                    env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                )
+            started.append(proxy)
+            url = f"http://127.0.0.1:{args.port}"
+            wait_for(url, proxy, "the proxy")
+            print(
+                f"two servers ({workers} process(es) each, ports {ports[0]} and {ports[1]}) on one PostgreSQL"
+                f" ({base}), pproxy round-robin on {url}"
+            )
+            extra = ["--proxy-pid", str(proxy.pid), "--trace", str(trace)]
+        sys.stdout.flush()
         load = [sys.executable, str(Path(__file__).parent / "web_load.py"), "--url", url, "--server-pids", pids]
-        load += ["--proxy-pid", str(proxy.pid), "--trace", str(trace), *load_arguments]
-        done = subprocess.run(load)
+        done = subprocess.run([*load, *extra, *load_arguments])
         if done.returncode:
             for port in ports:
                 print(f"the server on port {port} logged:\n{(folder / f'server-{port}.log').read_text()[-2000:]}")
             raise SystemExit(f"web_load.py failed ({done.returncode})")
-        report(log, trace, ports)
+        if not args.baseline:
+            report(log, trace, ports)
         for port in ports:
             logged = (folder / f"server-{port}.log").read_text(errors="replace")
             if "Traceback" in logged or "ERROR" in logged:
