@@ -103,32 +103,37 @@ def wait_for(url: str, process: subprocess.Popen[bytes], what: str) -> None:
     raise SystemExit(f"{what} did not answer in 60 s")
 
 
-def backends(log: Path) -> dict[int, set[int]]:
-    """From pproxy's verbose log: each client port, the server port(s) its connections went to."""
+def backends(log: Path) -> tuple[dict[int, set[int]], Counter[int]]:
+    """From pproxy's verbose log: each client port, the server port(s) its connections went to (a
+    client port may be used again once closed); and how many connections each server port had."""
     went: dict[int, set[int]] = {}
+    counts: Counter[int] = Counter()
     for line in log.read_text(errors="replace").splitlines():
         if found := re.match(r"tunnel [\d.]+:(\d+) -> tunnel [\d.]+:(\d+)", line):
             went.setdefault(int(found[1]), set()).add(int(found[2]))
-    return went
+            counts[int(found[2])] += 1
+    return went, counts
 
 
 def report(log: Path, trace: Path, servers: list[int]) -> None:
     """Which server each connection went to, and what each page heard of moves sent through the other."""
-    went = backends(log)
-    counts = Counter(port for ports in went.values() for port in ports)
+    went, counts = backends(log)
     print(
         f"proxy: {sum(counts.values())} connections, "
         + ", ".join(f"{counts[port]} to the server on port {port}" for port in servers)
     )
 
-    def server(client_port: int | None) -> int | None:  # None: unknown, or the port was used twice
+    def server(client_port: int | None) -> int | None:  # None: unknown, or the port went to both servers
         ports = went.get(client_port, set()) if client_port is not None else set()
         return next(iter(ports)) if len(ports) == 1 else None
 
     games = [json.loads(line) for line in trace.read_text().splitlines()]
     known = [game for game in games if server(game["page"]) is not None and server(game["created"]) is not None]
     apart = sum(server(game["page"]) != server(game["created"]) for game in known)
-    print(f"  games: {len(games)}; created through one server and their page on the other: {apart} of {len(known)}")
+    print(
+        f"  games: {len(games)}; created through one server and their page on the other: {apart} of {len(known)}"
+        + (" (the others unknown: a client port used again went to both servers)" if len(known) < len(games) else "")
+    )
     if socket_moves := sum(game.get("socket moves", 0) for game in games):
         print(f"  moves on the pages' sockets: {socket_moves}, each answered on its page's socket")
     same: Timed = []
