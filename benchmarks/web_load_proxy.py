@@ -139,6 +139,7 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
     same: Timed = []
     other: Timed = []
     missed = {"same": 0, "other": 0}
+    first_missed = float("inf")  # when the first move a page missed was sent (the pages stop 1 s after the end)
     for game in games:
         page = server(game["page"])
         for port, sent, lag in game["moves"]:
@@ -148,6 +149,7 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
             where = "same" if moved == page else "other"
             if lag is None:
                 missed[where] += 1
+                first_missed = min(first_missed, sent)
             else:
                 (same if where == "same" else other).append((sent, lag))
     if same or other:
@@ -159,6 +161,9 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
                 f" after the answer by {percentiles(lags)}"
             )
             print(f"    from {steady:.0f} s on: {percentiles([(sent, lag) for sent, lag in lags if sent >= steady])}")
+        if first_missed < float("inf"):
+            last = max(sent for game in games for _port, sent, _lag in game["moves"])
+            print(f"  the moves missed were sent from {first_missed:.1f} s on, the last move at {last:.1f} s")
 
 
 def main() -> None:

@@ -111,3 +111,4 @@ def test_the_report_tells_which_server_each_connection_went_to_and_what_the_page
     )
     assert "same server as their page's: 1, 1 seen by the page (missed 0), after the answer by p50 2.0 ms" in printed
     assert "from 1 s on: none" in printed  # the only move the page on the other server heard was sent before
+    assert "the moves missed were sent from 2.0 s on, the last move at 2.0 s" in printed
