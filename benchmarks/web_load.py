@@ -227,9 +227,11 @@ async def play_game(
             {
                 "created": created_on,
                 "page": page_ports[0] if page_ports else None,
+                "page from": min(pushed, default=None),  # the revision of the first state the page was sent
                 # each move: its connection's port, when it was sent, how long after its answer the page had it
+                # (None: never), and the revision it made
                 "moves": [
-                    [ports[r], sent[r], None if r not in pushed else max(0.0, pushed[r] - answered[r])]
+                    [ports[r], sent[r], None if r not in pushed else max(0.0, pushed[r] - answered[r]), r]
                     for r in answered
                 ],
             }
@@ -318,7 +320,7 @@ async def run(
     counts = await asyncio.gather(*players)
     end = min(time.perf_counter(), deadline)
     for traced in trace or []:  # when each move was sent: seconds from the start; and when every game was under way
-        traced.update(steady=steady, moves=[[port, when - start, lag] for port, when, lag in traced["moves"]])
+        traced.update(steady=steady, moves=[[port, when - start, *rest] for port, when, *rest in traced["moves"]])
     if cpu:
         cpu.append(cpu_seconds(server, proxy))
     seconds = end - start

@@ -140,11 +140,15 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
     other: Timed = []
     missed = {"same": 0, "other": 0}
     first_missed = float("inf")  # when the first move a page missed was sent (the pages stop 1 s after the end)
+    early = 0  # moves made before the page's socket had its first state (it was then sent the game as it stood)
     for game in games:
         page = server(game["page"])
-        for port, sent, lag in game["moves"]:
+        for port, sent, lag, revision in game["moves"]:
             moved = server(port)
             if page is None or moved is None:
+                continue
+            if lag is None and game["page from"] is not None and revision < game["page from"]:
+                early += 1
                 continue
             where = "same" if moved == page else "other"
             if lag is None:
@@ -161,8 +165,12 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
                 f" after the answer by {percentiles(lags)}"
             )
             print(f"    from {steady:.0f} s on: {percentiles([(sent, lag) for sent, lag in lags if sent >= steady])}")
+        if early:
+            print(
+                f"  moves made before their page's socket had its first state (then sent the game as it stood): {early}"
+            )
         if first_missed < float("inf"):
-            last = max(sent for game in games for _port, sent, _lag in game["moves"])
+            last = max(sent for game in games for _port, sent, *_rest in game["moves"])
             print(f"  the moves missed were sent from {first_missed:.1f} s on, the last move at {last:.1f} s")
 
 

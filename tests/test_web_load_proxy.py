@@ -71,9 +71,9 @@ def test_servers_behind_an_address_are_counted_by_their_processes_and_each_games
     for game in games:
         assert isinstance(game["page"], int) and game["page"] != game["created"]
         assert game["moves"], game
-        for connection, sent, lag in game["moves"]:
+        for connection, sent, lag, revision in game["moves"]:
             assert connection == game["created"]  # the moves went on the connection that created the game
-            assert 0 <= sent <= 4 and lag is not None and lag >= 0
+            assert 0 <= sent <= 4 and lag is not None and lag >= 0 and revision >= game["page from"]
         assert game["steady"] > 0
 
 
@@ -97,9 +97,28 @@ def test_the_report_tells_which_server_each_connection_went_to_and_what_the_page
     trace = tmp_path / "trace.jsonl"
     games = [
         # created and moved through 9001, its page on 9002: the page hears the first move, not the last
-        {"created": 1001, "page": 1002, "steady": 1.0, "moves": [[1001, 0.5, 0.25], [1001, 2.0, None]]},
-        {"created": 1003, "page": 1004, "steady": 1.0, "moves": [[1003, 2.0, 0.002]]},  # all on 9001
-        {"created": 1003, "page": 1005, "steady": 1.0, "moves": [[1003, 2.0, 0.5]]},  # 1005 went to both
+        {
+            "created": 1001,
+            "page": 1002,
+            "page from": 0,
+            "steady": 1.0,
+            "moves": [[1001, 0.5, 0.25, 1], [1001, 2.0, None, 2]],
+        },
+        # all on 9001; its page connected after the first move: it was sent the game at revision 2
+        {
+            "created": 1003,
+            "page": 1004,
+            "page from": 2,
+            "steady": 1.0,
+            "moves": [[1003, 0.5, None, 1], [1003, 2.0, 0.002, 2]],
+        },
+        {
+            "created": 1003,
+            "page": 1005,
+            "page from": 0,
+            "steady": 1.0,
+            "moves": [[1003, 2.0, 0.5, 1]],
+        },  # 1005 went to both
     ]
     trace.write_text("".join(json.dumps(game) + "\n" for game in games))
     _proxy_module().report(log, trace, [9001, 9002])
@@ -111,4 +130,5 @@ def test_the_report_tells_which_server_each_connection_went_to_and_what_the_page
     )
     assert "same server as their page's: 1, 1 seen by the page (missed 0), after the answer by p50 2.0 ms" in printed
     assert "from 1 s on: none" in printed  # the only move the page on the other server heard was sent before
+    assert "moves made before their page's socket had its first state (then sent the game as it stood): 1" in printed
     assert "the moves missed were sent from 2.0 s on, the last move at 2.0 s" in printed
