@@ -141,8 +141,10 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
     missed = {"same": 0, "other": 0}
     first_missed = float("inf")  # when the first move a page missed was sent (the pages stop 1 s after the end)
     early = 0  # moves made before the page's socket had its first state (it was then sent the game as it stood)
+    skipped = {"same": 0, "other": 0}  # moves whose page was sent a later state instead (changes told together)
     for game in games:
         page = server(game["page"])
+        later = max((revision for _port, _sent, lag, revision in game["moves"] if lag is not None), default=-1)
         for port, sent, lag, revision in game["moves"]:
             moved = server(port)
             if page is None or moved is None:
@@ -151,7 +153,9 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
                 early += 1
                 continue
             where = "same" if moved == page else "other"
-            if lag is None:
+            if lag is None and revision < later:
+                skipped[where] += 1
+            elif lag is None:
                 missed[where] += 1
                 first_missed = min(first_missed, sent)
             else:
@@ -161,7 +165,8 @@ def report(log: Path, trace: Path, servers: list[int]) -> None:
         for name, lags in (("other", other), ("same", same)):
             print(
                 f"  moves posted through {'the other server than' if name == 'other' else 'the same server as'}"
-                f" their page's: {len(lags) + missed[name]}, {len(lags)} seen by the page (missed {missed[name]}),"
+                f" their page's: {len(lags) + skipped[name] + missed[name]}, {len(lags)} seen by the page,"
+                f" {skipped[name]} passed over for a later state, {missed[name]} missed;"
                 f" after the answer by {percentiles(lags)}"
             )
             print(f"    from {steady:.0f} s on: {percentiles([(sent, lag) for sent, lag in lags if sent >= steady])}")

@@ -96,13 +96,14 @@ def test_the_report_tells_which_server_each_connection_went_to_and_what_the_page
     )
     trace = tmp_path / "trace.jsonl"
     games = [
-        # created and moved through 9001, its page on 9002: the page hears the first move, not the last
+        # created and moved through 9001, its page on 9002: the page hears moves 1 and 3, is sent 3 in place of 2
+        # (changes told together), and misses the last
         {
             "created": 1001,
             "page": 1002,
             "page from": 0,
             "steady": 1.0,
-            "moves": [[1001, 0.5, 0.25, 1], [1001, 2.0, None, 2]],
+            "moves": [[1001, 0.5, 0.25, 1], [1001, 1.5, None, 2], [1001, 1.7, 0.1, 3], [1001, 2.0, None, 4]],
         },
         # all on 9001; its page connected after the first move: it was sent the game at revision 2
         {
@@ -126,9 +127,10 @@ def test_the_report_tells_which_server_each_connection_went_to_and_what_the_page
     assert "proxy: 6 connections, 4 to the server on port 9001, 2 to the server on port 9002" in printed
     assert "created through one server and their page on the other: 1 of 2 (the others unknown" in printed
     assert (
-        "other server than their page's: 2, 1 seen by the page (missed 1), after the answer by p50 250.0 ms" in printed
+        "other server than their page's: 4, 2 seen by the page, 1 passed over for a later state, 1 missed;"
+        " after the answer by p50 250.0 ms" in printed
     )
-    assert "same server as their page's: 1, 1 seen by the page (missed 0), after the answer by p50 2.0 ms" in printed
-    assert "from 1 s on: none" in printed  # the only move the page on the other server heard was sent before
+    assert "same server as their page's: 1, 1 seen by the page, 0 passed over for a later state, 0 missed;" in printed
+    assert "from 1 s on: p50 100.0 ms" in printed  # move 3, sent once every game was under way
     assert "moves made before their page's socket had its first state (then sent the game as it stood): 1" in printed
     assert "the moves missed were sent from 2.0 s on, the last move at 2.0 s" in printed
