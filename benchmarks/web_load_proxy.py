@@ -49,7 +49,7 @@ UNLIMITED = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "
 class Cluster:
     """A throwaway PostgreSQL cluster that syncs its commits, under /tmp; as root it runs as ``postgres``."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, connections: int) -> None:
         found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[4]))
         if not found:
             raise SystemExit("PostgreSQL is not installed (/usr/lib/postgresql/*/bin); or give --db")
@@ -57,16 +57,25 @@ class Cluster:
         self.folder = Path(tempfile.mkdtemp(prefix="tresfute-proxy-pg-"))
         self.run_as: dict[str, Any] = {}
         if os.geteuid() == 0:  # initdb refuses root
-            user = pwd.getpwnam("postgres")
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError:
+                shutil.rmtree(self.folder)
+                raise SystemExit("running as root without a postgres user to run PostgreSQL: give --db") from None
             os.chown(self.folder, user.pw_uid, user.pw_gid)
             self.run_as = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
         self.data = self.folder / "data"
-        self._run("initdb", "-D", str(self.data), "-U", "tresfute", "-A", "trust", "-E", "UTF8")
         options = (
-            f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=100"
+            f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections={connections}"
             " -c fsync=on -c synchronous_commit=on"
         )
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options, "-w", "start")
+        try:
+            self._run("initdb", "-D", str(self.data), "-U", "tresfute", "-A", "trust", "-E", "UTF8")
+            self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options, "-w", "start")
+        except subprocess.CalledProcessError as failed:
+            log = (self.folder / "log").read_text() if (self.folder / "log").exists() else ""
+            self.remove()
+            raise SystemExit(f"PostgreSQL did not start: {failed.stderr.decode()}{log}") from None
         self.url = f"postgresql://tresfute@127.0.0.1:{port}/postgres"
 
     def _run(self, program: str, *arguments: str) -> None:
@@ -199,7 +208,7 @@ def main() -> None:
     try:
         database = args.db
         if database is None:
-            cluster = Cluster(args.port + 3)
+            cluster = Cluster(args.port + 3, connections=20 + 2 * 2 * 9 * args.workers)  # 9 a server process
             database = cluster.fresh_database("load")
         ports = [args.port + 1] if args.baseline else [args.port + 1, args.port + 2]
         workers = 2 * args.workers if args.baseline else args.workers
