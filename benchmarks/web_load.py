@@ -430,6 +430,24 @@ def resident(pid: int | list[int] | None) -> int:
     return total
 
 
+# the server's per-address limits lifted: one address plays every game
+UNLIMITED = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "0"}
+
+
+def wait_for(url: str, process: subprocess.Popen[bytes], what: str) -> None:
+    """Until the server at ``url`` answers (``process`` started it); SystemExit if it stops or
+    has not answered in 60 s."""
+    for _ in range(600):
+        if process.poll() is not None:
+            raise SystemExit(f"{what} stopped at its start")
+        try:
+            urlopen(url + "/api/strings").read()
+            return
+        except (URLError, ConnectionError):
+            time.sleep(0.1)
+    raise SystemExit(f"{what} did not answer in 60 s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", help="a running server (default: start one on a free port)")
@@ -477,17 +495,11 @@ def main() -> None:
             folder = tempfile.TemporaryDirectory(prefix="tresfute-load-")
             database = str(Path(folder.name) / "load.sqlite3")
         command = ["serve", "--port", str(args.port), "--db", database, "--workers", str(args.workers)]
-        unlimited = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "0"}  # one address plays all
         server = subprocess.Popen(
-            [sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL, env={**os.environ, **unlimited}
+            [sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL, env={**os.environ, **UNLIMITED}
         )
         url = f"http://127.0.0.1:{args.port}"
-        for _ in range(300):
-            try:
-                urlopen(url + "/api/strings").read()
-                break
-            except (URLError, ConnectionError):
-                time.sleep(0.1)
+        wait_for(url, server, "the server")
     if server is not None:
         print(f"server: {args.workers} process(es), database {'PostgreSQL' if '://' in database else 'SQLite'}")
     elif args.server_pids:

@@ -33,17 +33,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from urllib.error import URLError
-from urllib.request import urlopen
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_load import Timed, percentiles
-
-UNLIMITED = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "0"}  # one address plays all
+from web_load import UNLIMITED, Timed, percentiles, wait_for
 
 
 class Cluster:
@@ -98,18 +93,6 @@ class Cluster:
             **self.run_as,
         )
         shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def wait_for(url: str, process: subprocess.Popen[bytes], what: str) -> None:
-    for _ in range(600):
-        if process.poll() is not None:
-            raise SystemExit(f"{what} stopped at its start")
-        try:
-            urlopen(url + "/api/strings").read()
-            return
-        except (URLError, ConnectionError):
-            time.sleep(0.1)
-    raise SystemExit(f"{what} did not answer in 60 s")
 
 
 def backends(log: Path) -> tuple[dict[int, set[int]], Counter[int]]:

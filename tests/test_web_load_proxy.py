@@ -10,11 +10,8 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import ModuleType
-from urllib.error import URLError
-from urllib.request import urlopen
 
 import pytest
 
@@ -49,12 +46,7 @@ def test_servers_behind_an_address_are_counted_by_their_processes_and_each_games
     )
     try:
         url = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                urlopen(url + "/api/strings").read()
-                break
-            except (URLError, ConnectionError):
-                time.sleep(0.1)
+        _proxy_module().wait_for(url, server, "the server")
         trace = tmp_path / "trace.jsonl"
         load = [sys.executable, str(LOAD), "--url", url, "--server-pids", str(server.pid), "--trace", str(trace)]
         load += ["--games", "2", "--pages", "--think", "0.05", "--duration", "3"]
