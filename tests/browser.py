@@ -108,14 +108,26 @@ class LiveServer:
 
 
 def open_page(
-    browser: Any, url: str, width: int = 1366, height: int = 900, enforce_csp: bool = False, locale: str = "fr-FR"
+    browser: Any,
+    url: str,
+    width: int = 1366,
+    height: int = 900,
+    enforce_csp: bool = False,
+    locale: str = "fr-FR",
+    pace: str = "instant",
 ) -> tuple[Any, list[str]]:
     """The page at ``url`` and the errors it logs, in a browser whose language is ``locale`` (the
     page follows it). Playwright's waits evaluate strings in the page, which the site's
     Content-Security-Policy forbids: the policy is set aside unless ``enforce_csp``
-    (test_the_page_and_the_api_docs_run_under_the_sites_security_policy)."""
+    (test_the_page_and_the_api_docs_run_under_the_sites_security_policy). The other players'
+    moves are shown at ``pace`` ("instant": a test looks at where a move leads, not at it going
+    by), unless the page's setting is changed (a test of the pace sets its own)."""
     context = browser.new_context(
         viewport={"width": width, "height": height}, bypass_csp=not enforce_csp, locale=locale
+    )
+    context.add_init_script(  # not on about:blank, whose storage is out of reach
+        f"if (location.protocol.startsWith('http')) localStorage.getItem('tresfute.pace')"
+        f" ?? localStorage.setItem('tresfute.pace', '{pace}')"
     )
     page = context.new_page()
     errors: list[str] = []

@@ -97,6 +97,13 @@ def _open(
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
+    return _show(page, url)
+
+
+def _show(page: Any, url: str) -> Any:
+    """``page`` (one ``_open`` made) gone to another game's ``url``: a test that looks at several
+    games at one size opens them in one page, as a new page costs a renderer and the modules'
+    first load (about a second on a CI machine's core), another game in it a third of that."""
     page.goto(url)
     page.wait_for_selector(".game")
     return page
@@ -143,8 +150,10 @@ def test_every_phase_shows_the_dice_the_platter_and_the_buttons_with_no_scrollin
     the panel, which stays."""
     phases = [phase for phase in PHASES if phase != "reprise" or game == "vraiment-tres-fute"]  # Très futé has none
     cases = [("table", phase) for phase in phases] + ([("solo", "passive")] if game == "vraiment-tres-fute" else [])
+    page = None
     for table, phase in cases:
-        page = _open(browser, links(game, table, phase), size)
+        url = links(game, table, phase)
+        page = _open(browser, url, size) if page is None else _show(page, url)
         _settled(page)
         where = f"{game} {table} {phase} {size}"
         assert page.evaluate("scrollY") == 0 and page.evaluate("document.querySelector('.play-panel').scrollTop") == 0
@@ -157,7 +166,7 @@ def test_every_phase_shows_the_dice_the_platter_and_the_buttons_with_no_scrollin
             page.wait_for_function(SEEN, arg=".own-sheet button.target", timeout=5000)  # in view, not under the panel
             assert _in_view(page, "#dice .die.selected") == [], f"{where}: the panel left the screen"
         assert page.errors == [], where
-        page.context.close()
+    page.context.close()
 
 
 @pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -166,15 +175,17 @@ def test_a_first_games_guide_leaves_the_dice_and_the_buttons_in_view_on_a_phone(
 ) -> None:
     """A new player's guide explains the step above the dice, at a table of three: its tip, the
     dice, the platter and the buttons are all on the first screen."""
+    page = None
     for phase in ("roll", "pick", "passive"):
-        page = _open(browser, links("vraiment-tres-fute", "table", phase), size, guided=True)
+        url = links("vraiment-tres-fute", "table", phase)
+        page = _open(browser, url, size, guided=True) if page is None else _show(page, url)
         _settled(page)
         page.wait_for_selector("#guide .guide-tip")
         where = f"guided {phase} {size}"
         assert _in_view(page, "#guide .guide-tip, #dice, .dice-platter, .others-strip button.other") == [], where
         assert _in_view(page, "#moves .primary button, .controls .tools button, #guide-ok") == [], where
         assert page.errors == [], where
-        page.context.close()
+    page.context.close()
 
 
 def test_a_rules_options_reminder_is_behind_an_i_only_while_it_applies(browser: Any, server: str) -> None:
@@ -300,8 +311,10 @@ def test_on_a_laptop_the_game_log_stays_in_the_panel_in_every_phase(
     buttons of the moment, the others' strip and the game log (its title and its newest line)
     are all in the left column's first screen, none of them cut off by the panel's own scroll."""
     phases = [phase for phase in PHASES if phase != "reprise" or game == "vraiment-tres-fute"]
+    page = None
     for phase in phases:
-        page = _open(browser, links(game, "table", phase), LAPTOP)
+        url = links(game, "table", phase)
+        page = _open(browser, url, LAPTOP) if page is None else _show(page, url)
         _settled(page)
         where = f"{game} {phase}"
         panel = page.evaluate(
@@ -321,7 +334,7 @@ def test_on_a_laptop_the_game_log_stays_in_the_panel_in_every_phase(
             )
             assert said and all(label.startswith("Reprise") and shown in label for shown, label in said), said
         assert page.errors == [], where
-        page.context.close()
+    page.context.close()
 
 
 # Each dice group's title that does not show whole (cut short, or a word wider than its group).
@@ -336,13 +349,15 @@ def test_on_a_phone_the_dice_groups_titles_show_whole(
     """ "Dice chosen by Robot", "Silver platter of Robot", in French and German too: each title
     whole over its dice (on two lines where it must), never cut short to "DÉS C…"."""
     for locale in ("fr-FR", "de-DE", "en-GB"):
+        page = None
         for table, phase in (("table", "roll"), ("table", "pick"), ("table", "passive"), ("solo", "passive")):
-            page = _open(browser, links("vraiment-tres-fute", table, phase), size, locale=locale)
+            url = links("vraiment-tres-fute", table, phase)
+            page = _open(browser, url, size, locale=locale) if page is None else _show(page, url)
             _settled(page)
             assert page.evaluate(CUT_TITLES) == [], f"{locale} {table} {phase}"
             assert _in_view(page, "#dice, #moves .primary button, .controls .tools button") == [], f"{locale} {phase}"
             assert page.errors == []
-            page.context.close()
+        page.context.close()
 
 
 # Each area's points badge whose words take more than one line.

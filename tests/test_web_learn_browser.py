@@ -89,8 +89,8 @@ def test_the_rules_page_has_no_serious_accessibility_problem(browser: Any, serve
 
 
 def _tip(page: Any) -> str | None:
-    tip = page.locator("#guide .guide-tip")
-    return tip.get_attribute("data-step") if tip.count() else None
+    """The tip shown, read in one go (counted, then read, it could go between the two reads)."""
+    return page.evaluate("() => document.querySelector('#guide .guide-tip')?.dataset.step ?? null")
 
 
 def _dismiss(page: Any) -> None:

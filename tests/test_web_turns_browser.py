@@ -26,7 +26,7 @@ def _log(page: Any) -> list[str]:
 def test_the_strong_computers_turn_is_shown_move_by_move_in_the_turn_line_the_log_and_its_sheet(
     server: str, browser: Any
 ) -> None:
-    page, errors = open_page(browser, server + "/")
+    page, errors = open_page(browser, server + "/", pace="normal")  # each step of the computer's on screen
     start_game(page, "tres-fute", [("", "Ana"), ("strong", "Robot")])
     assert page.locator("#game-log[role=log][aria-live=polite]").count() == 1
     seen_step = robots_tray = False
