@@ -122,8 +122,8 @@ def open_page(
     (test_the_page_and_the_api_docs_run_under_the_sites_security_policy). The other players'
     moves are shown at ``pace`` ("instant": a test looks at where a move leads, not at it going
     by), unless the page's setting is changed (a test of the pace sets its own)."""
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, bypass_csp=not enforce_csp, locale=locale
+    context = browser.new_context(  # no dice animation: a click waits for its die to stand still
+        viewport={"width": width, "height": height}, bypass_csp=not enforce_csp, locale=locale, reduced_motion="reduce"
     )
     context.add_init_script(  # not on about:blank, whose storage is out of reach
         f"if (location.protocol.startsWith('http')) localStorage.getItem('tresfute.pace')"

@@ -124,10 +124,10 @@ def browser() -> Iterator[object]:
     runs, where other tests call ``asyncio.run``."""
     from playwright.sync_api import sync_playwright
 
-    from browser import CHROMIUM
+    from browser import ARGS, CHROMIUM
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield chromium
         chromium.close()
 

@@ -92,7 +92,9 @@ def _open(
 ) -> Any:
     """The page at ``url`` at ``size`` in ``locale``, the others' moves shown at ``pace``
     (``guided``: with a first game's guide), its errors kept on it."""
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True, locale=locale)
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, bypass_csp=True, locale=locale, reduced_motion="reduce"
+    )
     context.add_init_script(f"localStorage.setItem('tresfute.pace', '{pace}')" + (f"; {GUIDED}" if guided else ""))
     page = context.new_page()
     page.errors = []

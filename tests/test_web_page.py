@@ -7,6 +7,7 @@ French page follows French typography.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -72,29 +73,53 @@ def pages(server: str, browser: Any) -> dict[str, str]:
     return found
 
 
-def _look(browser: Any, url: str, size: tuple[int, int]) -> tuple[Any, list[str]]:
-    page, errors = open_page(browser, url, *size)
+def _look(browser: Any, url: str, size: tuple[int, int], page: Any = None) -> tuple[Any, list[str]]:
+    """``url`` at ``size`` once its lists and boards are filled in; in ``page`` if given (another
+    page of the same size: a new page costs a renderer and the modules' first load)."""
+    if page is None:
+        page, errors = open_page(browser, url, *size)
+        page.errors = errors
+    else:
+        page.goto(url)
     page.wait_for_selector(".home, .game")
     page.wait_for_load_state("networkidle")  # the lists and boards fill in: every request answered
-    return page, errors
+    return page, page.errors
+
+
+@pytest.fixture
+def look(browser: Any) -> Iterator[Callable[[str, tuple[int, int]], Any]]:
+    """``_look`` for one test, its page closed after it (an open page keeps its renderer and its
+    socket to the server for the rest of the module)."""
+    opened: list[Any] = []
+
+    def looked(url: str, size: tuple[int, int]) -> Any:
+        page, _errors = _look(browser, url, size)
+        opened.append(page)
+        return page
+
+    yield looked
+    for page in opened:
+        page.context.close()
 
 
 @pytest.mark.parametrize("size", [PHONE, LAPTOP, DESKTOP], ids=["phone", "laptop", "desktop"])
-@pytest.mark.parametrize("name", ["home", "tres-fute", "vraiment-tres-fute", "end", "replay", "challenge"])
 def test_every_page_fits_the_screen_says_no_null_and_loads_its_images(
-    browser: Any, pages: dict[str, str], name: str, size: tuple[int, int]
+    browser: Any, pages: dict[str, str], size: tuple[int, int]
 ) -> None:
-    page, errors = _look(browser, pages[name], size)
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= size[0], f"{name} is {width} px wide in a {size[0]} px screen"
-    text = page.inner_text("body")
-    assert not re.search(r"\b(null|undefined|NaN)\b", text), text
-    assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
-    assert errors == []
+    page = None
+    for name in ("home", "tres-fute", "vraiment-tres-fute", "end", "replay", "challenge"):
+        page, errors = _look(browser, pages[name], size, page)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size[0], f"{name} is {width} px wide in a {size[0]} px screen"
+        text = page.inner_text("body")
+        assert not re.search(r"\b(null|undefined|NaN)\b", text), f"{name}: {text}"
+        assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)"), name
+        assert errors == [], name
+    page.context.close()
 
 
-def test_a_phone_shows_new_game_and_the_days_challenge_without_scrolling(browser: Any, pages: dict[str, str]) -> None:
-    page, _ = _look(browser, pages["home"], PHONE)
+def test_a_phone_shows_new_game_and_the_days_challenge_without_scrolling(look: Any, pages: dict[str, str]) -> None:
+    page = look(pages["home"], PHONE)
     for selector in ("#new-game h2", "#start", "#challenge h2", ".challenge-start"):
         box = page.locator(selector).first.bounding_box()
         assert box is not None and box["y"] + box["height"] <= PHONE[1], f"{selector} is below the fold"
@@ -104,25 +129,25 @@ def test_a_phone_shows_new_game_and_the_days_challenge_without_scrolling(browser
 
 @pytest.mark.parametrize("name", ["tres-fute", "vraiment-tres-fute"])
 def test_a_laptop_shows_the_own_sheet_the_dice_and_the_action_at_once(
-    browser: Any, pages: dict[str, str], name: str
+    look: Any, pages: dict[str, str], name: str
 ) -> None:
-    page, _ = _look(browser, pages[name], LAPTOP)
+    page = look(pages[name], LAPTOP)
     for selector in (".own-sheet .sheet", "#dice", "#status"):
         box = page.locator(selector).bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP[1], f"{selector}: {box}"
 
 
-def test_a_wide_screen_shows_the_other_sheets_beside_the_own(browser: Any, pages: dict[str, str]) -> None:
-    page, _ = _look(browser, pages["vraiment-tres-fute"], DESKTOP)
+def test_a_wide_screen_shows_the_other_sheets_beside_the_own(look: Any, pages: dict[str, str]) -> None:
+    page = look(pages["vraiment-tres-fute"], DESKTOP)
     own = page.locator(".own-sheet").bounding_box()
     others = page.locator(".others .sheet").first.bounding_box()
     assert own and others and others["x"] >= own["x"] + own["width"] - 1 and others["y"] < own["y"] + own["height"]
 
 
 def test_a_phone_keeps_the_turn_and_the_dice_on_screen_while_the_sheet_scrolls(
-    browser: Any, pages: dict[str, str]
+    look: Any, pages: dict[str, str]
 ) -> None:
-    page, _ = _look(browser, pages["tres-fute"], PHONE)
+    page = look(pages["tres-fute"], PHONE)
     page.mouse.wheel(0, 600)
     page.wait_for_function("() => window.scrollY > 0")  # the page has scrolled
     for selector in ("#status", "#dice"):
@@ -131,8 +156,8 @@ def test_a_phone_keeps_the_turn_and_the_dice_on_screen_while_the_sheet_scrolls(
 
 
 @pytest.mark.parametrize("name", ["home", "tres-fute", "stale", "replay", "challenge", "end"])
-def test_axe_core_finds_no_serious_accessibility_problem(browser: Any, pages: dict[str, str], name: str) -> None:
-    page, _ = _look(browser, pages[name], LAPTOP)
+def test_axe_core_finds_no_serious_accessibility_problem(look: Any, pages: dict[str, str], name: str) -> None:
+    page = look(pages[name], LAPTOP)
     if name == "stale":  # the last turn's dice, dimmed: their titles still readable
         assert page.locator(".dice.stale").count() == 1
     assert serious_accessibility_problems(page) == []
@@ -142,9 +167,9 @@ NO_BREAK = "\u00a0\u202f"
 
 
 @pytest.mark.parametrize("name", ["home", "tres-fute", "vraiment-tres-fute", "end"])
-def test_the_french_page_follows_french_typography(browser: Any, pages: dict[str, str], name: str) -> None:
+def test_the_french_page_follows_french_typography(look: Any, pages: dict[str, str], name: str) -> None:
     """A no-break space before : ; ! ? (never a plain space, never none), a decimal comma."""
-    page, _ = _look(browser, pages[name], DESKTOP)
+    page = look(pages[name], DESKTOP)
     text = page.inner_text("body")
     text = re.sub(r"\w+://\S+|'[^']*'|\d:\d", "", text)  # links, quoted moves, times
     wrong = [m.group(0) for m in re.finditer(r".[:;!?](?=\s|$)", text) if m.group(0)[0] not in NO_BREAK]
