@@ -27,6 +27,7 @@ RATIO = (0.5, 1.5)  # the causes are scaled by the cost over the gap, kept withi
 FUTURES = 16  # futures per position where the network's values alone see no gap
 FUTURE_SEEDS = 2_000_000  # their seeds, apart from the appraisal's
 CAUSES = ("points", "bonus", "platter", "actions", "fox", "position")
+COUNTED = ("points", "bonus")  # causes read off the sheets, not valued: exact, never scaled
 # The themes a review groups its costly decisions by (docs/review.md): the decision's kind first
 # (a bonus placed, a reroll or a reprise, a +1 used or not), else its largest cause.
 THEMES = ("platter", "actions", "bonus", "fox", "reroll_reprise", "entries")
@@ -249,13 +250,24 @@ def _measure(game: Game, player: int, p: _Positions, value: object) -> tuple[lis
 
 
 def _scaled(found: list[Cause], gap: float, cost: float) -> tuple[list[Cause], bool]:
+    """The causes scaled towards the cost, the futures' measure, from the valuation's gap. The
+    counted ones (``COUNTED``: points scored, bonuses completed, read off the two sheets) are
+    exact and kept; the valued ones take the rest of the cost, where the valuation sees some of
+    it (near the game's end the network's view of the position can be far off the futures')."""
     seen = gap > SEEN and cost > 0
-    if seen:  # towards the cost, not all the way where the two disagree much (each says a size)
-        ratio = min(RATIO[1], max(RATIO[0], cost / gap))
+    if seen:
+        counted = sum(c.size for c in found if c.name in COUNTED)
+        keep = gap - counted > SEEN  # else the valuation sees nothing beyond them: all are scaled
+        kept = counted if keep else 0.0
+        # towards the cost, not all the way where the two disagree much (each says a size)
+        ratio = min(RATIO[1], max(RATIO[0], (cost - kept) / (gap - kept)))
         # Where the cost is well beyond what the valuation sees, the rest of it is what the futures
         # see of the rest of the game: the position's share (the residual of the gap already).
-        unseen = cost - gap * ratio
-        found = [Cause(c.name, c.size * ratio + (unseen if c.name == "position" else 0.0)) for c in found]
+        unseen = (cost - kept) - (gap - kept) * ratio
+        found = [
+            c if keep and c.name in COUNTED else Cause(c.name, c.size * ratio + (unseen if c.name == "position" else 0))
+            for c in found
+        ]
     return sorted(found, key=lambda c: -c.size), seen
 
 
