@@ -132,7 +132,12 @@ def test_a_costly_position_is_answered_wrong_then_right_through_the_page(
     answer = page.locator("#practice-answer").inner_text()
     assert "Pas tout à fait" in answer and labels[str(judged.best)]["label"] not in answer  # asked again
     page.click("#practice-show")  # the solution, when asked for: the best move in words and why
-    assert labels[str(judged.best)]["label"] in page.locator("#practice-solution").inner_text()
+    # a best move, as this process judges it: two moves can be worth the same (blue 4 or white 4
+    # on blue's 8), and the server's practice may draw other futures than judge(seed=0) here
+    solution = page.locator("#practice-solution").inner_text()
+    moves = {str(ranked.move): ranked.move for ranked in appraise(game, 0).ranked}
+    named = [move for key, move in moves.items() if labels[key]["label"] in solution]
+    assert any(judge(game, 0, move).right for move in named), (solution, labels[str(judged.best)]["label"])
     assert page.locator("#practice-solution .why").inner_text()
     assert serious_accessibility_problems(page) == []
 
