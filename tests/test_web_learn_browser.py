@@ -210,8 +210,8 @@ def test_the_platter_tip_never_stays_over_an_empty_platter(browser: Any, server:
             page.click("#guide-ok")
         elif page.locator("#dice .dice-hand .die.playable").count():
             _choose_a_middle_die(page)
-        else:
-            play_by_clicks(page)
+        elif not play_by_clicks(page):  # the computer's turn, shown step by step: wait, not count it out
+            page.wait_for_timeout(400)
     assert _tip(page) == "platter", f"no platter tip; the tips met: {tips}"
     seen_gone = False
     for _ in range(24):  # our turn goes on, the computer's comes: the tip only ever over our platter's dice
