@@ -939,6 +939,44 @@ def test_a_move_refused_as_out_of_date_sends_the_pages_the_game_as_it_stands(tmp
         assert [d["value"] for d in update["state"]["dice"]][:2] == [1, 2]
 
 
+def test_a_notice_of_a_game_no_page_here_watches_is_passed_over() -> None:
+    """Every server is told every move of every game; one whose pages are elsewhere costs this
+    server nothing: its copy is neither looked at nor read (a page that comes reads it whole)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from tresfute.web.listeners import Listeners, forward_changes
+    from tresfute.web.store import Change
+
+    asked: list[str] = []
+
+    class Host:
+        def holding(self, change: Change) -> None:
+            asked.append(change.game_id)
+            return None
+
+        def told(self, table_id: str, changes: list[Change]) -> Any:
+            asked.append(table_id)
+            stored = SimpleNamespace(revision=changes[-1].revision)
+            return SimpleNamespace(id=table_id, stored=stored, lock=threading.RLock())
+
+        def view(self, table: Any, seat: int | None, language: str) -> dict[str, Any]:
+            return {"revision": table.stored.revision}
+
+    async def scenario() -> None:
+        listeners, page = Listeners(), Page()
+        listeners.add("watched", page, None, "fr")  # type: ignore[arg-type]
+        notices: asyncio.Queue[Change | None] = asyncio.Queue()
+        forwarding = asyncio.create_task(forward_changes(Host(), listeners, told(notices)))  # type: ignore[arg-type]
+        for notice in [Change("elsewhere", 4), Change("elsewhere", 5, own=True), Change("watched", 2)]:
+            notices.put_nowait(notice)
+        await until(lambda: page.got == [2], "the watched game's page was not told")
+        assert set(asked) == {"watched"}
+        forwarding.cancel()
+
+    asyncio.run(scenario())
+
+
 def test_a_change_told_late_does_not_hide_a_newer_one_told_before_it() -> None:
     """A server's own change comes back from the database a moment late, and may follow a newer
     change of another server's: the table is brought up to the newest, not left at the late one."""

@@ -158,30 +158,31 @@ def past_view(table: Table, step: int, secret_shown: bool) -> dict[str, Any]:
 
 
 def _log_line(table: Table, entry: str) -> str:
-    player, text = records.split_entry(entry)
-    said = _past_entry(table.game, text, player is None)
+    player, said = _past_entry(table.game, entry)
     return said if player is None else _("{name}: {move}").format(name=table.stored.seats[player].name, move=said)
 
 
 # A past entry's words depend only on the game, the language and the entry: every view shows the
-# last twelve, so they are said once (a bounded memo, emptied when full).
+# last twelve, so each is read and said once (a bounded memo, emptied when full).
 _PAST_ENTRIES_KEPT = 20_000
-_past_entries: dict[tuple[str, str, str], str] = {}
+_past_entries: dict[tuple[str, str, str], tuple[int | None, str]] = {}
 
 
-def _past_entry(game: Game, text: str, dice: bool) -> str:
-    key = (game.spec.id, language(), text)
-    said = _past_entries.get(key)
-    if said is None:
+def _past_entry(game: Game, entry: str) -> tuple[int | None, str]:
+    """A stored entry's player (None for dice) and its words."""
+    key = (game.spec.id, language(), entry)
+    known = _past_entries.get(key)
+    if known is None:
+        player, text = records.split_entry(entry)
         move = parse_move(text)
-        if dice:
+        if player is None:
             said = _("Dice: {dice}").format(dice=", ".join(f"{die_name(d)} {v}" for d, v in move.dice))
         else:
             said = describe_move(game, move, dice_values=False)
         if len(_past_entries) >= _PAST_ENTRIES_KEPT:
             _past_entries.clear()
-        _past_entries[key] = said
-    return said
+        known = _past_entries[key] = (player, said)
+    return known
 
 
 def _status(table: Table, seat: int | None) -> str:
