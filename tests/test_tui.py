@@ -110,7 +110,7 @@ def test_two_people_and_a_computer_player_share_the_keyboard() -> None:
         while not isinstance(app.screen, EndScreen):
             if isinstance(app.screen, HandoverScreen):
                 handovers.append(str(app.screen.query_one("#handover").render()))
-            elif "(ordinateur)" in _visible_text(app) or "Joueur 3 a joué" in _visible_text(app):
+            elif not seen_bot_move and ("(ordinateur)" in (shown := _visible_text(app)) or "Joueur 3 a joué" in shown):
                 seen_bot_move = True
             await pilot.press("enter")
             await pilot.pause()

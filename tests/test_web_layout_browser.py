@@ -138,7 +138,8 @@ def _in_view(page: Any, selector: str) -> list[dict[str, Any]]:
 def _settled(page: Any) -> None:
     page.wait_for_selector(".game:not([aria-busy])")
     page.wait_for_function("() => !document.querySelector('#step-text')")
-    page.wait_for_timeout(150)
+    # the fonts in, then two frames drawn: whatever the last state moved is laid out and painted
+    page.evaluate("() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))")
 
 
 @pytest.mark.parametrize("size", [*PHONES, TABLET], ids=lambda s: f"{s[0]}x{s[1]}")
