@@ -115,26 +115,58 @@ def open_page(
     enforce_csp: bool = False,
     locale: str = "fr-FR",
     pace: str = "instant",
+    guided: bool = False,
 ) -> tuple[Any, list[str]]:
     """The page at ``url`` and the errors it logs, in a browser whose language is ``locale`` (the
     page follows it). Playwright's waits evaluate strings in the page, which the site's
     Content-Security-Policy forbids: the policy is set aside unless ``enforce_csp``
     (test_the_page_and_the_api_docs_run_under_the_sites_security_policy). The other players'
     moves are shown at ``pace`` ("instant": a test looks at where a move leads, not at it going
-    by), unless the page's setting is changed (a test of the pace sets its own)."""
+    by), unless the page's setting is changed (a test of the pace sets its own); ``guided``: with
+    a first game's guide, for the game each address opens. The errors are also ``page.errors``."""
     context = browser.new_context(  # no dice animation: a click waits for its die to stand still
         viewport={"width": width, "height": height}, bypass_csp=not enforce_csp, locale=locale, reduced_motion="reduce"
     )
     context.add_init_script(  # not on about:blank, whose storage is out of reach
-        f"if (location.protocol.startsWith('http')) localStorage.getItem('tresfute.pace')"
-        f" ?? localStorage.setItem('tresfute.pace', '{pace}')"
+        f"if (location.protocol.startsWith('http')) {{ localStorage.getItem('tresfute.pace')"
+        f" ?? localStorage.setItem('tresfute.pace', '{pace}'); {GUIDED if guided else ''} }}"
     )
     page = context.new_page()
     errors: list[str] = []
+    page.errors = errors
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.goto(url)
     return page, errors
+
+
+# A first game's guide, on for the game the page opens (memory.js keeps it per game).
+GUIDED = """localStorage.setItem('tresfute.guide',
+  JSON.stringify({ [location.pathname.split('/g/')[1]]: { on: true, seen: [] } }));"""
+
+
+class Viewer:
+    """One page at one size, in one language, that shows address after address: a test that
+    looks at several games at one size opens them in one page, as a new page costs a renderer
+    and the modules' first load (about a second on a CI machine's core), another game in it a
+    third of that. ``options`` are :func:`open_page`'s."""
+
+    def __init__(self, browser: Any, size: tuple[int, int], **options: Any) -> None:
+        self.browser, self.size, self.options = browser, size, options
+        self.page: Any = None
+
+    def show(self, url: str, ready: str = ".game") -> Any:
+        """The page gone to ``url``, once ``ready`` is drawn; its errors so far are ``page.errors``."""
+        if self.page is None:
+            self.page, _errors = open_page(self.browser, url, *self.size, **self.options)
+        else:
+            self.page.goto(url)
+        self.page.wait_for_selector(ready)
+        return self.page
+
+    def close(self) -> None:
+        if self.page is not None:
+            self.page.context.close()
 
 
 def call(server: str, path: str, body: Any = None, token: str | None = None) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser import call, require_chromium, seat_view
+from browser import Viewer, call, require_chromium, seat_view
 
 require_chromium()
 pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
@@ -82,33 +82,12 @@ def links(server: str) -> Callable[[str, str, str], str]:
     return link
 
 
-# A first game's guide, on for the game the page opens (memory.js keeps it per game).
-GUIDED = """localStorage.setItem('tresfute.guide',
-  JSON.stringify({ [location.pathname.split('/g/')[1]]: { on: true, seen: [] } }))"""
-
-
 def _open(
     browser: Any, url: str, size: tuple[int, int], pace: str = "instant", guided: bool = False, locale: str = "en-GB"
 ) -> Any:
     """The page at ``url`` at ``size`` in ``locale``, the others' moves shown at ``pace``
-    (``guided``: with a first game's guide), its errors kept on it."""
-    context = browser.new_context(
-        viewport={"width": size[0], "height": size[1]}, bypass_csp=True, locale=locale, reduced_motion="reduce"
-    )
-    context.add_init_script(f"localStorage.setItem('tresfute.pace', '{pace}')" + (f"; {GUIDED}" if guided else ""))
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    return _show(page, url)
-
-
-def _show(page: Any, url: str) -> Any:
-    """``page`` (one ``_open`` made) gone to another game's ``url``: a test that looks at several
-    games at one size opens them in one page, as a new page costs a renderer and the modules'
-    first load (about a second on a CI machine's core), another game in it a third of that."""
-    page.goto(url)
-    page.wait_for_selector(".game")
-    return page
+    (``guided``: with a first game's guide), its errors kept on it (``page.errors``)."""
+    return Viewer(browser, size, pace=pace, guided=guided, locale=locale).show(url)
 
 
 # Each element of ``selector`` as it stands: on screen, drawn there (not cut off by the fixed
@@ -138,8 +117,12 @@ def _in_view(page: Any, selector: str) -> list[dict[str, Any]]:
 def _settled(page: Any) -> None:
     page.wait_for_selector(".game:not([aria-busy])")
     page.wait_for_function("() => !document.querySelector('#step-text')")
-    # the fonts in, then two frames drawn: whatever the last state moved is laid out and painted
-    page.evaluate("() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))")
+    page.evaluate(DRAWN)  # whatever the last state moved is laid out and painted
+
+
+# The fonts in, then two frames drawn.
+DRAWN = """() => document.fonts.ready.then(
+  () => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))))"""
 
 
 @pytest.mark.parametrize("size", [*PHONES, TABLET], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -153,10 +136,9 @@ def test_every_phase_shows_the_dice_the_platter_and_the_buttons_with_no_scrollin
     the panel, which stays."""
     phases = [phase for phase in PHASES if phase != "reprise" or game == "vraiment-tres-fute"]  # Très futé has none
     cases = [("table", phase) for phase in phases] + ([("solo", "passive")] if game == "vraiment-tres-fute" else [])
-    page = None
+    viewer = Viewer(browser, size, locale="en-GB")
     for table, phase in cases:
-        url = links(game, table, phase)
-        page = _open(browser, url, size) if page is None else _show(page, url)
+        page = viewer.show(links(game, table, phase))
         _settled(page)
         where = f"{game} {table} {phase} {size}"
         assert page.evaluate("scrollY") == 0 and page.evaluate("document.querySelector('.play-panel').scrollTop") == 0
@@ -169,7 +151,7 @@ def test_every_phase_shows_the_dice_the_platter_and_the_buttons_with_no_scrollin
             page.wait_for_function(SEEN, arg=".own-sheet button.target", timeout=5000)  # in view, not under the panel
             assert _in_view(page, "#dice .die.selected") == [], f"{where}: the panel left the screen"
         assert page.errors == [], where
-    page.context.close()
+    viewer.close()
 
 
 @pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -178,17 +160,16 @@ def test_a_first_games_guide_leaves_the_dice_and_the_buttons_in_view_on_a_phone(
 ) -> None:
     """A new player's guide explains the step above the dice, at a table of three: its tip, the
     dice, the platter and the buttons are all on the first screen."""
-    page = None
+    viewer = Viewer(browser, size, locale="en-GB", guided=True)
     for phase in ("roll", "pick", "passive"):
-        url = links("vraiment-tres-fute", "table", phase)
-        page = _open(browser, url, size, guided=True) if page is None else _show(page, url)
+        page = viewer.show(links("vraiment-tres-fute", "table", phase))
         _settled(page)
         page.wait_for_selector("#guide .guide-tip")
         where = f"guided {phase} {size}"
         assert _in_view(page, "#guide .guide-tip, #dice, .dice-platter, .others-strip button.other") == [], where
         assert _in_view(page, "#moves .primary button, .controls .tools button, #guide-ok") == [], where
         assert page.errors == [], where
-    page.context.close()
+    viewer.close()
 
 
 def test_a_rules_options_reminder_is_behind_an_i_only_while_it_applies(browser: Any, server: str) -> None:
@@ -314,10 +295,9 @@ def test_on_a_laptop_the_game_log_stays_in_the_panel_in_every_phase(
     buttons of the moment, the others' strip and the game log (its title and its newest line)
     are all in the left column's first screen, none of them cut off by the panel's own scroll."""
     phases = [phase for phase in PHASES if phase != "reprise" or game == "vraiment-tres-fute"]
-    page = None
+    viewer = Viewer(browser, LAPTOP, locale="en-GB")
     for phase in phases:
-        url = links(game, "table", phase)
-        page = _open(browser, url, LAPTOP) if page is None else _show(page, url)
+        page = viewer.show(links(game, "table", phase))
         _settled(page)
         where = f"{game} {phase}"
         panel = page.evaluate(
@@ -337,7 +317,7 @@ def test_on_a_laptop_the_game_log_stays_in_the_panel_in_every_phase(
             )
             assert said and all(label.startswith("Reprise") and shown in label for shown, label in said), said
         assert page.errors == [], where
-    page.context.close()
+    viewer.close()
 
 
 # Each dice group's title that does not show whole (cut short, or a word wider than its group).
@@ -352,15 +332,14 @@ def test_on_a_phone_the_dice_groups_titles_show_whole(
     """ "Dice chosen by Robot", "Silver platter of Robot", in French and German too: each title
     whole over its dice (on two lines where it must), never cut short to "DÉS C…"."""
     for locale in ("fr-FR", "de-DE", "en-GB"):
-        page = None
+        viewer = Viewer(browser, size, locale=locale)
         for table, phase in (("table", "roll"), ("table", "pick"), ("table", "passive"), ("solo", "passive")):
-            url = links("vraiment-tres-fute", table, phase)
-            page = _open(browser, url, size, locale=locale) if page is None else _show(page, url)
+            page = viewer.show(links("vraiment-tres-fute", table, phase))
             _settled(page)
             assert page.evaluate(CUT_TITLES) == [], f"{locale} {table} {phase}"
             assert _in_view(page, "#dice, #moves .primary button, .controls .tools button") == [], f"{locale} {phase}"
             assert page.errors == []
-        page.context.close()
+        viewer.close()
 
 
 # Each area's points badge whose words take more than one line.

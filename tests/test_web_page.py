@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser import open_page, require_chromium, serious_accessibility_problems
+from browser import Viewer, require_chromium, serious_accessibility_problems
 
 require_chromium()
 pytestmark = pytest.mark.slow  # a browser plays and looks at pages: left out by pytest -m "not slow"
@@ -73,49 +73,43 @@ def pages(server: str, browser: Any) -> dict[str, str]:
     return found
 
 
-def _look(browser: Any, url: str, size: tuple[int, int], page: Any = None) -> tuple[Any, list[str]]:
-    """``url`` at ``size`` once its lists and boards are filled in; in ``page`` if given (another
-    page of the same size: a new page costs a renderer and the modules' first load)."""
-    if page is None:
-        page, errors = open_page(browser, url, *size)
-        page.errors = errors
-    else:
-        page.goto(url)
-    page.wait_for_selector(".home, .game")
+def _look(viewer: Viewer, url: str) -> Any:
+    """``url`` in ``viewer``'s page once its lists and boards are filled in."""
+    page = viewer.show(url, ready=".home, .game")
     page.wait_for_load_state("networkidle")  # the lists and boards fill in: every request answered
-    return page, page.errors
+    return page
 
 
 @pytest.fixture
 def look(browser: Any) -> Iterator[Callable[[str, tuple[int, int]], Any]]:
-    """``_look`` for one test, its page closed after it (an open page keeps its renderer and its
-    socket to the server for the rest of the module)."""
-    opened: list[Any] = []
+    """``_look`` for one test, in a page of its own, closed after it (an open page keeps its
+    renderer and its socket to the server for the rest of the module)."""
+    opened: list[Viewer] = []
 
     def looked(url: str, size: tuple[int, int]) -> Any:
-        page, _errors = _look(browser, url, size)
-        opened.append(page)
-        return page
+        opened.append(Viewer(browser, size))
+        return _look(opened[-1], url)
 
     yield looked
-    for page in opened:
-        page.context.close()
+    for viewer in opened:
+        viewer.close()
 
 
 @pytest.mark.parametrize("size", [PHONE, LAPTOP, DESKTOP], ids=["phone", "laptop", "desktop"])
 def test_every_page_fits_the_screen_says_no_null_and_loads_its_images(
     browser: Any, pages: dict[str, str], size: tuple[int, int]
 ) -> None:
-    page = None
+    viewer = Viewer(browser, size)
     for name in ("home", "tres-fute", "vraiment-tres-fute", "end", "replay", "challenge"):
-        page, errors = _look(browser, pages[name], size, page)
+        page = _look(viewer, pages[name])
+        errors = page.errors
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size[0], f"{name} is {width} px wide in a {size[0]} px screen"
         text = page.inner_text("body")
         assert not re.search(r"\b(null|undefined|NaN)\b", text), f"{name}: {text}"
         assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)"), name
         assert errors == [], name
-    page.context.close()
+    viewer.close()
 
 
 def test_a_phone_shows_new_game_and_the_days_challenge_without_scrolling(look: Any, pages: dict[str, str]) -> None:
