@@ -89,20 +89,7 @@ class _Fallback(gettext.NullTranslations):
 
 
 def _catalogue(language: str) -> gettext.NullTranslations:
-    # Looked up at every message (a server's view says some twenty): the last folder's
-    # catalogues by language, before ``_load``'s cache, whose key hashes the folder's path.
-    global _loaded_from
-    if _loaded_from is not LOCALE_DIR:
-        _loaded.clear()
-        _loaded_from = LOCALE_DIR
-    found = _loaded.get(language)
-    if found is None:
-        found = _loaded[language] = _load(language, LOCALE_DIR)
-    return found
-
-
-_loaded: dict[str, gettext.NullTranslations] = {}
-_loaded_from: Path | None = None
+    return _load(language, LOCALE_DIR)
 
 
 @cache
