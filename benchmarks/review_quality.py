@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import statistics
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 from known_players import is_kind, make_player
@@ -38,7 +36,7 @@ from tresfute.bots import BOTS
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.review import level, levels_of, review_game
 from tresfute.rules import Game
-from tresfute.simulate import add_rule_option, chosen_rules, derived_seed, play_game
+from tresfute.simulate import add_rule_option, chosen_rules, derived_seed, play_game, rows_written, run_and_write
 
 DEFAULT_KINDS = ("random", "greedy", "strong")
 # every kind the summary knows, in the order of strength expected (weakest first)
@@ -211,9 +209,7 @@ def main() -> None:
     add_rule_option(parser)
     args = parser.parse_args()
     rules = chosen_rules(parser, args.game, args.rule)
-    rows: list[dict] = []
-    if args.out and args.out.exists():
-        rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
+    rows = rows_written(args.out)
     done = {(r["kind"], r["n"]) for r in rows}
     kinds = [k for k in args.kinds.split(",") if k]
     if any(not is_kind(k) for k in kinds):
@@ -224,14 +220,7 @@ def main() -> None:
         for kind in kinds
         if (kind, n) not in done
     ]
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-    with Pool(args.workers) as pool:
-        for row in pool.imap_unordered(one, jobs):
-            rows.append(row)
-            if args.out:
-                with args.out.open("a") as f:
-                    f.write(json.dumps(row) + "\n")
+    rows.extend(run_and_write(one, jobs, args.workers, args.out))
     summary(rows)
     level_summary(rows, args.game)
 

@@ -21,11 +21,9 @@ plays the games under that rules option (the strict reading of Vraiment très fu
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 from collections import Counter
-from multiprocessing import Pool
 from pathlib import Path
 
 from known_players import Beginner
@@ -37,7 +35,7 @@ from tresfute.bots.blas import blas_threads
 from tresfute.bots.futures import future_values
 from tresfute.bots.network import valuation_network
 from tresfute.rules import Game, Move, parse_move
-from tresfute.simulate import add_rule_option, chosen_rules
+from tresfute.simulate import add_rule_option, chosen_rules, rows_written, run_and_write
 
 TEMPLATES = {
     "the strong player's simulated futures find the best move worth {cost} points more, which its valuation "
@@ -173,23 +171,14 @@ def main() -> None:
     add_rule_option(parser)
     args = parser.parse_args()
     rules = chosen_rules(parser, args.game, args.rule)
-    games: list[dict] = []
-    if args.out and args.out.exists():
-        games = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
+    games = rows_written(args.out)
     done = {g["seed"] for g in games}
     jobs = [
         (args.game, seed, args.low, args.futures, rules)
         for seed in range(args.seed, args.seed + args.games)
         if seed not in done
     ]
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-    with Pool(args.workers) as pool:
-        for row in pool.imap_unordered(one, jobs):
-            games.append(row)
-            if args.out:
-                with args.out.open("a") as f:
-                    f.write(json.dumps(row) + "\n")
+    games.extend(run_and_write(one, jobs, args.workers, args.out))
     summary([g for g in games if args.seed <= g["seed"] < args.seed + args.games])
 
 

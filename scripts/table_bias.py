@@ -25,7 +25,6 @@ import shlex
 import statistics
 import sys
 from collections import defaultdict
-from multiprocessing import Pool
 from pathlib import Path
 
 from tresfute.bots.appraisal import appraise
@@ -33,7 +32,7 @@ from tresfute.bots.blas import blas_threads
 from tresfute.bots.lift import lift_file
 from tresfute.bots.network import reading_of
 from tresfute.rules import Game
-from tresfute.simulate import add_rule_option, chosen_rules, derived_seed
+from tresfute.simulate import add_rule_option, chosen_rules, derived_seed, rows_written, run_and_write
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "tresfute" / "bots" / "data"
 
@@ -95,7 +94,7 @@ def report(games: list[dict]) -> dict[int, dict[tuple[int, int], tuple[float, fl
     return found
 
 
-def write(game_id: str, rules: dict[str, bool], found: dict, games: int) -> Path:
+def write(game_id: str, rules: dict[str, bool], found: dict) -> Path:
     """Add the means to the table bias of the reading's shipped lift."""
     reading = reading_of(Game(game_id, players=1, rules=rules))
     path = DATA / lift_file(game_id, reading)
@@ -140,23 +139,14 @@ def main() -> None:
         parser.error(
             "--write: from a tuning seed, below 1000 (those from 1000 on are held out: measured, never fitted)"
         )
-    games = []
-    if args.out and args.out.exists():
-        games = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
+    games = rows_written(args.out)
     done = {(game["players"], game["n"]) for game in games}
     jobs = [(args.game, n_players, args.seed, n, rules) for n_players in sizes for n in range(args.games)]
     jobs = [job for job in jobs if (job[1], job[3]) not in done]
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-    with Pool(args.workers) as pool:
-        for game in pool.imap_unordered(measured, jobs):
-            games.append(game)
-            if args.out:
-                with args.out.open("a") as f:
-                    f.write(json.dumps(game) + "\n")
+    games.extend(run_and_write(measured, jobs, args.workers, args.out))
     found = report([game for game in games if game["players"] in sizes])
     if args.write:
-        print("wrote", write(args.game, rules, found, args.games))
+        print("wrote", write(args.game, rules, found))
 
 
 if __name__ == "__main__":

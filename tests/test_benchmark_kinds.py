@@ -11,7 +11,7 @@ import pytest
 
 from tresfute.bots.random_bot import RandomBot
 from tresfute.rules import Game
-from tresfute.simulate import derived_seed
+from tresfute.simulate import derived_seed, rows_written, run_and_write
 
 ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -100,3 +100,21 @@ def test_the_strength_order_is_the_measured_final_score_and_says_where_the_error
     assert "measured strength order is NOT the expected one" in out
     assert "of the same strength as measured (within 2 se), not judged: strong-h30-greedy" in out
     assert "greedy and beginner game k: the stronger's error rate lower in 0 of 2, its level higher in 0" in out
+
+
+def _squared(n: int) -> dict[str, int]:
+    return {"n": n, "square": n * n}
+
+
+def test_a_run_writes_each_result_as_it_comes_and_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    """The benchmarks' and scripts' ``--out`` files (``simulate.rows_written``, ``run_and_write``):
+    one JSON line a result, written as it comes, read back to leave out the jobs done."""
+    out = tmp_path / "runs" / "squares.jsonl"
+    assert rows_written(out) == [] and rows_written(None) == []
+    first = list(run_and_write(_squared, [1, 2], 1, out))
+    assert sorted(r["n"] for r in first) == [1, 2] and rows_written(out) == first
+    done = {r["n"] for r in rows_written(out)}
+    more = list(run_and_write(_squared, [n for n in range(4) if n not in done], 1, out))
+    assert sorted(r["n"] for r in more) == [0, 3]
+    assert sorted(r["square"] for r in rows_written(out)) == [0, 1, 4, 9]
+    assert list(run_and_write(_squared, [5], 1, None)) == [{"n": 5, "square": 25}], "without a file, only handed on"

@@ -382,7 +382,7 @@ def test_the_table_bias_script_measures_what_a_strong_table_scored_above_its_val
     (tmp_path / lift_file("tres-fute")).write_text(shipped.read_text())
     monkeypatch.setattr(script, "DATA", tmp_path)
     before = json.loads(shipped.read_text())["table_bias"]["3"]
-    script.write("tres-fute", {}, {3: found}, 1)
+    script.write("tres-fute", {}, {3: found})
     after = json.loads((tmp_path / lift_file("tres-fute")).read_text())
     assert after["table_bias"]["3"][0][0] == pytest.approx(before[0][0] + mean, abs=0.051)
     assert after["table_bias"]["4"] == json.loads(shipped.read_text())["table_bias"]["4"], "the other sizes kept"

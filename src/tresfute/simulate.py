@@ -9,6 +9,7 @@ import json
 import multiprocessing
 import statistics
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
 
@@ -58,6 +59,29 @@ def chosen_rules(parser: argparse.ArgumentParser, game_id: str, given: list[tupl
     except RulesError as exc:
         parser.error(f"--rule: {exc}")
     return rules
+
+
+def rows_written(path: Path | None) -> list[dict[str, Any]]:
+    """What a script's or benchmark's run wrote to ``path`` so far (one JSON object a line; none
+    without a file): given the same file, the run goes on where it stopped."""
+    if path is None or not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run_and_write(
+    work: Callable[[Any], dict[str, Any]], jobs: list[Any], workers: int, path: Path | None
+) -> Iterator[dict[str, Any]]:
+    """Each job's result, worked out in a pool of ``workers``, as it comes; each appended to
+    ``path`` (a JSON line, see :func:`rows_written`) before it is handed on."""
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    with multiprocessing.Pool(workers) as pool:
+        for row in pool.imap_unordered(work, jobs):
+            if path is not None:
+                with path.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+            yield row
 
 
 def bot_seat(players: int, game_number: int) -> int:
