@@ -132,16 +132,17 @@ def test_a_decision_is_labelled_by_its_cost_and_the_costliest_come_first() -> No
         label(13.0, 1.0),
         label(13.0, 1.6),
     ] == ["good", "inaccuracy", "good", "inaccuracy", "good", "inaccuracy", "blunder", "mistake"]
-    assert [level(r) for r in (0.1, 0.5, 1.0, 2.0, 3.0, 5.5, 7.0)] == [
+    assert [level(r) for r in (0.1, 0.5, 1.0, 2.0, 3.0, 4.5, 5.5, 7.0)] == [
         "world_class",
         "expert",
         "advanced",
         "intermediate",
         "casual",
+        "apprentice",
         "novice",
         "beginner",
     ]
-    assert [name for name, _ in LEVELS] == [level(r) for r in (0.1, 0.5, 1.0, 2.0, 3.0, 5.5, 7.0)]
+    assert [name for name, _ in LEVELS] == [level(r) for r in (0.1, 0.5, 1.0, 2.0, 3.0, 4.5, 5.5, 7.0)]
     review = review_game(records.record_of(play_game("tres-fute", 1, "greedy", 1, 0)))
     costs = [d.cost for d in review.decisions]
     # a cost below 0 (the move played found better than the choice) is within its noise: best
@@ -324,7 +325,7 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
     assert code == 0
     data = json.loads(out)
     record = records.loads(two_player_record.read_text())
-    assert data["format"] == "tresfute-review/17" and data["game"] == "tres-fute"
+    assert data["format"] == "tresfute-review/18" and data["game"] == "tres-fute"
     assert (data["player"], data["name"]) == (2, "Bob")
     numbers = [n for n, entry in enumerate(record.moves, start=1) if entry.startswith("2:")]
     assert [d["move_number"] for d in data["decisions"]] == numbers
@@ -603,8 +604,8 @@ def test_each_game_names_its_error_rate_on_its_own_levels() -> None:
     assert [name for name, _ in VTF_LEVELS] == [name for name, _ in LEVELS]
     assert levels_of("tres-fute") == LEVELS and levels_of("vraiment-tres-fute") == VTF_LEVELS
     assert level(5.0) == level(5.0, "tres-fute") == "novice"
-    assert level(5.0, "vraiment-tres-fute") == "casual" and level(6.5, "vraiment-tres-fute") == "novice"
-    for game_id, named in (("tres-fute", "novice"), ("vraiment-tres-fute", "casual")):
+    assert level(5.0, "vraiment-tres-fute") == "apprentice" and level(6.5, "vraiment-tres-fute") == "novice"
+    for game_id, named in (("tres-fute", "novice"), ("vraiment-tres-fute", "apprentice")):
         d = Decision(1, 1, "choose", (), 6, parse_move("b@r1c2"), parse_move("y@r1c1"), 94.5, 100.0, 0.5)
         review = Review(game_id, 0, "Ana", 100, 100.0, [d])
         assert review.error_rate == pytest.approx(5.5)

@@ -29,6 +29,7 @@ LEVEL_WORDS = {
     "advanced": N_("advanced"),
     "intermediate": N_("intermediate"),
     "casual": N_("casual player"),
+    "apprentice": N_("apprentice"),
     "novice": N_("novice"),
     "beginner": N_("beginner"),
 }

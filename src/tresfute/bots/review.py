@@ -36,17 +36,19 @@ TRIVIAL = 0.5  # a decision whose legal moves the analysis values all within thi
 WHY_FROM = 2.0  # decisions costing this much or more say why
 # The error rate's named levels: points lost per decision that mattered, below each bound.
 # Calibrated on Très futé's solo games of known strength (benchmarks/review_quality.py): the
-# strong player's under 0.25 (seed 3100); casual's and novice's ends set on tuning seed 3102
-# (50 games each, tresfute-review/14: greedy 1.6 to 6.1, random 4.3 to 11.8), each in the middle
-# of the range that puts the most pairs of random and greedy game k apart (casual 4.5 to 5.2,
-# novice 6.1 to 6.5: 49 of 50); checked on held-out seeds (docs/review.md).
+# strong player's under 0.25 (seed 3100). The four bounds from casual's to novice's were set
+# together on the tuning pairs of random and greedy game k (Très futé 3102, Vraiment très futé
+# 3110 and 3112, its strict reading 701 and 702: 160 pairs), each in the middle of the range
+# that puts the most of them apart (casual 3.6 to 4.6, apprentice 5.0 to 5.05, novice 6.1 to
+# 6.3: 156 of 160); checked on held-out seeds (docs/review.md).
 LEVELS: tuple[tuple[str, float], ...] = (
     ("world_class", 0.25),
     ("expert", 0.6),
     ("advanced", 1.2),
     ("intermediate", 2.2),
-    ("casual", 4.8),
-    ("novice", 6.3),
+    ("casual", 4.1),
+    ("apprentice", 5.0),
+    ("novice", 6.2),
     ("beginner", float("inf")),
 )
 # Vraiment très futé's own bounds: a decision there has more at stake (its greedy games lost
@@ -57,7 +59,7 @@ VTF_FACTOR = 1.15
 VTF_LEVELS: tuple[tuple[str, float], ...] = tuple((name, round(below * VTF_FACTOR, 2)) for name, below in LEVELS)
 LEVELS_BY_GAME: dict[str, tuple[tuple[str, float], ...]] = {"tres-fute": LEVELS, "vraiment-tres-fute": VTF_LEVELS}
 ACCURACY_HALVING = 4.0  # points lost per decision that halve the accuracy
-FORMAT = "tresfute-review/17"  # the JSON form of a review, and its numbers' version (docs/review.md)
+FORMAT = "tresfute-review/18"  # the JSON form of a review, and its numbers' version (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 
 
