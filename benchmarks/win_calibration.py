@@ -45,7 +45,7 @@ import numpy as np
 
 from tresfute.bots import make_bot
 from tresfute.bots.blas import blas_threads
-from tresfute.bots.winning import LOSS_SCALE, SPREAD_SCALE, TABLE_SPREAD_SCALE, Forecast, WinChances
+from tresfute.bots.winning import LOSS_SCALE, SPREAD_SCALE, Forecast, WinChances, table_scales
 from tresfute.rules import CHANCE, Game
 from tresfute.seeds import derived_seed
 from tresfute.simulate import win_share
@@ -97,8 +97,9 @@ Scales = dict[str, tuple[float, float]]  # by game: the loss rates' and the spre
 def chances_of(line: dict, scales: Scales) -> list[list[float]]:
     """A game's chances at each decision, made with ``scales``."""
     loss, spread = scales[line["game"]]
-    spread *= TABLE_SPREAD_SCALE.get(line["players"], 1.0)
-    return [Forecast(*parts).chances(loss, spread) for parts in line["predicted"]]
+    table_spread, uncertainty = table_scales(line["game"], line["players"])
+    spread *= table_spread
+    return [Forecast(*parts).chances(loss, spread, uncertainty) for parts in line["predicted"]]
 
 
 def brier(lines: list[dict], scales: Scales) -> float:
@@ -121,7 +122,7 @@ def _below(z: np.ndarray) -> np.ndarray:
     return np.where(z >= 0, 1.0 - 0.5 * erfc, 0.5 * erfc)
 
 
-def _fast_brier(tables: dict[int, tuple[np.ndarray, ...]], loss: float, spread: float) -> float:
+def _fast_brier(game_id: str, tables: dict[int, tuple[np.ndarray, ...]], loss: float, spread: float) -> float:
     """The Brier score of :func:`brier`, computed for every decision at once."""
     nodes, weights = np.polynomial.hermite_e.hermegauss(24)
     weights = weights / math.sqrt(2 * math.pi)
@@ -129,7 +130,9 @@ def _fast_brier(tables: dict[int, tuple[np.ndarray, ...]], loss: float, spread: 
     count = 0
     for n, (means, rates, turns, spreads, results) in tables.items():
         m = means - loss * rates * turns[:, None]
-        s = spreads * spread * TABLE_SPREAD_SCALE.get(n, 1.0)
+        table_spread, uncertainty = table_scales(game_id, n)
+        widened = (uncertainty * turns) ** 2 * (rates**2).mean(axis=1)
+        s = np.sqrt((spreads * spread * table_spread) ** 2 + widened)
         chances = np.empty_like(m)
         for p in range(n):
             gaps = np.stack([(m[:, p] - m[:, q]) / s for q in range(n) if q != p], axis=1)  # (D, n - 1)
@@ -159,9 +162,10 @@ def fit(lines: list[dict]) -> Scales:
                     np.array([result for _, result in rows]),
                 )
         grid = [(a / 4, b / 20) for a in range(0, 33) for b in range(10, 31)]
-        found[game_id] = min(grid, key=lambda ab: _fast_brier(tables, *ab))
+        found[game_id] = min(grid, key=lambda ab: _fast_brier(game_id, tables, *ab))
         loss, spread = found[game_id]
-        print(f"{game_id}: loss scale {loss}, spread scale {spread}, Brier {_fast_brier(tables, loss, spread):.4f}")
+        score = _fast_brier(game_id, tables, loss, spread)
+        print(f"{game_id}: loss scale {loss}, spread scale {spread}, Brier {score:.4f}")
     return found
 
 

@@ -167,10 +167,23 @@ def chance_first(means: list[float], player: int, spread: float) -> float:
 # winning player's own model), which the held-out seeds measure (docs/review.md).
 LOSS_SCALE: dict[str, float] = {"tres-fute": 1.0, "vraiment-tres-fute": 1.0}
 SPREAD_SCALE: dict[str, float] = {"tres-fute": 1.0, "vraiment-tres-fute": 1.0}
-# At a table of two the forecasts were too sure (held-out seed 5100: up to 8.7 points): the
-# spread scale fitted table by table on the same tuning games is 1.35 at two players (Brier
-# 0.1242 against 0.1262 at 1); at three and four players 0.9 and 0.85 gain under 0.0003, left at 1.
-TABLE_SPREAD_SCALE: dict[int, float] = {2: 1.35}
+# By game and table, the spread's scale and the loss rates' uncertainty of a reader's chances
+# (:meth:`Forecast.chances`): at small tables a seat's skill, measured on few turns, was read as
+# surer than it is (two greedy or two random players as far apart as a strong and a random one;
+# a greedy player's first costly pick read as worse play than a random player's still unseen).
+# Fitted table by table on tuning games. Très futé: at two players (seeds 102, 104 and 105,
+# 1,500 games) Brier 0.1179 against 0.1228 with the spread × 1.35 alone, every tenth within 1.9
+# points against 3.9; at three (seeds 100, 103 and 106, 575 games) 0.1035 against 0.1039, within
+# 1.4 against 2.9; at four nothing gained. Vraiment très futé: the spread × 1.35 at two players.
+TABLE_SCALES: dict[str, dict[int, tuple[float, float]]] = {
+    "tres-fute": {2: (0.8, 1.5), 3: (1.0, 0.5)},
+    "vraiment-tres-fute": {2: (1.35, 0.0)},
+}
+
+
+def table_scales(game_id: str, players: int) -> tuple[float, float]:
+    """The spread's scale and the loss rates' uncertainty at a table (``TABLE_SCALES``)."""
+    return TABLE_SCALES.get(game_id, {}).get(players, (1.0, 0.0))
 
 
 class Forecast(NamedTuple):
@@ -183,12 +196,16 @@ class Forecast(NamedTuple):
     turns: int
     spread: float
 
-    def chances(self, loss_scale: float = 1.0, spread_scale: float = 1.0) -> list[float]:
+    def chances(self, loss_scale: float = 1.0, spread_scale: float = 1.0, uncertainty: float = 0.0) -> list[float]:
         """Every seat's chance of finishing first, scaled to add up to 1 (the quadrature's
-        rounding; a tie has chance zero in the model, its share being in the neighbours')."""
+        rounding; a tie has chance zero in the model, its share being in the neighbours'). The
+        spread, times ``spread_scale``, is widened by ``uncertainty`` times the turns left times
+        the seats' root mean square rate (a rate measured on few turns may be far off)."""
         n = len(self.means)
         means = [m - loss_scale * rate * self.turns for m, rate in zip(self.means, self.rates, strict=True)]
-        chances = [chance_first(means, p, self.spread * spread_scale) for p in range(n)]
+        rates_squared = sum(rate * rate for rate in self.rates) / n
+        spread = math.sqrt((self.spread * spread_scale) ** 2 + (uncertainty * self.turns) ** 2 * rates_squared)
+        chances = [chance_first(means, p, spread) for p in range(n)]
         total = sum(chances)
         return [c / total for c in chances]
 
@@ -200,8 +217,9 @@ class WinChances:
     less the points each seat is expected to give up from its decisions so far
     (:meth:`WinningBot.loss_rates`, for every seat alike here, times ``LOSS_SCALE``), is turned
     into its chance of finishing first (:func:`chance_first`, the spread times ``SPREAD_SCALE``
-    and ``TABLE_SPREAD_SCALE``). Once the game is over the rulebook decides: each winner gets
-    ``1/k`` of a tie still standing. Alone, the only seat finishes first: ``[1.0]``.
+    and the table's scale, widened by the loss rates' uncertainty: ``TABLE_SCALES``). Once the game
+    is over the rulebook decides: each winner gets ``1/k`` of a tie still standing. Alone, the
+    only seat finishes first: ``[1.0]``.
 
     The game is replayed once, move by move, as it is asked about in order (a later position of
     the same game only replays the moves since the last one): a review or a table asks at every
@@ -219,7 +237,8 @@ class WinChances:
             winners = game.winners()
             return [1 / len(winners) if p in winners else 0.0 for p in range(n)]
         spec = game.spec.id
-        return self.forecast(game).chances(LOSS_SCALE[spec], SPREAD_SCALE[spec] * TABLE_SPREAD_SCALE.get(n, 1.0))
+        spread, uncertainty = table_scales(spec, n)
+        return self.forecast(game).chances(LOSS_SCALE[spec], SPREAD_SCALE[spec] * spread, uncertainty)
 
     def forecast(self, game: Game) -> Forecast:
         """The parts of the chances at a table in a game not over (see :class:`Forecast`)."""
