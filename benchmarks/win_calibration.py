@@ -11,7 +11,8 @@ is recorded (``bots.winning.WinChances``, as the review and the page show it: it
 seat's forecast and loss rate, so that the chances can be made again with other scales), and at
 the end each seat's result (1 for a win, ``1/k`` for a tie of ``k``, else 0). Each game goes to
 ``--out`` as one JSON line; a run given the same file goes on where it stopped, and
-``--report`` only reads the file.
+``--report`` only reads the file. ``--rule NAME=true|false`` plays under a rules option (its
+reading's own network and calibration; the game's scales).
 
 ``--fit`` (on tuning seeds, below 1000, only) finds, by game, the scales of the loss rates and
 of the spread (``winning.LOSS_SCALE``, ``winning.SPREAD_SCALE``) with the lowest Brier score on
@@ -48,7 +49,7 @@ from tresfute.bots.blas import blas_threads
 from tresfute.bots.winning import LOSS_SCALE, SPREAD_SCALE, Forecast, WinChances, table_scales
 from tresfute.rules import CHANCE, Game
 from tresfute.seeds import derived_seed
-from tresfute.simulate import win_share
+from tresfute.simulate import add_rule_option, chosen_rules, win_share
 
 KINDS = ("strong", "greedy", "random")
 TABLES = (2, 3, 4)
@@ -56,13 +57,13 @@ FIRST_HELD_OUT = 1000  # seeds below are the tuning seeds (docs/bench.md)
 MIN_SEATS = 100  # a group is judged from this many distinct seats
 
 
-def one(job: tuple[str, int, int, int, tuple[str, ...]]) -> dict:
+def one(job: tuple[str, int, int, int, tuple[str, ...], dict[str, bool]]) -> dict:
     """One game: its seats' kinds, every seat's chance at each decision, every seat's result."""
-    game_id, players, seed, n, kinds = job
+    game_id, players, seed, n, kinds, rules = job
     purpose = f"win-calibration-{players}"
     draw = random.Random(derived_seed(seed, n, f"{purpose}-kinds"))
     seats = [draw.choice(kinds) for _ in range(players)]
-    game = Game(game_id, players=players, seed=derived_seed(seed, n, purpose))
+    game = Game(game_id, players=players, seed=derived_seed(seed, n, purpose), rules=rules)
     bots = [make_bot(kind, derived_seed(seed, n, f"{purpose}-bot{p}")) for p, kind in enumerate(seats)]
     chances = WinChances()
     predicted: list[list] = []  # every decision's forecast: means, rates, turns left, spread
@@ -81,6 +82,7 @@ def one(job: tuple[str, int, int, int, tuple[str, ...]]) -> dict:
     return {
         "game": game_id,
         "players": players,
+        "rules": rules,
         "n": n,
         "seats": seats,
         "scores": [s.total for s in game.scores()],
@@ -231,8 +233,10 @@ def main() -> None:
     parser.add_argument("--tolerance", type=float, default=5.0, help="points between predicted and observed")
     parser.add_argument("--report", action="store_true", help="only print the figures of --out")
     parser.add_argument("--fit", action="store_true", help="fit the scales on --out (tuning seeds only)")
+    add_rule_option(parser, "a rules option of the games played (each --game must have it), e.g. --rule NAME=false")
     args = parser.parse_args()
     games = args.game or ["tres-fute"]
+    rules = {game_id: chosen_rules(parser, game_id, args.rule) for game_id in games}
     kinds = tuple(args.kinds.split(","))
     tables = [int(n) for n in args.tables.split(",")]
     if not set(tables) <= set(TABLES):
@@ -244,7 +248,7 @@ def main() -> None:
         done = {(line["game"], line["players"], line["n"]) for line in lines}
         # game by game across the tables, so that a run stopped early covers every table
         jobs = [
-            (game_id, players, args.seed, n, kinds)
+            (game_id, players, args.seed, n, kinds, rules[game_id])
             for n in range(args.games)
             for game_id in games
             for players in tables
