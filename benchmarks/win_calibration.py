@@ -46,7 +46,8 @@ import numpy as np
 
 from tresfute.bots import make_bot
 from tresfute.bots.blas import blas_threads
-from tresfute.bots.winning import LOSS_SCALE, SPREAD_SCALE, Forecast, WinChances, table_scales
+from tresfute.bots.network import reading_of
+from tresfute.bots.winning import LOSS_SCALE, SPREAD_SCALE, Forecast, WinChances, calibration_key, table_scales
 from tresfute.rules import CHANCE, Game
 from tresfute.seeds import derived_seed
 from tresfute.simulate import add_rule_option, chosen_rules, win_share
@@ -99,7 +100,8 @@ Scales = dict[str, tuple[float, float]]  # by game: the loss rates' and the spre
 def chances_of(line: dict, scales: Scales) -> list[list[float]]:
     """A game's chances at each decision, made with ``scales``."""
     loss, spread = scales[line["game"]]
-    table_spread, uncertainty = table_scales(line["game"], line["players"])
+    reading = reading_of(Game(line["game"], players=line["players"], seed=0, rules=line.get("rules", {})))
+    table_spread, uncertainty = table_scales(calibration_key(line["game"], reading), line["players"])
     spread *= table_spread
     return [Forecast(*parts).chances(loss, spread, uncertainty) for parts in line["predicted"]]
 

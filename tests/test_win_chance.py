@@ -17,6 +17,7 @@ from tresfute.bots.winning import (
     SPREAD_SCALE,
     Forecast,
     WinChances,
+    calibration_key,
     table_scales,
     turns_left,
     win_chances,
@@ -31,10 +32,12 @@ STANDING_TIE = 1378
 TIE_BROKEN = 216
 
 
-def played(game_id: str, kinds: list[str], seed: int, until_round: int | None = None) -> Game:
+def played(
+    game_id: str, kinds: list[str], seed: int, until_round: int | None = None, rules: dict[str, bool] | None = None
+) -> Game:
     """A game of ``kinds`` (one a seat), to its end or to the start of round ``until_round``
-    (0: the last round)."""
-    game = Game(game_id, players=len(kinds), seed=seed)
+    (0: the last round), under ``rules``."""
+    game = Game(game_id, players=len(kinds), seed=seed, rules=rules or {})
     bots = [make_bot(kind, seed + p) for p, kind in enumerate(kinds)]
     stop = game.rounds if until_round == 0 else until_round
     while not game.is_over and (stop is None or game.round < stop):
@@ -135,6 +138,18 @@ def test_at_tables_of_two_and_three_the_chances_widen_with_what_the_loss_rates_m
         assert 1 / players < shown[leader] < scaled[leader]
         sure = Forecast(forecast.means, [0.0] * players, forecast.turns, forecast.spread)  # no rate: nothing to widen
         assert sure.chances(1.0, 1.0, uncertainty) == pytest.approx(sure.chances(1.0, 1.0))
+
+
+def test_each_reading_of_the_rules_has_its_own_table_scales() -> None:
+    """A reading of the rules has its own network and calibration, so its own scales: Vraiment
+    très futé's (fitted on its tuning games) are not the strict reading's, which keeps the bare
+    spread at four players."""
+    strict = {"reprise_with_no_die_left": False}
+    assert table_scales("vraiment-tres-fute", 4) != (1.0, 0.0)
+    assert table_scales(calibration_key("vraiment-tres-fute", tuple(strict.items())), 4) == (1.0, 0.0)
+    game = played("vraiment-tres-fute", ["greedy", "random", "random", "greedy"], 4, until_round=2, rules=strict)
+    look = WinChances()
+    assert look(game) == pytest.approx(look.forecast(game).chances(1.0, 1.0))
 
 
 @pytest.fixture(scope="module")

@@ -177,15 +177,19 @@ SPREAD_SCALE: dict[str, float] = {"tres-fute": 1.0, "vraiment-tres-fute": 1.0}
 # 1.4 against 2.9; at four nothing gained. Vraiment très futé (seed 107, 152 games a table, its
 # chances at three and four players not sure enough): 0.0948 against 0.0975 at two, 0.0861
 # against 0.0874 at three (within 3.9 against 6.0), 0.0720 against 0.0726 at four (2.3, 6.1).
+# Each reading of the rules has its own network and calibration, so its own scales: the strict
+# reading keeps the spread × 1.35 at two players (not fitted again).
 TABLE_SCALES: dict[str, dict[int, tuple[float, float]]] = {
     "tres-fute": {2: (0.8, 1.5), 3: (1.0, 0.5)},
     "vraiment-tres-fute": {2: (1.0, 1.0), 3: (0.7, 0.5), 4: (0.8, 0.0)},
+    "vraiment-tres-fute reprise_with_no_die_left=false": {2: (1.35, 0.0)},
 }
 
 
-def table_scales(game_id: str, players: int) -> tuple[float, float]:
-    """The spread's scale and the loss rates' uncertainty at a table (``TABLE_SCALES``)."""
-    return TABLE_SCALES.get(game_id, {}).get(players, (1.0, 0.0))
+def table_scales(key: str, players: int) -> tuple[float, float]:
+    """The spread's scale and the loss rates' uncertainty at a table of a game under a reading
+    of its rules (``calibration_key``; ``TABLE_SCALES``)."""
+    return TABLE_SCALES.get(key, {}).get(players, (1.0, 0.0))
 
 
 class Forecast(NamedTuple):
@@ -239,7 +243,7 @@ class WinChances:
             winners = game.winners()
             return [1 / len(winners) if p in winners else 0.0 for p in range(n)]
         spec = game.spec.id
-        spread, uncertainty = table_scales(spec, n)
+        spread, uncertainty = table_scales(calibration_key(spec, reading_of(game)), n)
         return self.forecast(game).chances(LOSS_SCALE[spec], SPREAD_SCALE[spec] * spread, uncertainty)
 
     def forecast(self, game: Game) -> Forecast:
