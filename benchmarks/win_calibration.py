@@ -12,7 +12,7 @@ seat's forecast and loss rate, so that the chances can be made again with other 
 the end each seat's result (1 for a win, ``1/k`` for a tie of ``k``, else 0). Each game goes to
 ``--out`` as one JSON line; a run given the same file goes on where it stopped, and
 ``--report`` only reads the file. ``--rule NAME=true|false`` plays under a rules option (its
-reading's own network and calibration; the game's scales).
+reading's own network, calibration and table scales).
 
 ``--fit`` (on tuning seeds, below 1000, only) finds, by game, the scales of the loss rates and
 of the spread (``winning.LOSS_SCALE``, ``winning.SPREAD_SCALE``) with the lowest Brier score on
@@ -97,11 +97,16 @@ def one(job: tuple[str, int, int, int, tuple[str, ...], dict[str, bool]]) -> dic
 Scales = dict[str, tuple[float, float]]  # by game: the loss rates' and the spread's
 
 
+def reading_key(line: dict) -> str:
+    """The calibration key of a game's line: its game under the rules it was played by."""
+    game = Game(line["game"], players=line["players"], seed=0, rules=line.get("rules", {}))
+    return calibration_key(line["game"], reading_of(game))
+
+
 def chances_of(line: dict, scales: Scales) -> list[list[float]]:
     """A game's chances at each decision, made with ``scales``."""
     loss, spread = scales[line["game"]]
-    reading = reading_of(Game(line["game"], players=line["players"], seed=0, rules=line.get("rules", {})))
-    table_spread, uncertainty = table_scales(calibration_key(line["game"], reading), line["players"])
+    table_spread, uncertainty = table_scales(reading_key(line), line["players"])
     spread *= table_spread
     return [Forecast(*parts).chances(loss, spread, uncertainty) for parts in line["predicted"]]
 
@@ -126,7 +131,7 @@ def _below(z: np.ndarray) -> np.ndarray:
     return np.where(z >= 0, 1.0 - 0.5 * erfc, 0.5 * erfc)
 
 
-def _fast_brier(game_id: str, tables: dict[int, tuple[np.ndarray, ...]], loss: float, spread: float) -> float:
+def _fast_brier(key: str, tables: dict[int, tuple[np.ndarray, ...]], loss: float, spread: float) -> float:
     """The Brier score of :func:`brier`, computed for every decision at once."""
     nodes, weights = np.polynomial.hermite_e.hermegauss(24)
     weights = weights / math.sqrt(2 * math.pi)
@@ -134,7 +139,7 @@ def _fast_brier(game_id: str, tables: dict[int, tuple[np.ndarray, ...]], loss: f
     count = 0
     for n, (means, rates, turns, spreads, results) in tables.items():
         m = means - loss * rates * turns[:, None]
-        table_spread, uncertainty = table_scales(game_id, n)
+        table_spread, uncertainty = table_scales(key, n)
         widened = (uncertainty * turns) ** 2 * (rates**2).mean(axis=1)
         s = np.sqrt((spreads * spread * table_spread) ** 2 + widened)
         chances = np.empty_like(m)
@@ -165,10 +170,11 @@ def fit(lines: list[dict]) -> Scales:
                     np.array([parts[3] for parts, _ in rows]),
                     np.array([result for _, result in rows]),
                 )
+        key = reading_key(next(line for line in lines if line["game"] == game_id))  # one run: one reading
         grid = [(a / 4, b / 20) for a in range(0, 33) for b in range(10, 31)]
-        found[game_id] = min(grid, key=lambda ab: _fast_brier(game_id, tables, *ab))
+        found[game_id] = min(grid, key=lambda ab: _fast_brier(key, tables, *ab))
         loss, spread = found[game_id]
-        score = _fast_brier(game_id, tables, loss, spread)
+        score = _fast_brier(key, tables, loss, spread)
         print(f"{game_id}: loss scale {loss}, spread scale {spread}, Brier {score:.4f}")
     return found
 
