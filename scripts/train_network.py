@@ -3,10 +3,11 @@
     python scripts/train_network.py --game tres-fute --iterations 40 --games 2000 --workers 2 \
         --checkpoint runs/tres-fute.ckpt.npz --out src/tresfute/bots/data/network-tres-fute.npz
 
-Each iteration plays ``--games`` solo games with the current network and fits it by TD(lambda)
-(see ``tresfute.bots.training``). A checkpoint is written after every iteration; run the same
-command again with ``--resume`` to go on from it. The network written to ``--out`` is the best by
-the periodic evaluation (on evaluation seeds, never the benchmark's held-out ones). Needs numpy.
+Each iteration plays ``--games`` solo games (or games at tables: ``--players``) with the current
+network and fits it by TD(lambda) (see ``tresfute.bots.training``). A checkpoint is written after
+every iteration; run the same command again with ``--resume`` to go on from it. The network
+written to ``--out`` is the best by the periodic evaluation (on evaluation seeds, never the
+benchmark's held-out ones). Needs numpy.
 """
 
 from __future__ import annotations
@@ -51,6 +52,15 @@ def main() -> None:
         help="a rules option of the games (a reading of the rules: its own network), e.g. "
         "--rule reprise_with_no_die_left=false",
     )
+    parser.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        choices=[1, 2, 3, 4],
+        default=[1],
+        help="table sizes, in turn game by game: 2 to 4 train a table network (from --start, grown with the "
+        "table's inputs), every seat played by the network",
+    )
     parser.add_argument("--eval-every", type=int, default=Settings.eval_every)
     parser.add_argument("--eval-games", type=int, default=Settings.eval_games)
     parser.add_argument("--seed", type=int, default=Settings.seed)
@@ -92,6 +102,7 @@ def main() -> None:
             search=args.search,
             openings=args.openings,
             rules=chosen_rules(parser, args.game, args.rule),
+            players=tuple(args.players),
         )
         state = new_state(settings, _start_network(args.start) if args.start else None)
     state = run(state, args.checkpoint, report=_report, bar=progress_bar, until=args.until)

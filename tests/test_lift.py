@@ -14,7 +14,7 @@ import pytest
 from tresfute.bots import GreedyBot, RandomBot
 from tresfute.bots.appraisal import appraise, lift
 from tresfute.bots.lift import FORMAT, Lift, lift_file, shipped_lift
-from tresfute.bots.network import network_for, reading_of, valuation_network
+from tresfute.bots.network import network_for, valuation_network
 from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, Game
 
@@ -146,82 +146,21 @@ def test_the_last_round_reads_the_sheet_too(game_id: str) -> None:
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_table_with_fewer_rounds_than_the_solo_game_takes_the_mean_by_rounds_left(players: int) -> None:
     """The lift is fitted on solo games: at a table of three or four (fewer rounds, emptier
-    sheets at a given number of rounds left) it does not read the sheet."""
+    sheets at a given number of rounds left) it does not read the sheet. Nor is anything added
+    for the table: there the table network values the picks the table gives."""
     game = Game("tres-fute", players, seed=3)
     fitted = shipped_lift(game)
     assert fitted is not None and game.rounds < fitted.rounds
     player = game.to_move
     assert player is not None and player >= 0
-    expected = fitted.by_rounds_left_mean[game.rounds - game.round] + fitted.at_table(game, player)
+    expected = fitted.by_rounds_left_mean[game.rounds - game.round]
     after = game.copy(dice="external", history=False)
     after.play(appraise(game, player).choice, player)
     assert lift(game, player, after) == pytest.approx(expected)
 
 
-READINGS = [("tres-fute", {}), ("vraiment-tres-fute", {}), ("vraiment-tres-fute", {"reprise_with_no_die_left": False})]
-
-
-@pytest.mark.parametrize(("game_id", "rules"), READINGS)
-def test_each_reading_ships_a_table_bias_for_three_and_four_players_from_a_documented_command(
-    game_id: str, rules: dict[str, bool]
-) -> None:
-    """Measured on strong tables of tuning seeds (below 1000) by ``scripts/table_bias.py``: a
-    number for each round of the table and each seat counted from the active player's. None at
-    two players (the solo game's rounds and passive picks: see ``bots/lift.py``)."""
-    game = Game(game_id, 1, rules=rules)
-    data = json.loads((resources.files("tresfute.bots") / "data" / lift_file(game_id, reading_of(game))).read_text())
-    for command in data["table_bias_made_by"]:
-        words = command.split()
-        assert words[:2] == ["python", "scripts/table_bias.py"] and int(words[words.index("--seed") + 1]) < 1000
-        assert ("--rule" in words) == bool(rules)
-    fitted = shipped_lift(game)
-    assert fitted is not None and sorted(fitted.table_bias) == [3, 4]
-    for players, rows in fitted.table_bias.items():
-        assert len(rows) == Game(game_id, players, rules=rules).rounds and all(len(row) == players for row in rows)
-
-
-@pytest.mark.parametrize("players", [3, 4])
-def test_at_a_table_the_values_get_the_bias_of_the_round_and_of_the_seat_from_the_active_players(players: int) -> None:
-    """The network reads a table's moment as the solo game's (the others' platters, the extra
-    passive picks unseen): every value shown at a table gets what strong tables scored above
-    it at that round, for a seat that many places from the active player; alone, nothing."""
-    game = Game("tres-fute", players, seed=5)
-    bot = GreedyBot(5)
-    while game.round < 2 or game.to_move == game.active:  # on to a passive pick of round 2
-        p = game.to_move
-        assert p is not None and p >= 0
-        game.play(bot.choose(game, p), p)
-    fitted = shipped_lift(game)
-    assert fitted is not None
-    player = game.to_move
-    assert player is not None and player >= 0 and player != game.active
-    cell = fitted.table_bias[players][1][(player - game.active) % players]
-    assert fitted.at_table(game, player) == cell
-    after = game.copy(dice="external", history=False)
-    after.play(appraise(game, player).choice, player)
-    with_bias = lift(game, player, after)
-    saved, fitted.table_bias = fitted.table_bias, {}
-    try:
-        assert with_bias - lift(game, player, after) == pytest.approx(cell)
-    finally:
-        fitted.table_bias = saved
-    assert fitted.at_table(Game("tres-fute", 1, seed=5), 0) == 0.0
-    assert fitted.at_table(Game("tres-fute", 2, seed=5), 1) == 0.0
-
-
-def test_a_table_bias_of_the_wrong_shape_is_refused() -> None:
-    game = Game("tres-fute", 1)
-    names = list(valuation_network(game).encoder.names)
-    data = json.loads((resources.files("tresfute.bots") / "data" / lift_file("tres-fute")).read_text())
-    with pytest.raises(ValueError, match="table bias for 3 players is not a row of 3 numbers a round"):
-        Lift.from_json({**data, "table_bias": {"3": [[1.0, 2.0]] * 5}}, names)
-    with pytest.raises(ValueError, match="table bias for 5 players"):
-        Lift.from_json({**data, "table_bias": {"5": [[0.0] * 5] * 4}}, names)
-
-
 def _script(monkeypatch: pytest.MonkeyPatch, name: str):
     import importlib.util
-    from pathlib import Path
 
     scripts = Path(__file__).parent.parent / "scripts"
     monkeypatch.syspath_prepend(str(scripts))  # cost_calibration reads value_calibration's players
@@ -361,29 +300,3 @@ def test_a_refined_lift_adds_to_the_lift_it_refines(monkeypatch: pytest.MonkeyPa
     held = refined(1e12) - before
     assert np.ptp(held) < 0.05
     assert np.mean(held) == pytest.approx(5.0, abs=0.5)
-
-
-def test_the_table_bias_script_measures_what_a_strong_table_scored_above_its_values_and_adds_it(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """``scripts/table_bias.py``: a table played by the strong choice at every decision gives,
-    for each decision, its round, the deciding seat counted from the active player's, and the
-    seat's final score less the value shown then; ``--write`` adds the means to the shipped bias."""
-    script = _script(monkeypatch, "table_bias")
-    game = script.measured(("tres-fute", 3, 740, 0, {}))
-    assert game["players"] == 3 and len(game["rows"]) > 60
-    assert {round_ for round_, _, _ in game["rows"]} == set(range(1, 6))
-    assert {offset for _, offset, _ in game["rows"]} == {0, 1, 2}
-    found = script.means([game], 3)
-    mean, _se, games = found[1, 0]
-    first = [left for round_, offset, left in game["rows"] if (round_, offset) == (1, 0)]
-    assert games == 1 and mean == pytest.approx(sum(first) / len(first))
-    shipped = resources.files("tresfute.bots") / "data" / lift_file("tres-fute")
-    (tmp_path / lift_file("tres-fute")).write_text(shipped.read_text())
-    monkeypatch.setattr(script, "DATA", tmp_path)
-    before = json.loads(shipped.read_text())["table_bias"]["3"]
-    script.write("tres-fute", {}, {3: found})
-    after = json.loads((tmp_path / lift_file("tres-fute")).read_text())
-    assert after["table_bias"]["3"][0][0] == pytest.approx(before[0][0] + mean, abs=0.051)
-    assert after["table_bias"]["4"] == json.loads(shipped.read_text())["table_bias"]["4"], "the other sizes kept"
-    assert after["table_bias_made_by"][-1].startswith("python scripts/table_bias.py")

@@ -18,10 +18,12 @@ from tresfute.bots.network import (
     _encoder,
     _first_shipped,
     finished_for,
+    network_alone,
     network_file,
     network_for,
     reading_of,
     shipped_network,
+    table_network,
     valuation_network,
 )
 from tresfute.bots.strong import StrongBot, afterstates
@@ -506,3 +508,118 @@ def test_a_player_done_with_the_last_turn_is_worth_its_score_while_the_others_pi
             assert not finished_for(game, 0)
         game.play(rng.choice(game.legal_moves()))
     assert checked
+
+
+# --- networks that know the table (issue 71) ----------------------------------------------
+
+
+def _table_inputs(encoder, game: Game, player: int) -> tuple[int, int, int]:
+    """The table's size, the others' turns left and those before one's own turn, as the
+    table encoder's one-hot inputs say them."""
+    inputs = dict(zip(encoder.names, encoder.encode(game, player), strict=True))
+    size = next(n for n in (2, 3, 4) if inputs[f"table of {n}"] == 1)
+    left = next(k for k in range(13) if inputs[f"others' turns left {k}"] == 1)
+    before = next(k for k in range(5) if inputs[f"others' turns before own {k}"] == 1)
+    return size, left, before
+
+
+def test_the_table_inputs_count_the_picks_from_others_platters_still_to_come() -> None:
+    """Three players, five rounds: each of the others' turns gives a seat one pick from their
+    platter, so every seat has 2 x 5 of them ahead at the start. A pick made, that turn is no
+    longer ahead; one's own turn's active part over, the two others' turns come before the next."""
+    encoder = _encoder("tres-fute", True)
+    rng = random.Random(5)
+    game = Game("tres-fute", players=3, seed=5)
+    assert [_table_inputs(encoder, game, p) for p in range(3)] == [(3, 10, 0), (3, 10, 1), (3, 10, 2)]
+    seen = set()
+    while not game.is_over:
+        passive = str(game.phase) == "passive"
+        if game.round == 1 and game.turn == 0 and passive and str(game.stage[1]) == "done":
+            seen.add("picked")
+            assert _table_inputs(encoder, game, 1)[1:] == (9, 1)  # its own turn next, the third's later
+            assert _table_inputs(encoder, game, 0)[1:] == (10, 3)  # its active part over
+        if game.round == game.rounds and game.turn == 2 and passive and str(game.stage[0]) != "done":
+            seen.add("last pick")
+            assert _table_inputs(encoder, game, 0)[1] == 1
+        game.play(rng.choice(game.legal_moves()))
+    assert seen == {"picked", "last pick"}
+    alone = Game("tres-fute", seed=5)
+    inputs = encoder.encode(alone, 0)
+    assert not any(inputs[_encoder("tres-fute").size :]), "alone, no table input is set"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_table_network_grown_from_a_solo_one_values_as_it_until_trained(game_id: str, tmp_path: Path) -> None:
+    """``for_tables`` adds the table's inputs with zero weights: every position of games of 1 to
+    4 players is valued as the solo network values it (to float32's rounding); the file says it
+    is a table network, and a solo network's weights are refused for one."""
+    solo = shipped_network(game_id)
+    table = solo.for_tables()
+    assert table.table and table.encoder.size > solo.encoder.size
+    rng = random.Random(2)
+    for players in (1, 2, 3, 4):
+        game = Game(game_id, players=players, seed=players)
+        while not game.is_over:
+            player = game.to_move
+            afters = [after for _, after in game.afterstates()]
+            assert table.values(afters, player) == pytest.approx(solo.values(afters, player), abs=1e-3)
+            game.play(rng.choice(game.legal_moves()))
+    table.save(tmp_path / "table.npz")
+    loaded = ValueNetwork.load(tmp_path / "table.npz")
+    assert loaded.table and loaded.weights_digest() == table.weights_digest() != solo.weights_digest()
+    with pytest.raises(ValueError, match="table network takes"):
+        ValueNetwork(game_id, solo.layers, table=True)
+
+
+def test_table_self_play_learns_each_seat_s_afterstates_towards_its_own_final_score() -> None:
+    """Games at a table: every seat is the network, each seat's chosen afterstates are rows of the
+    table encoder, and (lambda 1) each row's target is its own seat's final score."""
+    network = shipped_network("tres-fute").for_tables()
+    x, targets, finals = play_games(Job(network.to_bytes(), "train", 4, [0, 1], 0.0, 1.0, players=(3,)))
+    assert len(finals) == 6 and x.shape == (len(targets), network.encoder.size)
+    score_input = network.encoder.names.index("score")
+    reached = {round(float(t) * 100 + float(row[score_input]) * 200) for t, row in zip(targets, x, strict=True)}
+    assert reached == set(finals), "every seat's rows end on that seat's final score"
+    assert all(row[network.encoder.names.index("table of 3")] == 1 for row in x)
+
+
+def test_a_table_run_grows_its_start_for_tables_and_resumes_with_its_table_sizes(tmp_path: Path) -> None:
+    """``players`` (2 to 4) makes a run a table run: its start is grown with the table's inputs,
+    its games are played at those tables in turn, and a checkpoint keeps them."""
+    start = ValueNetwork.initial("tres-fute", (8, 8), seed=1)
+    settings = Settings(
+        game="tres-fute", iterations=1, games=2, hidden=(8, 8), eval_every=1, eval_games=2, workers=1, players=(2, 4)
+    )
+    state = new_state(settings, start)
+    assert state.network.table
+    run(state, tmp_path / "run.npz", report=lambda line: None)
+    resumed = load_checkpoint(tmp_path / "run.npz")
+    assert resumed.settings.players == (2, 4) and resumed.network.table
+    assert final_network(resumed).table
+    with pytest.raises(ValueError, match="trained at tables"):
+        new_state(Settings(game="tres-fute", hidden=(8, 8)), state.network)
+
+
+@pytest.mark.parametrize(
+    "game_id, rules",
+    [("tres-fute", {}), ("vraiment-tres-fute", {}), ("vraiment-tres-fute", {"reprise_with_no_die_left": False})],
+)
+def test_at_tables_of_three_and_four_the_strong_player_and_the_review_take_the_table_network(
+    game_id: str, rules: dict[str, bool]
+) -> None:
+    """Every game and reading ships a table network, trained at tables of 2, 3 and 4 under that
+    reading. At tables of three and four the strong player plays with it and the review and
+    the hint value with it; alone and at two they keep the solo networks, which played better
+    at two (docs/bench.md); the chance to win keeps the solo network its calibration was
+    measured on (``network_alone``)."""
+    alone = Game(game_id, players=1, rules=rules)
+    reading = reading_of(alone)
+    table = table_network(game_id, reading)
+    assert table is not None and table.table and table.info["settings"]["players"] == [2, 3, 4]
+    assert table.info["settings"]["rules"] == dict(reading)
+    for players in (1, 2, 3, 4):
+        game = Game(game_id, players=players, rules=rules)
+        assert (network_for(game) is table) == (valuation_network(game) is table) == (players >= 3)
+        assert network_alone(game) is shipped_network(game_id, reading)
+        if players < 3:
+            assert network_for(game) is network_alone(game) and not valuation_network(game).table

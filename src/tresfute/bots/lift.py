@@ -7,7 +7,7 @@ How it works, at length: docs/design.md (bots/lift.py).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
@@ -33,13 +33,8 @@ class Lift:
     and its late positions (little left to gain) were lifted by the sheet model as if a whole
     turn of one's own were still to come.
 
-    At a table of three or four the network reads the moment as the solo game's
-    (``network.Encoder._time_as_solo``) and misses the passive picks the table adds (two or
-    three a round, against one alone). ``table_bias`` adds what strong tables scored above the
-    values shown (``scripts/table_bias.py``), for each table size, round and seat counted from
-    the active player's. A table of two has none: it plays the solo game's rounds and passive
-    picks, and what it leaves out, the other's platter, depends on who plays it (measured on
-    tuning seeds: strong tables' values 6 to 35 points high, random ones' about right)."""
+    At a table of three or four the valuation network is the table network
+    (``network.table_network``), which counts the picks the table adds itself."""
 
     rounds: int
     intercept: float
@@ -48,8 +43,6 @@ class Lift:
     at_rounds_left: list[tuple[float, np.ndarray]]
     by_rounds_left_mean: list[float]
     difference_scale: list[float]
-    # table size -> [round - 1][(seat - active) % size]: points added to the values at a table
-    table_bias: dict[int, list[list[float]]] = field(default_factory=dict)
 
     def __call__(self, inputs: list[float], rounds_left: int, rounds: int | None = None, solo: bool = True) -> float:
         """The lift after a choice whose afterstate has these ``inputs``, with ``rounds_left``
@@ -66,15 +59,6 @@ class Lift:
         """Whether the sheet model applies: not at a table with fewer rounds than the solo
         game's, nor in a table's last round (see the class's docstring)."""
         return (rounds is None or rounds == self.rounds) and (rounds_left != 0 or solo)
-
-    def at_table(self, game: Game, player: int) -> float:
-        """What ``table_bias`` adds to ``player``'s values in ``game`` (0 alone, or at a table
-        size it was not measured at)."""
-        rows = self.table_bias.get(game.n_players)
-        if rows is None:
-            return 0.0
-        row = rows[min(max(game.round, 1), len(rows)) - 1]
-        return row[(player - game.active) % game.n_players]
 
     def scale(self, rounds_left: int, rounds: int | None = None, solo: bool = True) -> float:
         """What a difference between two moves' values is multiplied by, with ``rounds_left``
@@ -106,13 +90,7 @@ class Lift:
         if len(scales) != rounds:
             raise ValueError(f"the lift has {len(scales)} difference scales by rounds left, not {rounds}")
         weights, by_rounds_left = vector(data["weights"]), vector(data["by_rounds_left"])
-        table_bias: dict[int, list[list[float]]] = {}
-        for size, rows in data.get("table_bias", {}).items():
-            n = int(size)
-            if not 2 <= n <= 4 or not rows or any(len(row) != n for row in rows):
-                raise ValueError(f"the lift's table bias for {size} players is not a row of {size} numbers a round")
-            table_bias[n] = [[float(x) for x in row] for row in rows]
-        return cls(rounds, float(data["intercept"]), weights, by_rounds_left, own, means, scales, table_bias)
+        return cls(rounds, float(data["intercept"]), weights, by_rounds_left, own, means, scales)
 
 
 def lift_file(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
@@ -143,7 +121,7 @@ def lift(game: Game, player: int, after: Game, network: ValueNetwork | None = No
     fitted = shipped_lift(game, network)
     if inputs is None or fitted is None:
         return 0.0
-    return fitted(inputs, *_where(game)) + fitted.at_table(game, player)
+    return fitted(inputs, *_where(game))
 
 
 def difference_scale(game: Game, network: ValueNetwork | None = None) -> float:

@@ -74,11 +74,23 @@ class AreaInputs:
         self.points = points
 
 
-class Encoder:
-    """The network's input vector for one player's view of a position."""
+TABLE_SIZES = (2, 3, 4)
+# the tables where the table network plays and values (``network_for``, ``valuation_network``):
+# at two the solo networks played better (docs/bench.md)
+TABLE_NETWORK_SIZES = (3, 4)
 
-    def __init__(self, spec: GameSpec) -> None:
+
+class Encoder:
+    """The network's input vector for one player's view of a position.
+
+    A table encoder (``table=True``) appends what the solo game's inputs cannot say of a table
+    (:meth:`_table`): its size, the others' turns left in the game (each a pick from their
+    platter) and those before one's own next turn. Those inputs come last, so a table network
+    grown from a solo one (zero weights on them) starts by valuing as the solo one does."""
+
+    def __init__(self, spec: GameSpec, table: bool = False) -> None:
         self.spec = spec
+        self.table = table
         self.entry_values = {colour: _entry_values(spec, colour) for colour in spec.areas}
         self._areas_seen: dict[str, dict[tuple[int, ...], AreaInputs]] = {c: {} for c in spec.areas}
         # a sheet's shared area lists never change (``Sheet.owned``): their inputs kept by the
@@ -142,6 +154,10 @@ class Encoder:
             if die in spec.areas:
                 names.append(f"die {die} in hand x openness")
         names += [f"pending {colour}" for colour in spec.areas] + ["pending choice", "pending other"]
+        if self.table:
+            names += [f"table of {n}" for n in TABLE_SIZES]
+            names += [f"others' turns left {k}" for k in range(_most_others_turns(spec) + 1)]
+            names += [f"others' turns before own {k}" for k in range(max(TABLE_SIZES) + 1)]
         return names
 
     def area(self, colour: str, state: tuple[int, ...]) -> AreaInputs:
@@ -245,7 +261,25 @@ class Encoder:
             rest.append(self._pending(waiting))
         else:
             rest.append(pieces.no_pending)
+        if self.table:
+            rest.append(self._table(game, player))
         return areas, total, b"".join(rest)
+
+    def _table(self, game: Game, player: int) -> bytes:
+        """The table's inputs (none set alone): its size, the turns of others still to come in
+        the game (the current one while the player still has its pick in it), and how many of
+        them come before the player's own next turn."""
+        pieces = self._pieces
+        n = game.n_players
+        if n == 1 or game.is_over:
+            return pieces.no_table
+        turn = game.turn
+        current = turn != player and not (game.phase is _PASSIVE and game.stage[player] is _DONE_STAGE)
+        later = sum(1 for t in range(turn + 1, n) if t != player) + (game.rounds - game.round) * (n - 1)
+        before = (player - turn) % n
+        if before == 0 and game.phase is _PASSIVE:  # one's own turn's active part is over
+            before = n
+        return pieces.table_size[n] + pieces.others_left(int(current) + later) + pieces.others_before[before]
 
     def _areas_of(self, sheet: Sheet) -> list[AreaInputs]:
         """What each area of a sheet gives (:meth:`area`), an area whose list the sheet shares
@@ -359,6 +393,11 @@ class Encoder:
         return self._pieces.pending.pack(*pending.values(), choice, other)
 
 
+def _most_others_turns(spec: GameSpec) -> int:
+    """The most turns of other players one game at a table holds (each a pick from a platter)."""
+    return max((n - 1) * spec.rounds_by_players[n] for n in TABLE_SIZES)
+
+
 def finished_for(game: Game, player: int) -> bool:
     """Whether ``player`` has nothing more to do in a game at a table that others still finish
     (the last turn's platter picks): its score is final."""
@@ -396,6 +435,15 @@ class _RestPieces:
         self.dice = [one_hot(len(WHERE), place) + one_hot(6, shows - 1) for place in range(3) for shows in range(7)]
         self.pending = struct.Struct(f"{len(spec.areas) + 2}f")
         self.no_pending = bytes(self.pending.size)  # float32 zeros
+        sizes = {n: one_hot(len(TABLE_SIZES), TABLE_SIZES.index(n)) for n in TABLE_SIZES}
+        self.table_size = sizes
+        most = _most_others_turns(spec)
+        self.others_lefts = [one_hot(most + 1, k) for k in range(most + 1)]
+        self.others_before = [one_hot(max(TABLE_SIZES) + 1, k) for k in range(max(TABLE_SIZES) + 1)]
+        self.no_table = bytes(len(sizes[2]) + len(self.others_lefts[0]) + len(self.others_before[0]))
+
+    def others_left(self, k: int) -> bytes:
+        return self.others_lefts[min(k, len(self.others_lefts) - 1)]
 
     def rounds_left(self, left: int) -> bytes:
         """The rounds-left group; none set past the game's end (or beyond the printed rounds)."""
@@ -413,18 +461,32 @@ class ValueNetwork:
     single output, in hundreds of points.
     """
 
-    def __init__(self, spec_id: str, layers: list[tuple[np.ndarray, np.ndarray]], info: dict | None = None) -> None:
+    def __init__(
+        self, spec_id: str, layers: list[tuple[np.ndarray, np.ndarray]], info: dict | None = None, table: bool = False
+    ) -> None:
         self.spec = get_spec(spec_id)
         self.spec_id = spec_id
-        self.encoder = _encoder(spec_id)
+        self.table = table  # its inputs are the table encoder's (trained at tables: ``for_tables``)
+        self.encoder = _encoder(spec_id, table)
         if not layers or layers[0][0].shape[0] != self.encoder.size or layers[-1][0].shape[1] != 1:
-            raise ValueError(f"a {spec_id} network takes {self.encoder.size} inputs and gives one output")
+            kind = "table " if table else ""
+            raise ValueError(f"a {spec_id} {kind}network takes {self.encoder.size} inputs and gives one output")
         for (w, b), (w_next, _) in pairwise(layers):
             if b.shape != (w.shape[1],) or w_next.shape[0] != w.shape[1]:
                 raise ValueError("the network's layers do not fit together")
         self.layers = [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in layers]
         self.info = dict(info or {})
         self.weights_changed()
+
+    def for_tables(self) -> ValueNetwork:
+        """This solo network as a table network that values every position as it does: the
+        table's inputs (``Encoder._table``) added with zero weights, for training to set."""
+        if self.table:
+            return ValueNetwork.from_bytes(self.to_bytes())
+        added = _encoder(self.spec_id, True).size - self.encoder.size
+        (w, b), *above = self.layers
+        grown = np.concatenate([w, np.zeros((added, w.shape[1]), np.float32)])
+        return ValueNetwork(self.spec_id, [(grown, b.copy()), *[(x.copy(), y.copy()) for x, y in above]], table=True)
 
     @classmethod
     def initial(cls, spec_id: str, hidden: tuple[int, ...] = (128, 128), seed: int = 0) -> ValueNetwork:
@@ -446,7 +508,7 @@ class ValueNetwork:
         block-diagonal, the last ones stacked and divided by their number. Averaging several
         equally strong networks values positions more steadily than any one of them.
         """
-        if not networks or len({(n.spec_id, len(n.layers)) for n in networks}) != 1:
+        if not networks or len({(n.spec_id, len(n.layers), n.table) for n in networks}) != 1:
             raise ValueError("networks to average must be of one game and have as many layers")
         depth, count = len(networks[0].layers), len(networks)
         layers: list[tuple[np.ndarray, np.ndarray]] = []
@@ -464,7 +526,7 @@ class ValueNetwork:
                     w[row : row + x.shape[0], col : col + x.shape[1]] = x
                     row, col = row + x.shape[0], col + x.shape[1]
                 layers.append((w, np.concatenate(biases)))
-        return cls(networks[0].spec_id, layers, info)
+        return cls(networks[0].spec_id, layers, info, networks[0].table)
 
     def forward(self, inputs: np.ndarray) -> np.ndarray:
         """The raw outputs (points to come, in hundreds) for a batch of input rows."""
@@ -601,7 +663,7 @@ class ValueNetwork:
         """The SHA-256 of the weights alone (each layer's shape, weights and biases as
         little-endian float32): the same for the same network whatever file holds it (a file's
         own bytes also hold the time it was written, and the training record)."""
-        digest = hashlib.sha256(self.spec_id.encode())
+        digest = hashlib.sha256(self.spec_id.encode() + (b" table" if self.table else b""))
         for w, b in self.layers:
             digest.update(repr((w.shape, b.shape)).encode())
             digest.update(np.ascontiguousarray(w, dtype="<f4").tobytes())
@@ -611,6 +673,8 @@ class ValueNetwork:
     def to_bytes(self) -> bytes:
         arrays: dict[str, Any] = {"format": np.array(FORMAT), "game": np.array(self.spec_id)}
         arrays["info"] = np.array(_json_dumps(self.info))
+        if self.table:
+            arrays["inputs"] = np.array("table")
         for k, (w, b) in enumerate(self.layers):
             arrays[f"w{k}"] = w.astype(np.float32)
             arrays[f"b{k}"] = b.astype(np.float32)
@@ -631,7 +695,8 @@ class ValueNetwork:
                 while f"w{len(layers)}" in arrays:
                     k = len(layers)
                     layers.append((arrays[f"w{k}"], arrays[f"b{k}"]))
-                return cls(str(arrays["game"]), layers, _json_loads(str(arrays["info"])))
+                table = "inputs" in arrays and str(arrays["inputs"]) == "table"
+                return cls(str(arrays["game"]), layers, _json_loads(str(arrays["info"])), table)
         except (OSError, KeyError, EOFError, ValueError) as error:  # not an archive of arrays, one missing
             raise ValueError(f"not a {FORMAT} file: {error}") from None
 
@@ -670,8 +735,8 @@ def _diagonal_blocks(w: np.ndarray) -> list[tuple[slice, slice]] | None:
 
 
 @cache
-def _encoder(spec_id: str) -> Encoder:
-    return Encoder(get_spec(spec_id))
+def _encoder(spec_id: str, table: bool = False) -> Encoder:
+    return Encoder(get_spec(spec_id), table)
 
 
 @cache
@@ -722,10 +787,30 @@ def trained_under(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> b
     return (resources.files("tresfute.bots") / "data" / network_file(game_id, reading)).is_file()
 
 
+@cache
+def table_network(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> ValueNetwork | None:
+    """The network trained at tables of 2 to 4 for this game and reading of its rules
+    (``network-<game>[-reading]-table.npz``: self-play at every table size, with beginners'
+    openings), None where the package has none."""
+    name = network_file(game_id, reading, "table")
+    return _loaded(name) if (resources.files("tresfute.bots") / "data" / name).is_file() else None
+
+
 def network_for(game: Game) -> ValueNetwork:
-    """The shipped network for this game under its reading of the rules (see ``shipped_network``);
+    """The network the strong player plays with: at a table of ``TABLE_NETWORK_SIZES`` the table
+    network (``table_network``) where the package has it, else :func:`network_alone`."""
+    if game.n_players in TABLE_NETWORK_SIZES:
+        table = table_network(game.spec.id, reading_of(game))
+        if table is not None:
+            return table
+    return network_alone(game)
+
+
+def network_alone(game: Game) -> ValueNetwork:
+    """The solo network for this game under its reading of the rules (see ``shipped_network``);
     where the package has none for that reading, the default reading's, with an
-    :class:`UntrainedRulesWarning` (it plays, but was not trained for these rules)."""
+    :class:`UntrainedRulesWarning` (it plays, but was not trained for these rules). The chance
+    to win is calibrated on its values, at every table (``bots/winning.py``)."""
     reading = reading_of(game)
     if not trained_under(game.spec.id, reading):
         warnings.warn(
@@ -750,5 +835,12 @@ def valuation_network(game: Game) -> ValueNetwork:
     trained on every kind of sheet, a beginner's too, where the package has it
     (``network-<game>-valuation.npz``), else the player's. The player keeps the network that
     plays best; valuing with another one also keeps its errors out of the values of the moves
-    it chose (docs/review.md)."""
-    return _valuation(game.spec.id, reading_of(game))
+    it chose (docs/review.md). At a table of ``TABLE_NETWORK_SIZES``, the table network
+    (``table_network``: trained with beginners' openings too) where the package has it: the solo
+    one misses the two or three picks a round such a table gives."""
+    reading = reading_of(game)
+    if game.n_players in TABLE_NETWORK_SIZES:
+        table = table_network(game.spec.id, reading)
+        if table is not None:
+            return table
+    return _valuation(game.spec.id, reading)

@@ -21,7 +21,7 @@ from ..rules import Game
 from ..seeds import derived_seed
 from .blas import blas_threads
 from .greedy import GreedyBot
-from .network import SCALE, ValueNetwork
+from .network import SCALE, ValueNetwork, finished_for
 from .strong import StrongBot, afterstates, evaluate_moves
 
 
@@ -46,6 +46,7 @@ class Settings:
     search: bool = False  # self-play moves chosen by the strong player's search over this network
     openings: float = 0.0  # share of training games that begin with other players' play (see OPENINGS)
     rules: dict[str, bool] = field(default_factory=dict)  # rules options of the games (a reading)
+    players: tuple[int, ...] = (1,)  # table sizes, in turn game by game (2 to 4: a table network)
 
     def at(self, pair: tuple[float, float], iteration: int) -> float:
         """A setting annealed from its first to its last value, geometrically."""
@@ -68,6 +69,7 @@ class Job(NamedTuple):
     search: bool = False
     openings: float = 0.0
     rules: tuple[tuple[str, bool], ...] = ()  # the game's rules options (a reading of the rules)
+    players: tuple[int, ...] = (1,)  # game number k is played at a table of players[k % len(players)]
 
 
 @dataclass
@@ -109,7 +111,7 @@ def choose(
     else:
         k = max(range(len(moves)), key=values.__getitem__)
     after = afters[k]
-    inputs = None if after.is_over else network.encoder.encode(after, player)
+    inputs = None if after.is_over or finished_for(after, player) else network.encoder.encode(after, player)
     return moves[k], values[k], inputs, after
 
 
@@ -158,25 +160,34 @@ CARELESS = 1 / 3  # the share of random moves of the careless opening
 
 
 def play_opening(game: Game, network: ValueNetwork, rng: random.Random) -> None:
-    """Rounds of another kind of player than the network (``OPENINGS``, one drawn), from the
-    first round to one drawn among the others: the sheets a beginner or a careless player has."""
-    kind = OPENINGS[rng.randrange(len(OPENINGS))]
+    """Rounds of other kinds of player than the network (``OPENINGS``, one drawn per seat), from
+    the first round to one drawn among the others: the sheets a beginner or a careless player has."""
+    kinds = [OPENINGS[rng.randrange(len(OPENINGS))]]
     hand_over = rng.randint(2, game.rounds)  # the network plays from this round's start
-    greedy = GreedyBot(rng.getrandbits(32))
+    greedy = [GreedyBot(rng.getrandbits(32))]
+    for _ in range(1, game.n_players):
+        kinds.append(OPENINGS[rng.randrange(len(OPENINGS))])
+        greedy.append(GreedyBot(rng.getrandbits(32)))
     while not game.is_over and game.round < hand_over:
-        moves = game.legal_moves(0)
+        player = game.to_move
+        assert player is not None  # the game is not over
+        kind = kinds[player]
+        moves = game.legal_moves(player)
         if kind == "random" or (kind == "careless" and rng.random() < CARELESS):
             move = moves[rng.randrange(len(moves))]
         elif kind == "greedy":
-            move = greedy.choose(game, 0)
+            move = greedy[player].choose(game, player)
         else:
-            move = evaluate_moves(game, 0, network)[0][1]  # the network's best
-        game.play(move, 0)
+            move = evaluate_moves(game, player, network)[0][1]  # the network's best
+        game.play(move, player)
 
 
 @blas_threads()
 def play_games(job: Job) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """Self-play games: the inputs of every chosen afterstate, their targets, the final scores."""
+    """Self-play games: the inputs of every chosen afterstate, their targets, the final scores.
+
+    At a table every seat is the network, and each seat's afterstates get their targets from
+    that seat's own later values and final score."""
     job = Job(*job)
     purpose, seed, explore, lam = job.purpose, job.seed, job.explore, job.lam
     network = ValueNetwork.from_bytes(job.network)
@@ -184,36 +195,55 @@ def play_games(job: Job) -> tuple[np.ndarray, np.ndarray, list[int]]:
     targets: list[float] = []
     finals = []
     for number in job.numbers:
-        game = Game(network.spec_id, players=1, seed=derived_seed(seed, number, purpose), rules=dict(job.rules))
+        players = job.players[number % len(job.players)]
+        game = Game(network.spec_id, players=players, seed=derived_seed(seed, number, purpose), rules=dict(job.rules))
         rng = random.Random(derived_seed(seed, number, f"{purpose}-explore"))
         searcher = StrongBot(derived_seed(seed, number, f"{purpose}-search"), network=network) if job.search else None
-        values, now, inputs = [], [], []
+        seats = [_Seat() for _ in range(players)]
         if job.openings and purpose == "train":
             opening = random.Random(derived_seed(seed, number, "opening"))
             if opening.random() < job.openings:
                 play_opening(game, network, opening)
         while not game.is_over:
-            move, value, x, after = choose(network, game, 0, rng, explore, searcher)
+            player = game.to_move
+            assert player is not None  # the game is not over
+            move, value, x, after = choose(network, game, player, rng, explore, searcher)
             if x is not None:
-                values.append(value)
-                now.append(after.score(0).total)
-                inputs.append(x)
-            game.play(move, 0)
-        final = game.score(0).total
-        finals.append(final)
-        if purpose == "eval":
-            continue
-        target = float(final)
-        next_value = float(final)
-        game_targets = [0.0] * len(values)
-        for t in range(len(values) - 1, -1, -1):
-            target = (1 - lam) * next_value + lam * target
-            game_targets[t] = (target - now[t]) / SCALE
-            next_value = values[t]
-        rows += inputs
-        targets += game_targets
+                seat = seats[player]
+                seat.values.append(value)
+                seat.now.append(after.score(player).total)
+                seat.inputs.append(x)
+            game.play(move, player)
+        for player, seat in enumerate(seats):
+            final = game.score(player).total
+            finals.append(final)
+            if purpose == "eval":
+                continue
+            rows += seat.inputs
+            targets += _lambda_targets(seat, final, lam)
     x = np.array(rows, dtype=np.float32).reshape(len(rows), network.encoder.size)
     return x, np.array(targets, dtype=np.float32), finals
+
+
+class _Seat:
+    """One seat's chosen afterstates in a self-play game: their values, scores and inputs."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+        self.now: list[int] = []
+        self.inputs: list[list[float]] = []
+
+
+def _lambda_targets(seat: _Seat, final: int, lam: float) -> list[float]:
+    """Each afterstate's lambda-return (the next one's value mixed with the target after it,
+    ending on the final score), less its score now, in the network's unit."""
+    target = next_value = float(final)
+    found = [0.0] * len(seat.values)
+    for t in range(len(seat.values) - 1, -1, -1):
+        target = (1 - lam) * next_value + lam * target
+        found[t] = (target - seat.now[t]) / SCALE
+        next_value = seat.values[t]
+    return found
 
 
 def _jobs(
@@ -227,11 +257,12 @@ def _jobs(
     search: bool = False,
     openings: float = 0.0,
     rules: dict[str, bool] | None = None,
+    players: tuple[int, ...] = (1,),
 ) -> list[Job]:
     data = network.to_bytes()
     kept = tuple(sorted((rules or {}).items()))
     return [
-        Job(data, purpose, seed, list(numbers[i : i + chunk]), explore, lam, search, openings, kept)
+        Job(data, purpose, seed, list(numbers[i : i + chunk]), explore, lam, search, openings, kept, players)
         for i in range(0, len(numbers), chunk)
     ]
 
@@ -294,10 +325,16 @@ def _gradients(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray, y: np
 
 
 def evaluate(
-    network: ValueNetwork, games: int, seed: int, pool: Any, chunk: int = 25, rules: dict[str, bool] | None = None
+    network: ValueNetwork,
+    games: int,
+    seed: int,
+    pool: Any,
+    chunk: int = 25,
+    rules: dict[str, bool] | None = None,
+    players: tuple[int, ...] = (1,),
 ) -> float:
-    """Mean score of the network's own play (no exploration) on evaluation seeds."""
-    jobs = _jobs(network, "eval", seed, range(games), 0.0, 0.0, chunk, rules=rules)
+    """Mean score of the network's own play (no exploration) on evaluation seeds (every seat's)."""
+    jobs = _jobs(network, "eval", seed, range(games), 0.0, 0.0, chunk, rules=rules, players=players)
     finals = [s for _, _, scores in _map(pool, play_games, jobs) for s in scores]
     return float(np.mean(finals))
 
@@ -343,6 +380,7 @@ def run(
                 settings.search,
                 settings.openings,
                 settings.rules,
+                settings.players,
             )
             parts = []
             with bar(len(numbers), f"iteration {i + 1}") if bar else nullcontext() as progress:
@@ -367,7 +405,14 @@ def run(
             }
             state.iteration += 1
             if state.iteration % settings.eval_every == 0 or state.iteration == settings.iterations:
-                mean = evaluate(state.network, settings.eval_games, settings.seed, pool, rules=settings.rules)
+                mean = evaluate(
+                    state.network,
+                    settings.eval_games,
+                    settings.seed,
+                    pool,
+                    rules=settings.rules,
+                    players=settings.players,
+                )
                 point["eval_mean"] = round(mean, 2)
                 if mean > state.best_mean:
                     state.best_mean = mean
@@ -399,9 +444,16 @@ def final_network(state: State) -> ValueNetwork:
 
 
 def new_state(settings: Settings, start: ValueNetwork | None = None) -> State:
-    network = start or ValueNetwork.initial(settings.game, settings.hidden, settings.seed)
+    """A run's start: ``start`` (a table network grown from it for tables: ``for_tables``), else
+    random weights."""
+    at_tables = settings.players != (1,)
+    if start is None:
+        start = ValueNetwork.initial(settings.game, settings.hidden, settings.seed)
+    network = start.for_tables() if at_tables else start
     if network.spec_id != settings.game:
         raise ValueError(f"the starting network is for {network.spec_id}, not {settings.game}")
+    if network.table and not at_tables:
+        raise ValueError("a table network is trained at tables (players 2 to 4)")
     return State(settings, network)
 
 
@@ -441,6 +493,7 @@ def load_checkpoint(path: Path) -> State:
         raw["hidden"] = tuple(raw["hidden"])
         raw["explore"] = tuple(raw["explore"])
         raw["learning_rate"] = tuple(raw["learning_rate"])
+        raw["players"] = tuple(raw.get("players", (1,)))
         settings = Settings(**raw)
         network = ValueNetwork.from_bytes(arrays["network"].tobytes())
         best = ValueNetwork.from_bytes(arrays["best"].tobytes()) if "best" in arrays else None
