@@ -275,7 +275,8 @@ class Encoder:
             return pieces.no_table
         turn = game.turn
         current = turn != player and not (game.phase is _PASSIVE and game.stage[player] is _DONE_STAGE)
-        later = sum(1 for t in range(turn + 1, n) if t != player) + (game.rounds - game.round) * (n - 1)
+        # the turns after the current one in this round (less one's own), then the later rounds'
+        later = (n - 1 - turn) - (player > turn) + (game.rounds - game.round) * (n - 1)
         before = (player - turn) % n
         if before == 0 and game.phase is _PASSIVE:  # one's own turn's active part is over
             before = n
@@ -435,12 +436,11 @@ class _RestPieces:
         self.dice = [one_hot(len(WHERE), place) + one_hot(6, shows - 1) for place in range(3) for shows in range(7)]
         self.pending = struct.Struct(f"{len(spec.areas) + 2}f")
         self.no_pending = bytes(self.pending.size)  # float32 zeros
-        sizes = {n: one_hot(len(TABLE_SIZES), TABLE_SIZES.index(n)) for n in TABLE_SIZES}
-        self.table_size = sizes
+        self.table_size = {n: one_hot(len(TABLE_SIZES), k) for k, n in enumerate(TABLE_SIZES)}
         most = _most_others_turns(spec)
         self.others_lefts = [one_hot(most + 1, k) for k in range(most + 1)]
         self.others_before = [one_hot(max(TABLE_SIZES) + 1, k) for k in range(max(TABLE_SIZES) + 1)]
-        self.no_table = bytes(len(sizes[2]) + len(self.others_lefts[0]) + len(self.others_before[0]))
+        self.no_table = bytes(len(self.table_size[2]) + len(self.others_lefts[0]) + len(self.others_before[0]))
 
     def others_left(self, k: int) -> bytes:
         return self.others_lefts[min(k, len(self.others_lefts) - 1)]
@@ -796,14 +796,16 @@ def table_network(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> V
     return _loaded(name) if (resources.files("tresfute.bots") / "data" / name).is_file() else None
 
 
+def _table_network_for(game: Game) -> ValueNetwork | None:
+    """The table network where this game's table is one of ``TABLE_NETWORK_SIZES`` and the
+    package has one for its reading; None otherwise."""
+    return table_network(game.spec.id, reading_of(game)) if game.n_players in TABLE_NETWORK_SIZES else None
+
+
 def network_for(game: Game) -> ValueNetwork:
     """The network the strong player plays with: at a table of ``TABLE_NETWORK_SIZES`` the table
     network (``table_network``) where the package has it, else :func:`network_alone`."""
-    if game.n_players in TABLE_NETWORK_SIZES:
-        table = table_network(game.spec.id, reading_of(game))
-        if table is not None:
-            return table
-    return network_alone(game)
+    return _table_network_for(game) or network_alone(game)
 
 
 def network_alone(game: Game) -> ValueNetwork:
@@ -838,9 +840,4 @@ def valuation_network(game: Game) -> ValueNetwork:
     it chose (docs/review.md). At a table of ``TABLE_NETWORK_SIZES``, the table network
     (``table_network``: trained with beginners' openings too) where the package has it: the solo
     one misses the two or three picks a round such a table gives."""
-    reading = reading_of(game)
-    if game.n_players in TABLE_NETWORK_SIZES:
-        table = table_network(game.spec.id, reading)
-        if table is not None:
-            return table
-    return _valuation(game.spec.id, reading)
+    return _table_network_for(game) or _valuation(game.spec.id, reading_of(game))
