@@ -21,7 +21,9 @@ the file's games, and reports with them; the shipped scales were fitted so:
     python benchmarks/win_calibration.py --games 25 --seed 100 --out runs/win-tuning.jsonl --fit
 
 (Très futé only: Vraiment très futé's strong player is too slow at a table for the time there
-was; its scales are Très futé's, unmeasured.)
+was; its scales are Très futé's, unmeasured.) ``--fit-tables`` (tuning seeds, one game and
+reading a run) finds each table's spread scale and rates' uncertainty (``winning.TABLE_SCALES``)
+the same way, and reports with them.
 
 It prints, by table and in all, the predictions grouped in tenths of the predicted chance: the
 mean predicted chance, the observed share of wins, the number of predictions and of distinct
@@ -103,10 +105,15 @@ def reading_key(line: dict) -> str:
     return calibration_key(line["game"], reading_of(game))
 
 
-def chances_of(line: dict, scales: Scales) -> list[list[float]]:
-    """A game's chances at each decision, made with ``scales``."""
+TableScales = dict[int, tuple[float, float]]  # by table: the spread's scale and the rates' uncertainty
+
+
+def chances_of(line: dict, scales: Scales, tables: TableScales | None = None) -> list[list[float]]:
+    """A game's chances at each decision, made with ``scales`` and the table's scales (``tables``
+    where it has this table, else the shipped ``winning.TABLE_SCALES``)."""
     loss, spread = scales[line["game"]]
-    table_spread, uncertainty = table_scales(reading_key(line), line["players"])
+    n = line["players"]
+    table_spread, uncertainty = (tables or {}).get(n) or table_scales(reading_key(line), n)
     spread *= table_spread
     return [Forecast(*parts).chances(loss, spread, uncertainty) for parts in line["predicted"]]
 
@@ -131,15 +138,22 @@ def _below(z: np.ndarray) -> np.ndarray:
     return np.where(z >= 0, 1.0 - 0.5 * erfc, 0.5 * erfc)
 
 
-def _fast_brier(key: str, tables: dict[int, tuple[np.ndarray, ...]], loss: float, spread: float) -> float:
-    """The Brier score of :func:`brier`, computed for every decision at once."""
+def _fast_brier(
+    key: str,
+    tables: dict[int, tuple[np.ndarray, ...]],
+    loss: float,
+    spread: float,
+    table: tuple[float, float] | None = None,
+) -> float:
+    """The Brier score of :func:`brier`, computed for every decision at once (with ``table``'s
+    scales at every table where given, else the shipped ones)."""
     nodes, weights = np.polynomial.hermite_e.hermegauss(24)
     weights = weights / math.sqrt(2 * math.pi)
     total = 0.0
     count = 0
     for n, (means, rates, turns, spreads, results) in tables.items():
         m = means - loss * rates * turns[:, None]
-        table_spread, uncertainty = table_scales(key, n)
+        table_spread, uncertainty = table or table_scales(key, n)
         widened = (uncertainty * turns) ** 2 * (rates**2).mean(axis=1)
         s = np.sqrt((spreads * spread * table_spread) ** 2 + widened)
         chances = np.empty_like(m)
@@ -179,7 +193,39 @@ def fit(lines: list[dict]) -> Scales:
     return found
 
 
-def report(lines: list[dict], tolerance: float, scales: Scales) -> bool:
+def fit_tables(lines: list[dict], scales: Scales) -> TableScales:
+    """By table, the spread's scale and the loss rates' uncertainty (``winning.TABLE_SCALES``)
+    with the lowest Brier score on the file's games, the game's ``scales`` kept (on a grid:
+    spread scale 0.5 to 1.5 by 0.05, uncertainty 0 to 2 by 0.25). One game and reading a run."""
+    if len({reading_key(line) for line in lines}) > 1:
+        raise ValueError("--fit-tables fits one game under one reading: run it on one --game and --rule")
+    key = reading_key(lines[0])
+    found: TableScales = {}
+    for n in TABLES:
+        rows = [(parts, line["result"]) for line in lines if line["players"] == n for parts in line["predicted"]]
+        if not rows:
+            continue
+        arrays = {
+            n: (
+                *(np.array([parts[i] for parts, _ in rows], dtype=float) for i in range(4)),
+                np.array([result for _, result in rows]),
+            )
+        }
+        loss, spread = scales[lines[0]["game"]]
+        grid = [(a / 20, b / 4) for a in range(10, 31) for b in range(0, 9)]
+        best = min(grid, key=lambda table: _fast_brier(key, arrays, loss, spread, table))
+        shipped = _fast_brier(key, arrays, loss, spread)
+        plain = _fast_brier(key, arrays, loss, spread, (1.0, 0.0))
+        print(
+            f"{key} at {n}: spread scale {best[0]}, uncertainty {best[1]}, Brier "
+            f"{_fast_brier(key, arrays, loss, spread, best):.4f} (shipped {table_scales(key, n)}: {shipped:.4f}; "
+            f"none: {plain:.4f})"
+        )
+        found[n] = best
+    return found
+
+
+def report(lines: list[dict], tolerance: float, scales: Scales, tables: TableScales | None = None) -> bool:
     """Print the tables (by game and table, then all together); whether every group of
     MIN_SEATS seats or more is within ``tolerance``."""
     held = True
@@ -199,7 +245,7 @@ def report(lines: list[dict], tolerance: float, scales: Scales) -> bool:
             seconds += line["seconds"]
             chance_seconds += line["chance_seconds"]
             decisions += len(line["predicted"])
-            for chances in chances_of(line, scales):
+            for chances in chances_of(line, scales, tables):
                 for p, (c, won) in enumerate(zip(chances, line["result"], strict=True)):
                     tenth = min(9, int(c * 10))
                     sums[tenth][0] += c
@@ -241,6 +287,9 @@ def main() -> None:
     parser.add_argument("--tolerance", type=float, default=5.0, help="points between predicted and observed")
     parser.add_argument("--report", action="store_true", help="only print the figures of --out")
     parser.add_argument("--fit", action="store_true", help="fit the scales on --out (tuning seeds only)")
+    parser.add_argument(
+        "--fit-tables", action="store_true", help="fit each table's scales on --out (tuning seeds only; one --game)"
+    )
     add_rule_option(parser, "a rules option of the games played (each --game must have it), e.g. --rule NAME=false")
     args = parser.parse_args()
     games = args.game or ["tres-fute"]
@@ -273,7 +322,15 @@ def main() -> None:
         if args.seed >= FIRST_HELD_OUT:
             parser.error("fit on tuning seeds (below 1000) only: the held-out ones measure")
         scales.update(fit(lines))
-    held = report(lines, args.tolerance, scales)
+    tables_fitted: TableScales = {}
+    if args.fit_tables:
+        if args.seed >= FIRST_HELD_OUT:
+            parser.error("fit on tuning seeds (below 1000) only: the held-out ones measure")
+        try:
+            tables_fitted = fit_tables(lines, scales)
+        except ValueError as error:
+            parser.error(str(error))
+    held = report(lines, args.tolerance, scales, tables_fitted)
     print(f"\nwithin {args.tolerance:g} points in every group of {MIN_SEATS} seats or more: {'yes' if held else 'no'}")
 
 

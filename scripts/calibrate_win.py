@@ -18,7 +18,9 @@ root of 2 (which gives each difference of two scores exactly the measured spread
 with the command and the seed, is written to ``src/tresfute/bots/data/win-spread.json``.
 ``--raw FILE`` keeps every game's forecasts there (and reads them back on the next run).
 ``--only GAME`` plays only that game's tables (after its network changed) and keeps the others
-from the file: what the whole command would write, in a fraction of the time.
+from the file, and ``--players N …`` only the tables of those sizes: what the whole command
+would write, in a fraction of the time. The forecasts are the strong player's own network's
+(``network.network_for``: at tables of three and four the table network).
 
 Each reading of a game's rules has its own network (``bots/network.py``), so its own tables:
 besides each game under its default rules, every rules option read the other way is calibrated
@@ -39,7 +41,7 @@ from pathlib import Path
 
 from tresfute.bots.blas import blas_threads
 from tresfute.bots.futures import own_dice
-from tresfute.bots.network import shipped_network
+from tresfute.bots.network import network_for
 from tresfute.bots.strong import StrongBot
 from tresfute.bots.winning import calibration_key, turns_left
 from tresfute.rules import CHANCE, SPECS, Game
@@ -69,10 +71,10 @@ def one_game(job: tuple[str, Reading, int, int, int]) -> tuple[list[Forecast], l
     """One self-play game: at the start of each turn the turns left, the active player, every
     player's forecast and score; and the final scores."""
     game_id, reading, players, seed, number = job
-    network = shipped_network(game_id, reading)
     rng = random.Random(derived_seed(seed, number, PURPOSE))
     bots = [StrongBot(derived_seed(seed, number, f"{PURPOSE}-bot{p}")) for p in range(players)]
     game = Game(game_id, players=players, dice="external", rules=dict(reading))
+    network = network_for(game)  # the strong player's own: the table network at three and four
     forecasts: list[Forecast] = []
     seen: set[tuple[int, int]] = set()
     while not game.is_over:
@@ -147,24 +149,32 @@ def main() -> None:
         help="play only this game's tables (after its network changed) and keep the others from --out, "
         "made with the same seed: the file is the one the whole command writes",
     )
+    parser.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        choices=(2, 3, 4),
+        default=[2, 3, 4],
+        help="play only the tables of these sizes (after their network changed) and keep the others from --out",
+    )
     args = parser.parse_args()
     if not 0 <= args.seed < 1000:
         parser.error("calibrate on tuning seeds (0 to 999): 1000 and up are the benchmark's")
     calibrated = readings()
     counts = {key: args.games if game_id == "tres-fute" else args.vtf_games for key, (game_id, _) in calibrated.items()}
     kept: dict = {}
-    if args.only:
+    if args.only or set(args.players) != {2, 3, 4}:
         try:
             kept = json.loads(args.out.read_text())
         except (OSError, ValueError) as error:
-            parser.error(f"--only keeps the other game's tables from {args.out}, which cannot be read: {error}")
+            parser.error(f"the tables not played are kept from {args.out}, which cannot be read: {error}")
         if not isinstance(kept, dict) or not all(
             isinstance(kept.get(part), dict) and name in kept[part]
             for part in ("by_game", "games")
             for name in SPECS  # every game's default reading: the tables of last resort
-            if name != args.only
+            if name != args.only or set(args.players) != {2, 3, 4}
         ):
-            parser.error(f"--only keeps the other game's tables from {args.out}, which holds none")
+            parser.error(f"the tables not played are kept from {args.out}, which holds none")
         if kept.get("seed") != args.seed:
             parser.error(f"{args.out} was calibrated with seed {kept.get('seed')}, not {args.seed}")
     raw: dict[str, list] = json.loads(args.raw.read_text()) if args.raw and args.raw.exists() else {}
@@ -181,6 +191,11 @@ def main() -> None:
             by_game[name] = {}
             for players in (2, 3, 4):
                 key = f"{name}/{players}"
+                if players not in args.players:
+                    if str(players) not in kept["by_game"].get(name, {}):
+                        parser.error(f"{args.out} has no table of {players} for {name} to keep")
+                    by_game[name][str(players)] = kept["by_game"][name][str(players)]
+                    continue
                 start = time.perf_counter()
                 if len(raw.get(key, [])) != counts[name]:
                     jobs = [(game_id, reading, players, args.seed, n) for n in range(counts[name])]

@@ -610,8 +610,8 @@ def test_at_tables_of_three_and_four_the_strong_player_and_the_review_take_the_t
     """Every game and reading ships a table network, trained at tables of 2, 3 and 4 under that
     reading. At tables of three and four the strong player plays with it and the review and
     the hint value with it; alone and at two they keep the solo networks, which played better
-    at two (docs/bench.md); the chance to win keeps the solo network its calibration was
-    measured on (``network_alone``)."""
+    at two (docs/bench.md); so does the chance to win, for the winning player and for a
+    reader, its calibration measured on the strong player's own network."""
     alone = Game(game_id, players=1, rules=rules)
     reading = reading_of(alone)
     table = table_network(game_id, reading)

@@ -15,10 +15,11 @@ from click.testing import CliRunner
 
 from tresfute.bots import BOTS, StrongBot, WinningBot, make_bot
 from tresfute.bots.futures import future_values, own_dice
-from tresfute.bots.network import shipped_network
+from tresfute.bots.network import network_for, shipped_network
 from tresfute.bots.winning import (
     SKILL_SHRINK,
     TIE_BREAK,
+    WinChances,
     calibration,
     calibration_key,
     chance_first,
@@ -56,8 +57,9 @@ def test_the_chance_of_finishing_first_is_a_share_of_one() -> None:
 @pytest.mark.slow
 def test_a_calibration_of_one_game_keeps_the_other_game_s_tables(tmp_path) -> None:
     """``calibrate_win.py --only GAME`` replays only that game's tables (its network changed) and
-    keeps the other's from the file, with the command that writes the whole file; a file made
-    with another seed is refused and left as it was."""
+    keeps the other's from the file, with the command that writes the whole file, as ``--players``
+    does with the tables of other sizes; a file made with another seed is refused and left as
+    it was."""
     import subprocess
     import sys
     from pathlib import Path
@@ -76,6 +78,17 @@ def test_a_calibration_of_one_game_keeps_the_other_game_s_tables(tmp_path) -> No
     assert data["games"] == {**shipped["games"], "tres-fute": 1}
     assert data["command"].startswith("python scripts/calibrate_win.py --games 1 --vtf-games ")
     assert sorted(data["by_game"]["tres-fute"]) == ["2", "3", "4"]
+    # ``--players`` plays only the tables of those sizes and keeps the others (their network unchanged)
+    shipped["by_game"]["tres-fute"]["2"]["spread"][1] = 99.0  # no game gives that: a kept table is the file's
+    out.write_text(json.dumps(shipped))
+    seed = str(shipped["seed"])
+    done = subprocess.run([*command, "--only", "tres-fute", "--players", "3", "--seed", seed], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    assert all(data["by_game"][name] == shipped["by_game"][name] for name in kept)
+    played = data["by_game"]["tres-fute"]
+    assert played["2"] == shipped["by_game"]["tres-fute"]["2"] and played["4"] == shipped["by_game"]["tres-fute"]["4"]
+    assert played["3"] != shipped["by_game"]["tres-fute"]["3"]  # one game, not the shipped calibration's
     before = out.read_text()
     other_seed = str((shipped["seed"] + 1) % 1000)
     refused = subprocess.run([*command, "--only", "tres-fute", "--seed", other_seed], capture_output=True, text=True)
@@ -122,6 +135,21 @@ def test_a_table_under_the_strict_reading_is_forecast_with_that_reading_s_calibr
     assert player.chance(game, 0, values) == pytest.approx(
         chance_first(means, 0, strict.spread[k]) + TIE_BREAK * means[0]
     )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_chance_to_win_forecasts_with_the_strong_player_s_own_network(players: int) -> None:
+    """The winning player and a reader forecast every seat with the network the strong player
+    plays with (the table network at three and four, the solo one at two), whose errors the
+    calibration measured: each seat's mean is that network's value plus the calibrated bias."""
+    game = Game("tres-fute", players=players, seed=11)
+    play_randomly(game, random.Random(4), until=lambda game: game.round == 2)
+    network = network_for(game)
+    assert network.table == (players >= 3)
+    bias = calibration("tres-fute", players).bias[turns_left(game)]
+    forecast = WinChances().forecast(game)
+    expected = [network.value(game, p) + bias[(p - game.active) % players] for p in range(players)]
+    assert forecast.means == pytest.approx(expected)
 
 
 def test_turns_left_counts_the_current_turn_whole() -> None:
@@ -315,7 +343,7 @@ def _two_rounds_against(opponent: str, dice: str = "seeded") -> tuple[Game, Winn
         move = bots[player].choose(game, player)
         if player != 0 and len(game.legal_moves(player)) > 1:
             with blas_threads():  # as the players rank them: the last bits depend on the threads
-                ranked = evaluate_moves(game, player, shipped_network("tres-fute"))
+                ranked = evaluate_moves(game, player, network_for(game))
             given_up += max(0.0, ranked[0][0] - next(v for v, m in ranked if m == move) - margin)
         game.play(move, player)
     return game, winning, given_up
@@ -328,7 +356,7 @@ def test_players_who_gave_points_away_are_expected_to_go_on_doing_so(dice: str) 
     counts them from the game's history, exactly as counted decision by decision, and expects
     the same rate for the turns still to play; with the dice given from outside as well."""
     game, winning, given_up = _two_rounds_against("greedy", dice)
-    network = shipped_network("tres-fute")
+    network = network_for(game)  # the table network: the winning player's at a table of three
     rates = winning.loss_rates(game, 0, network)
     assert rates is not None and rates[0] == 0.0 and min(rates[1:]) > 0.5
     played = game.rounds * 3 - turns_left(game)
@@ -343,14 +371,14 @@ def test_the_strong_player_gives_nothing_away_beyond_its_margin() -> None:
     its own margin of the network's best, so nothing is counted against it."""
     game, winning, given_up = _two_rounds_against("strong")
     assert given_up == 0.0
-    assert winning.loss_rates(game, 0, shipped_network("tres-fute")) == [0.0, 0.0, 0.0]
+    assert winning.loss_rates(game, 0, network_for(game)) == [0.0, 0.0, 0.0]
 
 
 def test_a_position_set_up_by_hand_keeps_the_forecasts_as_they_are() -> None:
     """A sheet set by hand does not follow from the game's history: no rate is guessed from a
     replay that leads elsewhere, then or later, and the player still chooses a legal move."""
     game, winning, _ = _two_rounds_against("greedy")
-    network = shipped_network("tres-fute")
+    network = network_for(game)
     assert winning.loss_rates(game, 0, network) is not None
     sheet = Sheet(game.spec)
     game.set_sheet(1, sheet)

@@ -811,8 +811,7 @@ def network_for(game: Game) -> ValueNetwork:
 def network_alone(game: Game) -> ValueNetwork:
     """The solo network for this game under its reading of the rules (see ``shipped_network``);
     where the package has none for that reading, the default reading's, with an
-    :class:`UntrainedRulesWarning` (it plays, but was not trained for these rules). The chance
-    to win is calibrated on its values, at every table (``bots/winning.py``)."""
+    :class:`UntrainedRulesWarning` (it plays, but was not trained for these rules)."""
     reading = reading_of(game)
     if not trained_under(game.spec.id, reading):
         warnings.warn(

@@ -24,7 +24,7 @@ import numpy as np
 from ..rules import CHANCE, Game, Move, Played
 from .blas import blas_threads
 from .futures import collector_paused, future_values
-from .network import ValueNetwork, network_alone, reading_of
+from .network import ValueNetwork, network_for, reading_of
 from .strong import SEARCH, TABLE_SEARCH, Search, Searching, StrongBot, _ranked, evaluate_moves
 
 # The searches at a table, chosen on tuning games (seeds below 1000): see docs/bench.md. Très
@@ -250,7 +250,7 @@ class WinChances:
     def forecast(self, game: Game) -> Forecast:
         """The parts of the chances at a table in a game not over (see :class:`Forecast`)."""
         n = game.n_players
-        network = self.network or network_alone(game)
+        network = self.network or network_for(game)
         with blas_threads(), collector_paused():
             values = [network.values([game], p)[0] for p in range(n)]
             rates = self.loss_rates(game, network)
@@ -354,7 +354,7 @@ class WinningBot(Searching):
             return self._analyse(game, player)
 
     def _analyse(self, game: Game, player: int) -> list[Chance]:
-        network = self.network or network_alone(game)
+        network = self.network or network_for(game)
         ranked = _ranked(game, player, network)
         afters = [after for _, _, after in ranked]
         values = {p: network.values(afters, p) for p in range(game.n_players) if p != player}
