@@ -200,6 +200,7 @@ def fit_tables(lines: list[dict], scales: Scales) -> TableScales:
     if len({reading_key(line) for line in lines}) > 1:
         raise ValueError("--fit-tables fits one game under one reading: run it on one --game and --rule")
     key = reading_key(lines[0])
+    loss, spread = scales[lines[0]["game"]]
     found: TableScales = {}
     for n in TABLES:
         rows = [(parts, line["result"]) for line in lines if line["players"] == n for parts in line["predicted"]]
@@ -211,15 +212,13 @@ def fit_tables(lines: list[dict], scales: Scales) -> TableScales:
                 np.array([result for _, result in rows]),
             )
         }
-        loss, spread = scales[lines[0]["game"]]
         grid = [(a / 20, b / 4) for a in range(10, 31) for b in range(0, 9)]
-        best = min(grid, key=lambda table: _fast_brier(key, arrays, loss, spread, table))
+        scores = {table: _fast_brier(key, arrays, loss, spread, table) for table in grid}
+        best = min(grid, key=scores.__getitem__)
         shipped = _fast_brier(key, arrays, loss, spread)
-        plain = _fast_brier(key, arrays, loss, spread, (1.0, 0.0))
         print(
-            f"{key} at {n}: spread scale {best[0]}, uncertainty {best[1]}, Brier "
-            f"{_fast_brier(key, arrays, loss, spread, best):.4f} (shipped {table_scales(key, n)}: {shipped:.4f}; "
-            f"none: {plain:.4f})"
+            f"{key} at {n}: spread scale {best[0]}, uncertainty {best[1]}, Brier {scores[best]:.4f} "
+            f"(shipped {table_scales(key, n)}: {shipped:.4f}; none: {scores[(1.0, 0.0)]:.4f})"
         )
         found[n] = best
     return found

@@ -163,7 +163,8 @@ def main() -> None:
     calibrated = readings()
     counts = {key: args.games if game_id == "tres-fute" else args.vtf_games for key, (game_id, _) in calibrated.items()}
     kept: dict = {}
-    if args.only or set(args.players) != {2, 3, 4}:
+    some_tables = set(args.players) != {2, 3, 4}
+    if args.only or some_tables:
         try:
             kept = json.loads(args.out.read_text())
         except (OSError, ValueError) as error:
@@ -172,7 +173,7 @@ def main() -> None:
             isinstance(kept.get(part), dict) and name in kept[part]
             for part in ("by_game", "games")
             for name in SPECS  # every game's default reading: the tables of last resort
-            if name != args.only or set(args.players) != {2, 3, 4}
+            if name != args.only or some_tables
         ):
             parser.error(f"the tables not played are kept from {args.out}, which holds none")
         if kept.get("seed") != args.seed:
