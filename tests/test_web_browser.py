@@ -43,6 +43,13 @@ def test_a_person_plays_a_whole_solo_game_by_clicking_dice_and_cells(server: str
     assert wait_for_change(page, before)
     page.wait_for_selector(".game:not([aria-busy])")
     assert int(revision(page)) == int(before) + 1
+    # nor does its second click play the button the answer put under the pointer (Reroll, Pass)
+    box = page.locator("#moves .move-reroll").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    page.wait_for_timeout(500)
+    assert int(revision(page)) == int(before) + 1 and page.locator("#moves .move-reroll").count() == 1
     # choosing a die lights only the cells it can fill, and the move list follows it
     die = page.locator("#dice .die.playable").first
     letter = die.get_attribute("data-die")

@@ -10,7 +10,7 @@ import { html, useCallback, useEffect, useLayoutEffect, useRef, useState } from 
 import { date, gameName, lang, num, sentence, t } from "./i18n.js";
 import { asPlayer, remember, remembered } from "./memory.js";
 import { OthersStrip } from "./others.js";
-import { Sheet, cellKey, changedCells, stepFocus } from "./sheet.js";
+import { Sheet, cellKey, changedCells, single, stepFocus } from "./sheet.js";
 
 const ON_SHEET = new Set(["pick", "extra", "bonus", "sweep"]);
 
@@ -57,7 +57,7 @@ function Chooser({ picker, names, onMove, onClose }) {
   };
   return html`<div class="chooser" role="dialog" aria-label=${t("Choose")} onKeyDown=${keys} ref=${box}>
   ${picker.moves.map((m, i) => html`<button type="button" data-move=${m.move} ref=${i === 0 ? first : null}
-    onClick=${() => onMove(m.move)}>${m.value !== null && m.value !== undefined && !m.die ? html`<b>${num(m.value)}</b>` : moveChoice(m, names)}</button>`)}
+    onClick=${single(() => onMove(m.move))}>${m.value !== null && m.value !== undefined && !m.die ? html`<b>${num(m.value)}</b>` : moveChoice(m, names)}</button>`)}
   <button type="button" class="close" onClick=${onClose} aria-label=${t("Close")}>${t("Close")}</button>
 </div>`;
 }
@@ -138,15 +138,15 @@ function Controls({ view, layout, die, onMove, onUndo, onHint, hint, onChoices, 
   return html`<div class="controls">
     <div id="moves" role="group" aria-label=${t("Your legal moves")}>
       <div class="primary">${offSheet.map((m) => html`<button type="button" key=${m.move} class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
-        aria-label=${m.kind === "reprise" ? m.label : null} title=${m.kind === "reprise" ? m.label : null} data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${moveChoice(m, names)}</button>`)}</div>
+        aria-label=${m.kind === "reprise" ? m.label : null} title=${m.kind === "reprise" ? m.label : null} data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${single(() => onMove(m.move))}>${moveChoice(m, names)}</button>`)}</div>
       ${onSheet.length ? html`<details class="move-list" open=${onSheet.length <= 6 && matchMedia(ROOMY).matches}>
         <summary>${die ? t("Where the chosen die can go ({n})", { n: onSheet.length }) : t("Every move on the sheet ({n})", { n: onSheet.length })}</summary>
         <ul>${onSheet.map((m) => html`<li key=${m.move}><button type="button" class=${`move move-${m.kind}${hint && hint.move === m.move ? " hint" : ""}`}
-          data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${() => onMove(m.move)}>${m.label}</button></li>`)}</ul>
+          data-move=${m.move} data-key=${`move-${m.move}`} disabled=${busy} onClick=${single(() => onMove(m.move))}>${m.label}</button></li>`)}</ul>
       </details>` : null}
     </div>
     <div class="tools">
-      ${view.can_undo ? html`<button type="button" id="undo" data-key="undo" disabled=${busy} onClick=${onUndo}>${t("Undo")}</button>` : null}
+      ${view.can_undo ? html`<button type="button" id="undo" data-key="undo" disabled=${busy} onClick=${single(onUndo)}>${t("Undo")}</button>` : null}
       ${hintable && onHint ? html`<button type="button" id="hint-button" data-key="hint" disabled=${busy} onClick=${onHint}>${t("Hint")}</button>` : null}
       ${hintable && onChoices ? html`<button type="button" id="choices-button" disabled=${busy} onClick=${onChoices}
         title=${t("What each computer player would play")}>${t("Computer players")}</button>` : null}

@@ -10,6 +10,11 @@ import { lang, num, t, tn } from "./i18n.js";
 
 export const cellKey = (area, cell) => `${area}:${cell ? `r${cell[0]}c${cell[1]}` : "next"}`;
 
+/** A click handler that ignores the second click of a double click: the first one's answer may
+ * already have put another control under the pointer (Pass where Roll was), which a stray click
+ * would play. A key (detail 0) and a tap (1) act at once. */
+export const single = (act) => (event) => { if (event.detail <= 1) act(event); };
+
 /** The arrow keys (and Home, End) among ``items``, in the page's order, wrapping: whether the
  * event moved the focus. */
 export function stepFocus(event, items) {
@@ -101,7 +106,7 @@ function Target({ play, keyName, label, cls, children }) {
   return html`
     <div class="target-wrap">
       <button type="button" class=${`${marks} target`} data-key=${keyName} data-target=${keyName} aria-label=${label}
-        onClick=${(event) => play.onTarget(keyName, moves, event.currentTarget)}>${children}</button>
+        onClick=${single((event) => play.onTarget(keyName, moves, event.currentTarget))}>${children}</button>
       ${play.hint === keyName && play.hintValue !== null
         ? html`<span class="hint-badge">${t("best: {score}", { score: num(play.hintValue) })}</span>` : null}
       ${play.picker && play.picker.key === keyName ? play.renderPicker() : null}
