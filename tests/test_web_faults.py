@@ -121,6 +121,21 @@ def test_postgresql_restarted_during_play_loses_no_move_and_doubles_none(
         records.replay(records.Record(game="tres-fute", players=["Ana"], dice="external", moves=stored.moves))
 
 
+def test_the_first_request_after_a_restart_the_server_did_not_see_is_answered(own_cluster: str) -> None:
+    """Connections idle in the pool while PostgreSQL restarted are dead: none is handed out."""
+    from postgres import fresh_database, start, stop
+
+    store = PostgresStore(fresh_database(own_cluster, "unseen"), min_size=3, wait=1.0)
+    with TestClient(create_app(store=store)) as client:
+        created = client.post("/api/games", json={"game": "tres-fute", "seats": [{"name": "Ana"}]}).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        shown = view(client, game_id, token)
+        stop(own_cluster)
+        start(own_cluster)  # between two requests: the server tried nothing meanwhile
+        assert act(client, game_id, token, shown["legal"][0]["move"], shown["seq"]).status_code == 200
+        assert view(client, game_id, token)["revision"] == shown["revision"] + 1
+
+
 def sqlite_game(tmp_path: Path) -> tuple[TestClient, SQLiteStore, str, str]:
     store = SQLiteStore(tmp_path / "games.sqlite3")
     client = TestClient(create_app(store=store))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import select
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -74,6 +75,7 @@ class PostgresStore(_SQLStore):
         self._backends: set[int] = set()
         self._health = _Health(_without_password(url))
         self._checking = threading.Lock()
+        self._probing = threading.Lock()  # held by the one request that waits while the database fails
         # A request waits for a connection at most ``wait`` seconds, then is refused (503): while
         # the database is away, requests must not pile up in the game threads.
         self._pool = ConnectionPool(
@@ -105,7 +107,7 @@ class PostgresStore(_SQLStore):
 
     @contextmanager
     def _transaction(self, write: bool = True, snapshot: bool = False) -> Iterator[Any]:
-        with self._faults(), self._pool.connection(timeout=self._wait()) as connection:
+        with self._faults(), self._connection() as connection:
             if not write and not snapshot:
                 with connection.cursor() as cursor:
                     yield _PgCursor(cursor)
@@ -170,17 +172,42 @@ class PostgresStore(_SQLStore):
             "told": told if len(game_id) + len(told.encode()) < NOTICE_ROOM else "",
         }
         try:
-            with self._faults(), self._pool.connection(timeout=self._wait()) as connection:
+            with self._faults(), self._connection() as connection:
                 row = connection.execute(self._APPEND, values).fetchone()
         except psycopg.errors.UniqueViolation:
             raise MoveConflictError(f"move {moves.start} of {game_id} is already written") from None
         if row is None:
             raise MoveConflictError(f"{game_id} is no longer at revision {revision} with {moves.start} moves")
 
-    def _wait(self) -> float | None:
-        """How long a call waits for a connection: the pool's time, or hardly at all while the
-        database is failing (a connection ready is used; the game threads are not held)."""
-        return FAILING_WAIT if self._health.failing else None
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A connection of the pool that is alive: if the database closed it while it waited
+        there (a restart this server did not see), the others are checked and another is taken,
+        so the first request after a restart is answered, not refused."""
+        connection = self._take()
+        try:
+            if _closed(connection):
+                self._pool.putconn(connection)  # broken: the pool replaces it
+                connection = None
+                self._pool.check()  # the others waited through the restart too
+                connection = self._take()
+            yield connection
+        finally:
+            if connection is not None:
+                self._pool.putconn(connection)
+
+    def _take(self) -> Any:
+        """A connection from the pool, waiting the pool's time for it; while the database is
+        failing, only one request at a time waits so (the first after it is back is answered),
+        the others hardly at all (:data:`FAILING_WAIT`), so that the game threads are not held."""
+        if not self._health.failing:
+            return self._pool.getconn()
+        if not self._probing.acquire(blocking=False):
+            return self._pool.getconn(FAILING_WAIT)
+        try:
+            return self._pool.getconn()
+        finally:
+            self._probing.release()
 
     def _is_fault(self, error: Exception) -> bool:
         """A lost connection, a database restarting or away (and then the connections kept in
@@ -260,6 +287,21 @@ def _postgres_refused(error: Exception) -> bool:
     import psycopg
 
     return isinstance(error, psycopg.OperationalError)  # the pool's timeout too
+
+
+def _closed(connection: Any) -> bool:
+    """Whether the database closed this idle connection (then the pool drops it). An idle
+    connection hears nothing unless told goodbye: a look at its socket, no round trip; what it
+    heard, if anything, is read with an empty query, which fails on a closed one."""
+    import psycopg
+
+    if not select.select([connection.fileno()], [], [], 0)[0]:
+        return False
+    try:
+        connection.execute("")
+    except psycopg.OperationalError:
+        return True
+    return False
 
 
 def _without_password(url: str) -> str:
