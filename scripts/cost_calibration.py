@@ -18,6 +18,10 @@ rounds left the scale is the ratio of the drops' sum to the differences' sum (wh
 costs add up there), drawn towards the ratio over every round by as much as its noise exceeds
 the rounds' spread (empirical Bayes).
 
+``--players N`` (2, 3 or 4) plays tables of N players of the kind and reviews one seat of each
+(the seed picks it): the costs at that table size (the table network's at three and four),
+whose scales ``--fit`` writes under the lift file's ``tables``, by number of players.
+
 ``--report FILES`` prints the ratios and, by kind of player, the games' final + total cost −
 start value with the scales found; ``--fit FILE`` writes them into that lift file as its
 ``difference_scale`` (the rest of the file is kept: fit the lift first,
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from contextlib import nullcontext
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -48,16 +53,20 @@ KINDS = ("random", "greedy", "noisy")
 Played = tuple[int, float, float, list[tuple[int, float, float]]]  # kind, final, start, departures
 
 
-def one_game(job: tuple[str, int, int, dict[str, bool]]) -> Played:
-    """One game played and reviewed: its final score, start value, and for each decision that
-    departed from the choice its rounds left, the valuation futures' difference and the drop."""
-    game_id, kind, seed, rules = job
-    game = Game(game_id, players=1, seed=seed, rules=rules)
-    bot = player_of(KINDS[kind], seed + 1)
+def one_game(job: tuple[str, int, int, dict[str, bool], int]) -> Played:
+    """One game played and reviewed (at a table, the seat the seed picks): its final score,
+    start value, and for each of its decisions that departed from the choice its rounds left,
+    the valuation futures' difference and the drop (to the seat's next decision)."""
+    game_id, kind, seed, rules, players = job
+    game = Game(game_id, players=players, seed=seed, rules=rules)
+    bots = [player_of(KINDS[kind], seed + 1 + p) for p in range(players)]
     while not game.is_over:
-        legal = game.legal_moves(0)
-        game.play(legal[0] if len(legal) == 1 else bot.choose(game, 0), 0)
-    review = review_game(records.record_of(game, [KINDS[kind]]))
+        p = game.to_move
+        assert p is not None and p >= 0
+        legal = game.legal_moves(p)
+        game.play(legal[0] if len(legal) == 1 else bots[p].choose(game, p), p)
+    seat = seed % players
+    review = review_game(records.record_of(game, [f"{KINDS[kind]}{p + 1}" for p in range(players)]), player=seat)
     lift = shipped_lift(game)
     decisions = review.decisions
     departures = []
@@ -65,19 +74,19 @@ def one_game(job: tuple[str, int, int, dict[str, bool]]) -> Played:
         if d.played == d.best:
             continue
         left = game.rounds - d.round
-        scale = lift.scale(left, game.rounds) if lift is not None else 1.0
+        scale = lift.scale(left, game.rounds, players) if lift is not None else 1.0
         following = decisions[i + 1].best_value if i + 1 < len(decisions) else review.final_score
         departures.append((left, d.cost / scale, d.best_value - following))
     return kind, float(review.final_score), review.start_value, departures
 
 
 def generate(
-    game_id: str, games: int, seed: int, workers: int, kinds: tuple[str, ...], rules: dict[str, bool]
+    game_id: str, games: int, seed: int, workers: int, kinds: tuple[str, ...], rules: dict[str, bool], players: int
 ) -> dict[str, np.ndarray]:
-    jobs = [(game_id, KINDS.index(kinds[n % len(kinds)]), seed * 1_000_003 + n, rules) for n in range(games)]
+    jobs = [(game_id, KINDS.index(kinds[n % len(kinds)]), seed * 1_000_003 + n, rules, players) for n in range(games)]
     played: list[Played] = []
-    with blas_threads(), Pool(workers) as pool:
-        for n, result in enumerate(pool.imap(one_game, jobs, chunksize=2), start=1):
+    with blas_threads(), Pool(workers) if workers > 1 else nullcontext() as pool:  # one worker: here
+        for n, result in enumerate(pool.imap(one_game, jobs, chunksize=2) if pool else map(one_game, jobs), start=1):
             played.append(result)
             if n % 20 == 0:
                 print(f"{n}/{games} games", flush=True)
@@ -91,6 +100,7 @@ def generate(
         "difference": np.array([r[2] for r in rows]),
         "drop": np.array([r[3] for r in rows]),
         "rules": np.array(json.dumps(rules, sort_keys=True)),
+        "players": np.array(players),
     }
 
 
@@ -148,12 +158,16 @@ def merged(paths: list[Path]) -> dict[str, np.ndarray]:
     readings = {str(part.pop("rules")) for part in parts}
     if len(readings) > 1:
         raise SystemExit(f"--report: these files were played under different rules ({', '.join(sorted(readings))})")
+    tables = {int(part.pop("players", 1)) for part in parts}  # files made before: solo games
+    if len(tables) > 1:
+        raise SystemExit(f"--report: these files were played at tables of different sizes ({sorted(tables)})")
     offset = 0
     for part in parts:  # each file numbers its own games
         part["game"] = part["game"] + offset
         offset += len(part["final"])
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     data["rules"] = np.array(readings.pop())
+    data["players"] = np.array(tables.pop())
     return data
 
 
@@ -164,6 +178,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kinds", default="random,greedy", help=f"comma-separated, of {', '.join(KINDS)}")
+    parser.add_argument(
+        "--players", type=int, default=1, choices=[1, 3, 4], help="players at each table, all of the kind"
+    )
     parser.add_argument("--out", type=Path)
     parser.add_argument("--report", type=Path, nargs="*", help="the scales these files give")
     parser.add_argument("--fit", type=Path, help="with --report: write them into this lift file")
@@ -175,20 +192,25 @@ def main() -> None:
         played_under = json.loads(str(data["rules"]))
         if args.rule and played_under != rules:
             parser.error(f"--report: these files were played under {played_under}, not {rules}")
-        scales = report(data, Game(args.game, players=1, rules=played_under).rounds)
+        players = int(data["players"])
+        scales = report(data, Game(args.game, players=players, rules=played_under).rounds)
         if args.fit:
             lift = json.loads(args.fit.read_text())
-            lift["difference_scale"] = [round(s, 4) for s in scales]
             files = " ".join(str(p) for p in args.report)
-            lift["difference_scale_made_by"] = (
-                f"python scripts/cost_calibration.py --game {args.game} --report {files}" + rule_options(played_under)
+            made_by = f"python scripts/cost_calibration.py --game {args.game} --report {files}" + rule_options(
+                played_under
             )
+            rounded = [round(s, 4) for s in scales]
+            if players == 1:
+                lift["difference_scale"], lift["difference_scale_made_by"] = rounded, made_by
+            else:  # a table's own scales, by its number of players
+                lift.setdefault("tables", {})[str(players)] = {"difference_scale": rounded, "made_by": made_by}
             args.fit.write_text(json.dumps(lift, indent=1) + "\n")
             print(f"difference scale written to {args.fit}")
         return
-    data = generate(args.game, args.games, args.seed, args.workers, tuple(args.kinds.split(",")), rules)
+    data = generate(args.game, args.games, args.seed, args.workers, tuple(args.kinds.split(",")), rules, args.players)
     save(data, args.out)
-    report(data, Game(args.game, players=1, rules=rules).rounds)
+    report(data, Game(args.game, players=args.players, rules=rules).rounds)
 
 
 if __name__ == "__main__":

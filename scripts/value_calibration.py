@@ -228,7 +228,7 @@ def save(data: dict[str, np.ndarray], out: Path | None) -> None:
     """The rows to ``out`` (compressed numpy arrays, its folder made), if given."""
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(out, **data)
+        np.savez_compressed(out, **data)  # type: ignore[arg-type]  # numpy's stub takes a key for allow_pickle
 
 
 def _padded(rows: list[list[float]]) -> np.ndarray:
@@ -323,7 +323,7 @@ def fit(
     def named(vector: np.ndarray) -> dict[str, float]:
         return {n: round(float(w), 5) for n, w in zip(names, vector, strict=True) if abs(w) >= 1e-5}
 
-    own = weights[2 * width + rounds :].reshape(rounds, width)
+    by_round = weights[2 * width + rounds :].reshape(rounds, width)
     return {
         "format": LIFT_FORMAT,
         "made_by": note,
@@ -333,7 +333,7 @@ def fit(
         "weights": named(weights[:width]),
         "by_rounds_left": named(weights[width : 2 * width]),
         "at_rounds_left": [
-            {"intercept": round(float(weights[2 * width + k]), 4), "weights": named(own[k])} for k in range(rounds)
+            {"intercept": round(float(weights[2 * width + k]), 4), "weights": named(by_round[k])} for k in range(rounds)
         ],
         "difference_scale": scales,
     }

@@ -115,13 +115,22 @@ def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
     assert fitted(inputs, 4) == pytest.approx(2.0 + 0.5 * 2 + 4 * 0.25 * 2)
     assert fitted(inputs, 0) == pytest.approx(2.0 + 0.5 * 2 + 1.5 - 0.5 * 2), "the last round's own model"
     assert fitted(inputs, 3, rounds=4) == 5.0, "a table of four: the solo positions' mean, 3 rounds left"
-    assert fitted(inputs, 0, rounds=6, solo=False) == 3.5, "the last round at a table: the solo positions' mean"
-    assert fitted(inputs, 1, rounds=6, solo=False) == fitted(inputs, 1), "before it, a 2-player table's sheet is read"
+    assert fitted(inputs, 0, rounds=6, players=2) == 3.5, "the last round at a table: the solo positions' mean"
+    assert fitted(inputs, 1, rounds=6, players=2) == fitted(inputs, 1), "before it, a 2-player table's sheet is read"
     assert fitted(inputs, 4, rounds=6) == pytest.approx(2.0 + 0.5 * 2 + 4 * 0.25 * 2)
     assert np.count_nonzero(fitted.weights) == 1
-    assert fitted.scale(2) == 1.1 and fitted.scale(2, rounds=6, solo=False) == 1.1
-    assert fitted.scale(2, rounds=4) == 1.0, "a table with fewer rounds: costs as measured"
-    assert fitted.scale(0, rounds=6, solo=False) == 1.0, "a table's last round: costs as measured"
+    assert fitted.scale(2) == 1.1 and fitted.scale(2, rounds=6, players=2) == 1.1
+    assert fitted.scale(2, rounds=4) == 1.0, "a table with fewer rounds and no scales of its own: costs as measured"
+    assert fitted.scale(0, rounds=6, players=2) == 1.0, "a table's last round: costs as measured"
+    tables = {"4": {"difference_scale": [0.7, 0.8, 0.9, 0.95], "made_by": "…"}, "2": {"difference_scale": [0.9] * 6}}
+    at_tables = Lift.from_json({**data, "tables": tables}, names)
+    assert at_tables.scale(2, rounds=4, players=4) == 0.9, "a table of four: its own scales"
+    assert at_tables.scale(0, rounds=6, players=2) == 0.9, "a table of two: its own, its last round too"
+    assert at_tables.scale(2, rounds=5, players=3) == 1.0 and at_tables.scale(2) == 1.1, "the others keep theirs"
+    with pytest.raises(ValueError, match="a table of 5 players"):
+        Lift.from_json({**data, "tables": {"5": {"difference_scale": [1.0] * 3}}}, names)
+    with pytest.raises(ValueError, match="a table of 2 players with 7 difference scales"):
+        Lift.from_json({**data, "tables": {"2": {"difference_scale": [1.0] * 7}}}, names)
     with pytest.raises(ValueError, match="not a tresfute-lift/3 file"):
         Lift.from_json({**data, "format": "tresfute-lift/2"}, names)
     with pytest.raises(ValueError, match="5 difference scales by rounds left, not 6"):
@@ -246,6 +255,33 @@ def test_the_difference_scale_makes_the_departures_costs_add_up_by_rounds_left(m
     scales = fit(left, difference, alike, 6)
     assert max(scales) - min(scales) < 0.01, "rounds alike within their noise share one ratio"
     assert scales[0] == pytest.approx(0.95, abs=0.01)
+
+
+def test_the_costs_at_a_table_are_scaled_by_its_own_fit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """cost_calibration.py --players 3 reviews one seat of each table of three and writes the
+    scales it finds under the lift file's table of three, leaving the solo scales alone;
+    a report refuses to mix table sizes."""
+    script = _cost_calibration(monkeypatch)
+    data = script.generate("tres-fute", 2, 9, 1, ("random", "greedy"), {}, 3)
+    assert int(data["players"]) == 3 and len(data["final"]) == 2 and (data["left"] < 5).all()
+    assert len(data["left"]) > 10, "a beginner's seat departs from the choice at many decisions"
+    table, solo = tmp_path / "table.npz", tmp_path / "solo.npz"
+    script.save(data, table)
+    script.save(script.generate("tres-fute", 1, 9, 1, ("random",), {}, 1), solo)
+    lift_path = tmp_path / "lift.json"
+    shipped = json.loads((resources.files("tresfute.bots") / "data" / lift_file("tres-fute")).read_text())
+    lift_path.write_text(json.dumps(shipped))
+    monkeypatch.setattr("sys.argv", ["x", "--game", "tres-fute", "--report", str(table), "--fit", str(lift_path)])
+    script.main()
+    written = json.loads(lift_path.read_text())
+    assert written["difference_scale"] == shipped["difference_scale"]
+    assert len(written["tables"]["3"]["difference_scale"]) == 5, "a table of three plays five rounds"
+    assert written["tables"]["3"]["made_by"].startswith("python scripts/cost_calibration.py --game tres-fute --report")
+    names = list(valuation_network(Game("tres-fute", 1)).encoder.names)
+    assert Lift.from_json(written, names).scale(1, 5, 3) == written["tables"]["3"]["difference_scale"][1]
+    monkeypatch.setattr("sys.argv", ["x", "--game", "tres-fute", "--report", str(table), str(solo)])
+    with pytest.raises(SystemExit, match="tables of different sizes"):
+        script.main()
 
 
 STRICT = (("reprise_with_no_die_left", False),)

@@ -7,7 +7,7 @@ How it works, at length: docs/design.md (bots/lift.py).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -34,7 +34,9 @@ class Lift:
     turn of one's own were still to come.
 
     At a table of three or four the valuation network is the table network
-    (``network.table_network``), which counts the picks the table adds itself."""
+    (``network.table_network``), which counts the picks the table adds itself; its costs have
+    their own difference scales, fitted on reviewed table games (``table_scales``, by number
+    of players; a table without them has 1 where the lift reads no sheet, else the solo game's)."""
 
     rounds: int
     intercept: float
@@ -43,27 +45,31 @@ class Lift:
     at_rounds_left: list[tuple[float, np.ndarray]]
     by_rounds_left_mean: list[float]
     difference_scale: list[float]
+    table_scales: dict[int, list[float]] = field(default_factory=dict)
 
-    def __call__(self, inputs: list[float], rounds_left: int, rounds: int | None = None, solo: bool = True) -> float:
+    def __call__(self, inputs: list[float], rounds_left: int, rounds: int | None = None, players: int = 1) -> float:
         """The lift after a choice whose afterstate has these ``inputs``, with ``rounds_left``
-        after the current one, in a game of ``rounds`` (the solo game's by default), ``solo`` or
-        at a table."""
-        if not self.reads_sheet(rounds_left, rounds, solo):
+        after the current one, in a game of ``rounds`` (the solo game's by default) and
+        ``players``."""
+        if not self.reads_sheet(rounds_left, rounds, players):
             return self.by_rounds_left_mean[min(rounds_left, len(self.by_rounds_left_mean) - 1)]
         x = np.asarray(inputs, dtype=np.float64)
         own_intercept, own_weights = self.at_rounds_left[rounds_left]
         shared = self.intercept + x @ self.weights + rounds_left * (x @ self.by_rounds_left)
         return float(shared + own_intercept + x @ own_weights)
 
-    def reads_sheet(self, rounds_left: int, rounds: int | None = None, solo: bool = True) -> bool:
+    def reads_sheet(self, rounds_left: int, rounds: int | None = None, players: int = 1) -> bool:
         """Whether the sheet model applies: not at a table with fewer rounds than the solo
         game's, nor in a table's last round (see the class's docstring)."""
-        return (rounds is None or rounds == self.rounds) and (rounds_left != 0 or solo)
+        return (rounds is None or rounds == self.rounds) and (rounds_left != 0 or players == 1)
 
-    def scale(self, rounds_left: int, rounds: int | None = None, solo: bool = True) -> float:
-        """What a difference between two moves' values is multiplied by, with ``rounds_left``
-        (1 where the lift reads no sheet: a table with fewer rounds, a table's last round)."""
-        return self.difference_scale[rounds_left] if self.reads_sheet(rounds_left, rounds, solo) else 1.0
+    def scale(self, rounds_left: int, rounds: int | None = None, players: int = 1) -> float:
+        """What a difference between two moves' values is multiplied by, with ``rounds_left``:
+        a table's own scales where they were fitted; else the solo game's where the lift reads
+        the sheet, 1 where it does not (a table with fewer rounds, a table's last round)."""
+        if players in self.table_scales:
+            return self.table_scales[players][rounds_left]
+        return self.difference_scale[rounds_left] if self.reads_sheet(rounds_left, rounds, players) else 1.0
 
     @classmethod
     def from_json(cls, data: dict, names: list[str]) -> Lift:
@@ -90,7 +96,11 @@ class Lift:
         if len(scales) != rounds:
             raise ValueError(f"the lift has {len(scales)} difference scales by rounds left, not {rounds}")
         weights, by_rounds_left = vector(data["weights"]), vector(data["by_rounds_left"])
-        return cls(rounds, float(data["intercept"]), weights, by_rounds_left, own, means, scales)
+        tables = {int(n): [float(x) for x in table["difference_scale"]] for n, table in data.get("tables", {}).items()}
+        for players, table_scales in tables.items():  # a table plays as many rounds as solo or fewer
+            if not 1 < players <= 4 or not 0 < len(table_scales) <= rounds:
+                raise ValueError(f"a table of {players} players with {len(table_scales)} difference scales")
+        return cls(rounds, float(data["intercept"]), weights, by_rounds_left, own, means, scales, tables)
 
 
 def lift_file(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
@@ -131,10 +141,10 @@ def difference_scale(game: Game, network: ValueNetwork | None = None) -> float:
     return 1.0 if fitted is None else fitted.scale(*_where(game))
 
 
-def _where(game: Game) -> tuple[int, int, bool]:
+def _where(game: Game) -> tuple[int, int, int]:
     """Where ``game`` stands for a lift: the rounds left after the current one, the game's
-    rounds, and whether it is solo."""
-    return max(0, game.rounds - game.round), game.rounds, game.n_players == 1
+    rounds, and its players."""
+    return max(0, game.rounds - game.round), game.rounds, game.n_players
 
 
 __all__ = ["FORMAT", "Lift", "difference_scale", "lift", "lift_file", "shipped_lift"]
