@@ -22,6 +22,10 @@ the rounds' spread (empirical Bayes).
 (the seed picks it): the costs at that table size (the table network's at three and four),
 whose scales ``--fit`` writes under the lift file's ``tables``, by number of players.
 
+``--balance`` fits one factor more on the scales: the one that brings each kind's mean final +
+cost − start nearest 0 (the departures' drops run to the seat's next decision, and at a table
+the other players' turns come between).
+
 ``--report FILES`` prints the ratios and, by kind of player, the games' final + total cost −
 start value with the scales found; ``--fit FILE`` writes them into that lift file as its
 ``difference_scale`` (the rest of the file is kept: fit the lift first,
@@ -127,11 +131,17 @@ def difference_scales(left: np.ndarray, difference: np.ndarray, drop: np.ndarray
     return [pooled + (s - pooled) * spread / (spread + se * se) if spread > 0 else pooled for s, se in own]
 
 
-def add_up(data: dict[str, np.ndarray], scales: list[float]) -> None:
-    """Final + total cost − start value by kind, the costs multiplied by ``scales``."""
+def gaps(data: dict[str, np.ndarray], scales: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Each game's final − start value and its total cost with ``scales``."""
     cost = np.zeros(len(data["final"]))
     np.add.at(cost, data["game"], np.asarray(scales)[data["left"]] * data["difference"])
-    gap = data["final"] + cost - data["start"]
+    return data["final"] - data["start"], cost
+
+
+def add_up(data: dict[str, np.ndarray], scales: list[float]) -> None:
+    """Final + total cost − start value by kind, the costs multiplied by ``scales``."""
+    rest, cost = gaps(data, scales)
+    gap = rest + cost
     for k, kind in enumerate(KINDS):
         mask = data["kind"] == k
         if mask.sum() > 1:
@@ -139,7 +149,19 @@ def add_up(data: dict[str, np.ndarray], scales: list[float]) -> None:
             print(f"  {kind:8} {mask.sum():4d} games: final + cost − start {gap[mask].mean():+6.1f} ± {se:.1f}")
 
 
-def report(data: dict[str, np.ndarray], rounds: int) -> list[float]:
+def balance(data: dict[str, np.ndarray], scales: list[float]) -> float:
+    """The one factor on ``scales`` that brings the kinds' mean final + cost − start nearest 0
+    (least squares over the kinds, each kind weighing alike). The departures' ratios measure the
+    drop to the next decision, whatever happens between (the other players' turns at a table);
+    this measures the whole game, as the review's figure is read."""
+    rest, cost = gaps(data, scales)
+    kinds = [k for k in range(len(KINDS)) if (data["kind"] == k).sum() > 1]
+    a = np.array([rest[data["kind"] == k].mean() for k in kinds])
+    b = np.array([cost[data["kind"] == k].mean() for k in kinds])
+    return float(-(a @ b) / (b @ b))
+
+
+def report(data: dict[str, np.ndarray], rounds: int, balanced: bool = False) -> list[float]:
     scales = difference_scales(data["left"], data["difference"], data["drop"], rounds)
     for k in range(rounds):
         here = data["left"] == k
@@ -150,7 +172,10 @@ def report(data: dict[str, np.ndarray], rounds: int) -> list[float]:
     add_up(data, [1.0] * rounds)
     print("with these scales:")
     add_up(data, scales)
-    return scales
+    factor = balance(data, scales)
+    print(f"balanced across the kinds (the scales times {factor:.3f}):")
+    add_up(data, [s * factor for s in scales])
+    return [s * factor for s in scales] if balanced else scales
 
 
 def merged(paths: list[Path]) -> dict[str, np.ndarray]:
@@ -179,11 +204,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kinds", default="random,greedy", help=f"comma-separated, of {', '.join(KINDS)}")
     parser.add_argument(
-        "--players", type=int, default=1, choices=[1, 3, 4], help="players at each table, all of the kind"
+        "--players", type=int, default=1, choices=[1, 2, 3, 4], help="players at each table, all of the kind"
     )
     parser.add_argument("--out", type=Path)
     parser.add_argument("--report", type=Path, nargs="*", help="the scales these files give")
     parser.add_argument("--fit", type=Path, help="with --report: write them into this lift file")
+    parser.add_argument("--balance", action="store_true", help="with --fit: the scales balanced across the kinds")
     add_rule_option(parser)
     args = parser.parse_args()
     rules = chosen_rules(parser, args.game, args.rule)
@@ -193,13 +219,12 @@ def main() -> None:
         if args.rule and played_under != rules:
             parser.error(f"--report: these files were played under {played_under}, not {rules}")
         players = int(data["players"])
-        scales = report(data, Game(args.game, players=players, rules=played_under).rounds)
+        scales = report(data, Game(args.game, players=players, rules=played_under).rounds, args.balance)
         if args.fit:
             lift = json.loads(args.fit.read_text())
             files = " ".join(str(p) for p in args.report)
-            made_by = f"python scripts/cost_calibration.py --game {args.game} --report {files}" + rule_options(
-                played_under
-            )
+            made_by = f"python scripts/cost_calibration.py --game {args.game} --report {files}"
+            made_by += rule_options(played_under) + (" --balance" if args.balance else "")
             rounded = [round(s, 4) for s in scales]
             if players == 1:
                 lift["difference_scale"], lift["difference_scale_made_by"] = rounded, made_by

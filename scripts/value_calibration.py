@@ -419,8 +419,9 @@ def main() -> None:
             fitted = fit(data, rounds, names, args.ridge, args.round_ridge, note, scales, prior)
             if args.refine:  # the commands that made the lift refined, the last first
                 fitted["refines"] = [kept["made_by"], *kept.get("refines", [])]
-            if "difference_scale_made_by" in kept:
-                fitted["difference_scale_made_by"] = kept["difference_scale_made_by"]
+            for key in ("difference_scale_made_by", "tables"):  # cost_calibration.py's, kept
+                if key in kept:
+                    fitted[key] = kept[key]
             args.fit.write_text(json.dumps(fitted, indent=1) + "\n")
             print(f"lift written to {args.fit}")
         return

@@ -13,7 +13,7 @@ import pytest
 
 from tresfute.bots import GreedyBot, RandomBot
 from tresfute.bots.appraisal import appraise, lift
-from tresfute.bots.lift import FORMAT, Lift, lift_file, shipped_lift
+from tresfute.bots.lift import FORMAT, Lift, difference_scale, lift_file, shipped_lift
 from tresfute.bots.network import network_for, valuation_network
 from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, Game
@@ -293,6 +293,19 @@ def test_the_shipped_difference_scales_come_from_a_documented_command(game_id: s
     data = json.loads((resources.files("tresfute.bots") / "data" / lift_file(game_id, reading)).read_text())
     assert data["difference_scale_made_by"].startswith(f"python scripts/cost_calibration.py --game {game_id}")
     assert all(0.7 < s < 1.4 for s in data["difference_scale"])
+    for players, table in data.get("tables", {}).items():  # a table's own, fitted on table games
+        assert table["made_by"].startswith(f"python scripts/cost_calibration.py --game {game_id}")
+        assert len(table["difference_scale"]) == Game(game_id, int(players)).rounds
+        assert all(0.7 < s < 1.4 for s in table["difference_scale"])
+
+
+def test_tres_futes_tables_ship_scales_of_their_own() -> None:
+    """At tables of three and four the costs are the table network's differences, which
+    overcharged beginners by 20 to 27 points a game with the solo scale of 1."""
+    fitted = shipped_lift(Game("tres-fute", 3))
+    assert fitted is not None and {3, 4} <= set(fitted.table_scales)
+    game = Game("tres-fute", 4, seed=1)
+    assert difference_scale(game) == fitted.table_scales[4][game.rounds - 1] < 0.95
 
 
 def test_a_refined_lift_adds_to_the_lift_it_refines(monkeypatch: pytest.MonkeyPatch) -> None:
