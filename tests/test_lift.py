@@ -299,12 +299,13 @@ def test_the_shipped_difference_scales_come_from_a_documented_command(game_id: s
         assert all(0.7 < s < 1.4 for s in table["difference_scale"])
 
 
-def test_tres_futes_tables_ship_scales_of_their_own() -> None:
+@pytest.mark.parametrize("game_id", GAMES)
+def test_tables_of_three_and_four_ship_scales_of_their_own(game_id: str) -> None:
     """At tables of three and four the costs are the table network's differences, which
-    overcharged beginners by 20 to 27 points a game with the solo scale of 1."""
-    fitted = shipped_lift(Game("tres-fute", 3))
+    overcharged beginners by 20 to 45 points a game with the solo scale of 1."""
+    fitted = shipped_lift(Game(game_id, 3))
     assert fitted is not None and {3, 4} <= set(fitted.table_scales)
-    game = Game("tres-fute", 4, seed=1)
+    game = Game(game_id, 4, seed=1)
     assert difference_scale(game) == fitted.table_scales[4][game.rounds - 1] < 0.95
 
 
