@@ -136,6 +136,25 @@ def test_the_first_request_after_a_restart_the_server_did_not_see_is_answered(ow
         assert view(client, game_id, token)["revision"] == shown["revision"] + 1
 
 
+def test_a_closed_connection_is_seen_past_selects_limit_of_1024_descriptors() -> None:
+    """A busy server holds many sockets (its pages'): the look at a pooled connection's socket
+    works on any descriptor, and says whether something came (a goodbye) without waiting."""
+    import os
+    import socket
+
+    from tresfute.web.store.postgres import _readable
+
+    ours, theirs = socket.socketpair()
+    high = os.dup2(ours.fileno(), 1500)
+    try:
+        assert not _readable(high), "nothing came yet"
+        theirs.close()  # the other end said goodbye
+        assert _readable(high)
+    finally:
+        os.close(high)
+        ours.close()
+
+
 def sqlite_game(tmp_path: Path) -> tuple[TestClient, SQLiteStore, str, str]:
     store = SQLiteStore(tmp_path / "games.sqlite3")
     client = TestClient(create_app(store=store))

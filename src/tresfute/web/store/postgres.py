@@ -295,13 +295,24 @@ def _closed(connection: Any) -> bool:
     heard, if anything, is read with an empty query, which fails on a closed one."""
     import psycopg
 
-    if not select.select([connection.fileno()], [], [], 0)[0]:
+    if not _readable(connection.fileno()):
         return False
     try:
         connection.execute("")
     except psycopg.OperationalError:
         return True
     return False
+
+
+def _readable(fd: int) -> bool:
+    """Whether ``fd`` has something to read (or was closed), without waiting: ``poll`` where
+    there is one, as a busy server's descriptors pass ``select``'s limit of 1024 (its pages'
+    sockets)."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
+    return bool(select.select([fd], [], [], 0)[0])
 
 
 def _without_password(url: str) -> str:
