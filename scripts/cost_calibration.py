@@ -173,9 +173,10 @@ def report(data: dict[str, np.ndarray], rounds: int, balanced: bool = False) -> 
     print("with these scales:")
     add_up(data, scales)
     factor = balance(data, scales)
+    balanced_scales = [s * factor for s in scales]
     print(f"balanced across the kinds (the scales times {factor:.3f}):")
-    add_up(data, [s * factor for s in scales])
-    return [s * factor for s in scales] if balanced else scales
+    add_up(data, balanced_scales)
+    return balanced_scales if balanced else scales
 
 
 def merged(paths: list[Path]) -> dict[str, np.ndarray]:
