@@ -230,7 +230,8 @@ def main() -> None:
             if players == 1:
                 lift["difference_scale"], lift["difference_scale_made_by"] = rounded, made_by
             else:  # a table's own scales, by its number of players
-                lift.setdefault("tables", {})[str(players)] = {"difference_scale": rounded, "made_by": made_by}
+                table = lift.setdefault("tables", {}).setdefault(str(players), {})  # its means kept
+                table.update(difference_scale=rounded, made_by=made_by)
             args.fit.write_text(json.dumps(lift, indent=1) + "\n")
             print(f"difference scale written to {args.fit}")
         return

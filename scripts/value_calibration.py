@@ -29,6 +29,11 @@ these files (its weights drawn towards its own: new tuning games add to what its
 file keeps the commands that made it, ``refines``). ``--rule
 NAME=true|false`` plays the games under that rules option (the strong player and its network
 those of that reading; the file keeps the rules, and a report refuses to mix readings).
+
+``--players N`` (2, 3 or 4) plays tables of N players of the kind and draws the decisions of one
+seat (the seed picks it); from each, that seat plays on as the strong player, the others as
+their kind (the luck counted is of the seat's own rolls). ``--fit`` then writes the table's
+means by rounds left (``table_means``) under the lift file's ``tables``: a table's lift.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from contextlib import nullcontext
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -82,14 +88,16 @@ def player_of(kind: str, seed: int):
 LUCK_DRAWS = 8
 
 
-def rollout(start: Game, seed: int) -> tuple[list[float], float, int, float]:
-    """The strong player from ``start`` to the end on fresh dice: the inputs of its first
-    afterstate, the network's value there, the final score, and the luck of its rolls (the sum
-    of :func:`luck_of_roll`: the final score less it has the same mean, and a smaller spread)."""
+def rollout(start: Game, seed: int, seat: int = 0, others: str = "strong") -> tuple[list[float], float, int, float]:
+    """The strong player in ``seat`` from ``start`` to the end on fresh dice (at a table, the
+    other seats played by ``others``, as the table's kind played them): the inputs of its first
+    afterstate, the network's value there, its final score, and the luck of its rolls (the sum
+    of :func:`luck_of_roll`: the final score less it has the same mean, and a smaller spread; at
+    a table only the seat's own rolls are counted, which keeps the mean)."""
     network = network_for(start)
     rng = random.Random(seed)
     luck_rng = random.Random(seed ^ 0x5EED)  # the alternative rolls: the rollout's own dice unchanged
-    bot = StrongBot(seed)
+    bots = [StrongBot(seed) if p == seat else player_of(others, seed + 1 + p) for p in range(start.n_players)]
     sim = start.copy(dice="external")
     first: tuple[list[float], float] | None = None
     luck = 0.0
@@ -98,19 +106,20 @@ def rollout(start: Game, seed: int) -> tuple[list[float], float, int, float]:
         if p == CHANCE:
             before = sim.copy(dice="external", history=False)
             roll_own_dice(sim, rng)
-            luck += luck_of_roll(before, sim, luck_rng, network)
+            if before.active == seat:
+                luck += luck_of_roll(before, sim, luck_rng, network, seat)
             continue
         assert p is not None
-        move = bot.choose(sim, p)
+        move = bots[p].choose(sim, p)
         sim.play(move, p)
-        if first is None:
+        if first is None and p == seat:
             values, inputs = network.evaluate([sim], p)
             first = (inputs[0] or [], values[0])
     assert first is not None
-    return first[0], first[1], sim.score(0).total, luck
+    return first[0], first[1], sim.score(seat).total, luck
 
 
-def luck_of_roll(before: Game, rolled: Game, rng: random.Random, network: ValueNetwork) -> float:
+def luck_of_roll(before: Game, rolled: Game, rng: random.Random, network: ValueNetwork, player: int = 0) -> float:
     """How much better the roll that came is than rolls drawn anew in its place: the value of
     the position it leads to (:func:`rolled_values`) minus the mean over ``LUCK_DRAWS`` other
     rolls of ``before``, drawn from the same dice.
@@ -126,21 +135,20 @@ def luck_of_roll(before: Game, rolled: Game, rng: random.Random, network: ValueN
         other = before.copy(dice="external", history=False)
         roll_own_dice(other, rng)
         others.append(other)
-    values = rolled_values([rolled, *others], network)
+    values = rolled_values([rolled, *others], network, player)
     return values[0] - sum(values[1:]) / LUCK_DRAWS
 
 
-def rolled_values(positions: list[Game], network: ValueNetwork) -> list[float]:
-    """What each position right after a roll is worth to player 0 (solo games): the network's
-    value of its best move, of the position itself where nobody decides, the score once over."""
+def rolled_values(positions: list[Game], network: ValueNetwork, player: int = 0) -> list[float]:
+    """What each position right after a roll is worth to ``player``: the network's value of its
+    best move, of the position itself where it does not decide, the score once over."""
     groups: list[list[Game]] = []
     for position in positions:
-        p = position.to_move
-        if position.is_over or p is None or p == CHANCE:
+        if position.is_over or position.to_move != player:
             groups.append([position])
         else:
-            groups.append([after for _, after in position.afterstates(p, history=False)] or [position])
-    flat = network.values([g for group in groups for g in group], 0)
+            groups.append([after for _, after in position.afterstates(player, history=False)] or [position])
+    flat = network.values([g for group in groups for g in group], player)
     out, at = [], 0
     for group in groups:
         out.append(max(flat[at : at + len(group)]))
@@ -148,48 +156,50 @@ def rolled_values(positions: list[Game], network: ValueNetwork) -> list[float]:
     return out
 
 
-def after_choice(position: Game, move: Move) -> tuple[list[float], float]:
+def after_choice(position: Game, move: Move, seat: int = 0) -> tuple[list[float], float]:
     """The valuation network's inputs after the strong choice (what the lift reads), and the
     lift the shown value holds (``bots/lift.py``)."""
     after = position.copy(dice="external", history=False)
-    after.play(move, 0)
-    return valuation_network(position).evaluate([after], 0)[1][0] or [], lift(position, 0, after)
+    after.play(move, seat)
+    return valuation_network(position).evaluate([after], seat)[1][0] or [], lift(position, seat, after)
 
 
 Row = tuple[str, int, list[float], float, float, int, float, float, list[float], float]
 
 
-def one_game(job: tuple[str, str, int, dict[str, bool]]) -> list[Row]:
-    game_id, kind, seed, rules = job
+def one_game(job: tuple[str, str, int, dict[str, bool], int]) -> list[Row]:
+    """One game's rows: a decision drawn in each round (at a table of the kind, the seat's that
+    the seed picks), or the first decision alone (``start``, of a strong table)."""
+    game_id, kind, seed, rules, players = job
     rng = random.Random(seed)
-    game = Game(game_id, players=1, seed=seed, rules=rules)
-    if kind == "start":
-        return [row_at(kind, game, rng)]
-    bot = player_of(kind, seed + 1)
-    # the decisions of each round, then one drawn per round
+    game = Game(game_id, players=players, seed=seed, rules=rules)
+    seat = seed % players
+    played = "strong" if kind == "start" else kind
+    bots = [player_of(played, seed + 1 + p) for p in range(players)]
+    # the seat's decisions of each round, then one drawn per round
     by_round: dict[int, list[int]] = {}
-    moves: list[tuple[int, Move]] = []
     positions: list[Game] = []
     while not game.is_over:
         p = game.to_move
         assert p is not None and p >= 0
         legal = game.legal_moves(p)
-        if len(legal) > 1:
+        if len(legal) > 1 and p == seat:
+            if kind == "start":
+                return [row_at(kind, game, rng, seat, played)]
             by_round.setdefault(game.round, []).append(len(positions))
             positions.append(game.copy())
-        move = legal[0] if len(legal) == 1 else bot.choose(game, p)
-        moves.append((p, move))
-        game.play(move, p)
-    return [row_at(kind, positions[rng.choice(indices)], rng) for _, indices in sorted(by_round.items())]
+        game.play(legal[0] if len(legal) == 1 else bots[p].choose(game, p), p)
+    drawn = [positions[rng.choice(indices)] for _, indices in sorted(by_round.items())]
+    return [row_at(kind, position, rng, seat, played) for position in drawn]
 
 
-def row_at(kind: str, position: Game, rng: random.Random) -> Row:
+def row_at(kind: str, position: Game, rng: random.Random, seat: int = 0, others: str = "strong") -> Row:
     """The row of one position: what is shown there, and what the strong player then scores."""
-    appraisal = appraise(position, 0)
+    appraisal = appraise(position, seat)
     shown = appraisal.best.expected  # what the hint and the review show
-    chosen, lifted = after_choice(position, appraisal.choice)
-    inputs, first_value, final, luck = rollout(position, rng.getrandbits(48))
-    score_now = float(position.score(0).total)
+    chosen, lifted = after_choice(position, appraisal.choice, seat)
+    inputs, first_value, final, luck = rollout(position, rng.getrandbits(48), seat, others)
+    score_now = float(position.score(seat).total)
     return (kind, position.round, inputs, shown, first_value, final, score_now, lifted, chosen, luck)
 
 
@@ -200,12 +210,14 @@ def generate(
     workers: int,
     kinds: tuple[str, ...] = PLAYED,
     rules: dict[str, bool] | None = None,
+    players: int = 1,
 ) -> dict[str, np.ndarray]:
     rules = rules or {}
-    jobs = [(game_id, kinds[n % len(kinds)], seed * 1_000_003 + n, rules) for n in range(games)]
+    jobs = [(game_id, kinds[n % len(kinds)], seed * 1_000_003 + n, rules, players) for n in range(games)]
     rows = []
-    with blas_threads(), Pool(workers) as pool:
-        for n, result in enumerate(pool.imap_unordered(one_game, jobs, chunksize=2), start=1):
+    with blas_threads(), Pool(workers) if workers > 1 else nullcontext() as pool:  # one worker: here
+        results = pool.imap_unordered(one_game, jobs, chunksize=2) if pool else map(one_game, jobs)
+        for n, result in enumerate(results, start=1):
             rows += result
             if n % 20 == 0:
                 print(f"{n}/{games} games", flush=True)
@@ -221,6 +233,7 @@ def generate(
         "choice_inputs": _padded([r[8] for r in rows]),
         "luck": np.array([r[9] for r in rows], dtype=np.float32),  # the rollout's rolls' luck
         "rules": np.array(json.dumps(rules, sort_keys=True)),  # the reading the games were played under
+        "players": np.array(players),
     }
 
 
@@ -264,6 +277,19 @@ def report(data: dict[str, np.ndarray], field: str = "shown") -> None:
 def raw_values(data: dict[str, np.ndarray]) -> np.ndarray:
     """The shown values without the lift they held when the file was made."""
     return data["shown"] - data["gain"]
+
+
+def table_means(data: dict[str, np.ndarray], rounds: int) -> list[float]:
+    """A table's lift (``Lift.table_means``): for each number of rounds left, the mean of the
+    final score (less its luck) minus the raw value, over the positions whose choice does not
+    end the game. A table has too few positions of a kind and round to read the sheet."""
+    going_on = data["choice_inputs"].any(axis=1)
+    target = (scored(data) - raw_values(data))[going_on].astype(np.float64)
+    left = rounds - data["round"][going_on].astype(np.int64)
+    missing = [k for k in range(rounds) if not (left == k).any()]
+    if missing:
+        raise ValueError(f"the files hold no position with {missing[0]} rounds left")
+    return [round(float(target[left == k].mean()), 2) for k in range(rounds)]
 
 
 def fit(
@@ -339,11 +365,14 @@ def fit(
     }
 
 
-def relifted(data: dict[str, np.ndarray], fitted: Lift, rounds: int) -> dict[str, np.ndarray]:
+def relifted(data: dict[str, np.ndarray], fitted: Lift, rounds: int, players: int = 1) -> dict[str, np.ndarray]:
     """The file's shown values as they would be with ``fitted``: it depends only on the inputs
-    after the choice and the round, so no game is played again."""
+    after the choice, the round and the table, so no game is played again."""
     x = data["choice_inputs"]
-    lifts = [fitted(list(row), rounds - int(r)) if row.any() else 0.0 for row, r in zip(x, data["round"], strict=True)]
+    lifts = [
+        fitted(list(row), rounds - int(r), rounds, players) if row.any() else 0.0
+        for row, r in zip(x, data["round"], strict=True)
+    ]
     return {**data, "shown": raw_values(data) + np.array(lifts, dtype=np.float32), "gain": np.array(lifts)}
 
 
@@ -361,6 +390,22 @@ def kinds_summary(data: dict[str, np.ndarray]) -> None:
         print(f"the rollouts' luck: {luck.mean():+.2f} ± {luck.std(ddof=1) / np.sqrt(len(luck)):.2f} on average")
 
 
+def fit_table(
+    path: Path, data: dict[str, np.ndarray], rounds: int, players: int, game_id: str, files: list[Path], rules: dict
+) -> None:
+    """Write a table's means (``table_means``) into the lift file ``path``, under ``tables``
+    and its number of players; the rest of the file (the solo lift, the costs' scales) kept."""
+    lift_data = json.loads(path.read_text())
+    table = lift_data.setdefault("tables", {}).setdefault(str(players), {})
+    table["by_rounds_left_mean"] = table_means(data, rounds)
+    table["means_made_by"] = (
+        f"python scripts/value_calibration.py --game {game_id} --report {' '.join(str(p) for p in files)}"
+        + rule_options(dict(sorted(rules.items())))
+    )
+    path.write_text(json.dumps(lift_data, indent=1) + "\n")
+    print(f"the means of a table of {players} written to {path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=["tres-fute", "vraiment-tres-fute"], required=True)
@@ -368,6 +413,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kinds", default=",".join(PLAYED), help=f"comma-separated, of {', '.join(KINDS)}")
+    parser.add_argument(
+        "--players", type=int, default=1, choices=[1, 2, 3, 4], help="players at each table, all of the kind"
+    )
     parser.add_argument("--out", type=Path)
     parser.add_argument("--report", type=Path, nargs="*", help="measure the calibration of these files")
     parser.add_argument("--fit", type=Path, help="with --report: write the lift that fits these files here")
@@ -389,7 +437,11 @@ def main() -> None:
         readings = {str(part.pop("rules", "{}")) for part in parts}  # files made before: the default reading
         if len(readings) > 1:
             parser.error(f"--report: these files were played under different rules ({', '.join(sorted(readings))})")
-        played_under = Game(args.game, players=1, rules=json.loads(readings.pop()))
+        tables = {int(part.pop("players", 1)) for part in parts}  # files made before: solo games
+        if len(tables) > 1:
+            parser.error(f"--report: these files were played at tables of different sizes ({sorted(tables)})")
+        players = tables.pop()
+        played_under = Game(args.game, players=players, rules=json.loads(readings.pop()))
         if args.rule and reading_of(played_under) != reading_of(Game(args.game, players=1, rules=rules)):
             parser.error(f"--report: these files were played under other rules than {rules}")
         rules = dict(reading_of(played_under))
@@ -400,10 +452,12 @@ def main() -> None:
         rounds = played_under.rounds
         names = list(valuation_network(played_under).encoder.names)
         if args.lift:
-            data = relifted(data, Lift.from_json(json.loads(args.lift.read_text()), names), rounds)
+            data = relifted(data, Lift.from_json(json.loads(args.lift.read_text()), names), rounds, players)
         report(data)
         kinds_summary(data)
-        if args.fit:
+        if args.fit and players > 1:
+            fit_table(args.fit, data, rounds, players, args.game, args.report, rules)
+        elif args.fit:
             files = " ".join(str(p) for p in args.report)
             note = (
                 f"python scripts/value_calibration.py --game {args.game} --report {files}"
@@ -425,7 +479,8 @@ def main() -> None:
             args.fit.write_text(json.dumps(fitted, indent=1) + "\n")
             print(f"lift written to {args.fit}")
         return
-    data = generate(args.game, args.games, args.seed, args.workers, tuple(args.kinds.split(",")), rules)
+    kinds = tuple(args.kinds.split(","))
+    data = generate(args.game, args.games, args.seed, args.workers, kinds, rules, args.players)
     save(data, args.out)
     report(data)
 

@@ -127,6 +127,15 @@ def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
     assert at_tables.scale(2, rounds=4, players=4) == 0.9, "a table of four: its own scales"
     assert at_tables.scale(0, rounds=6, players=2) == 0.9, "a table of two: its own, its last round too"
     assert at_tables.scale(2, rounds=5, players=3) == 1.0 and at_tables.scale(2) == 1.1, "the others keep theirs"
+    tables["3"] = {"by_rounds_left_mean": [10.0, 11.0, 12.0, 13.0, 14.0]}
+    tables["4"]["by_rounds_left_mean"] = [20.0, 21.0, 22.0, 23.0]
+    with_means = Lift.from_json({**data, "tables": tables}, names)
+    assert with_means(inputs, 3, rounds=5, players=3) == 13.0, "a table of three: its own mean, 3 rounds left"
+    assert with_means(inputs, 3, rounds=4, players=4) == 23.0 and with_means.scale(2, rounds=4, players=4) == 0.9
+    assert with_means.scale(2, rounds=5, players=3) == 1.0, "a table with its means and no scales: costs as measured"
+    assert with_means(inputs, 0, rounds=6, players=2) == 3.5, "a table without means: the solo positions'"
+    with pytest.raises(ValueError, match="a table of 3 players with 7 means by rounds left"):
+        Lift.from_json({**data, "tables": {"3": {"by_rounds_left_mean": [1.0] * 7}}}, names)
     with pytest.raises(ValueError, match="a table of 5 players"):
         Lift.from_json({**data, "tables": {"5": {"difference_scale": [1.0] * 3}}}, names)
     with pytest.raises(ValueError, match="a table of 2 players with 7 difference scales"):
@@ -220,6 +229,32 @@ def test_the_luck_of_a_roll_averages_zero(game_id: str, monkeypatch: pytest.Monk
     assert abs(float(np.mean(lucks))) < 3.5 * spread / np.sqrt(len(lucks))
 
 
+def test_the_luck_of_a_seat_s_own_roll_at_a_table_averages_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a table the rollouts count the luck of the seat's own rolls (its active turns), valued
+    for that seat: it too must average 0."""
+    calibration = _script(monkeypatch, "value_calibration")
+    game = Game("tres-fute", players=3, seed=4)
+    bot = GreedyBot(4)
+    waiting = game.copy(dice="external", history=False)
+    while waiting.round < 2 or waiting.to_move != CHANCE or waiting.active != 1:
+        p = waiting.to_move
+        if p == CHANCE:
+            roll_own_dice(waiting, random.Random(waiting.round))
+            continue
+        assert p is not None and p >= 0
+        waiting.play(bot.choose(waiting, p), p)
+    network = network_for(waiting)
+    dice, others = random.Random(1), random.Random(2)
+    lucks = []
+    for _ in range(240):
+        rolled = waiting.copy(dice="external", history=False)
+        roll_own_dice(rolled, dice)
+        lucks.append(calibration.luck_of_roll(waiting, rolled, others, network, 1))
+    spread = float(np.std(lucks))
+    assert spread > 1.0, "rolls differ in worth"
+    assert abs(float(np.mean(lucks))) < 3.5 * spread / np.sqrt(len(lucks))
+
+
 def test_the_rollouts_final_score_less_its_luck_spreads_less(monkeypatch: pytest.MonkeyPatch) -> None:
     """From one position of round 3, the strong player's final scores on fresh dice spread by
     their luck; less the luck, the same rollouts spread far less (what makes a calibration
@@ -282,6 +317,38 @@ def test_the_costs_at_a_table_are_scaled_by_its_own_fit(monkeypatch: pytest.Monk
     monkeypatch.setattr("sys.argv", ["x", "--game", "tres-fute", "--report", str(table), str(solo)])
     with pytest.raises(SystemExit, match="tables of different sizes"):
         script.main()
+
+
+def test_the_values_at_a_table_are_fitted_on_table_positions(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """value_calibration.py --players 3 draws one decision a round of one seat of each table,
+    plays that seat on as the strong player (the others as they played) and keeps its final
+    score; --fit writes the table's means by rounds left under the lift file's table of three,
+    beside its difference scales, and leaves the solo lift alone."""
+    script = _script(monkeypatch, "value_calibration")
+    data = script.generate("tres-fute", 2, 9, 1, ("random", "greedy"), {}, 3)
+    assert int(data["players"]) == 3 and sorted(set(data["round"].tolist())) == [1, 2, 3, 4, 5]
+    assert len(data["final"]) == 10, "a decision drawn in each of a table of three's five rounds, two tables"
+    assert (data["final"] >= data["score_now"]).all(), "the seat's own score, which only grows"
+    files = tmp_path / "table.npz"
+    script.save(data, files)
+    lift_path = tmp_path / "lift.json"
+    shipped = json.loads((resources.files("tresfute.bots") / "data" / lift_file("tres-fute")).read_text())
+    lift_path.write_text(json.dumps(shipped))
+    monkeypatch.setattr("sys.argv", ["x", "--game", "tres-fute", "--report", str(files), "--fit", str(lift_path)])
+    script.main()
+    written = json.loads(lift_path.read_text())
+    table = written["tables"]["3"]
+    assert table["difference_scale"] == shipped["tables"]["3"]["difference_scale"], "the costs' scales kept"
+    assert {k: v for k, v in written.items() if k != "tables"} == {k: v for k, v in shipped.items() if k != "tables"}
+    assert table["means_made_by"] == f"python scripts/value_calibration.py --game tres-fute --report {files}"
+    means = table["by_rounds_left_mean"]
+    assert len(means) == 5
+    going_on = data["choice_inputs"].any(axis=1)
+    last = going_on & (data["round"] == 5)
+    expected = float((data["final"] - data["luck"] - data["shown"] + data["gain"])[last].mean())
+    assert means[0] == pytest.approx(expected, abs=0.01), "the last round's: final less luck, less the raw value"
+    names = list(valuation_network(Game("tres-fute", 1)).encoder.names)
+    assert Lift.from_json(written, names)([0.0] * len(names), 2, 5, 3) == means[2]
 
 
 STRICT = (("reprise_with_no_die_left", False),)

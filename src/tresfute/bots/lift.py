@@ -36,7 +36,10 @@ class Lift:
     At a table of three or four the valuation network is the table network
     (``network.table_network``), which counts the picks the table adds itself; its costs have
     their own difference scales, fitted on reviewed table games (``table_scales``, by number
-    of players; a table without them has 1 where the lift reads no sheet, else the solo game's)."""
+    of players; a table without them has 1 where the lift reads no sheet, else the solo game's),
+    and their own means by rounds left, fitted on table positions (``table_means``: the table
+    network's values are off by other amounts than the solo network's; a table without them
+    has the solo positions' means)."""
 
     rounds: int
     intercept: float
@@ -46,13 +49,15 @@ class Lift:
     by_rounds_left_mean: list[float]
     difference_scale: list[float]
     table_scales: dict[int, list[float]] = field(default_factory=dict)
+    table_means: dict[int, list[float]] = field(default_factory=dict)
 
     def __call__(self, inputs: list[float], rounds_left: int, rounds: int | None = None, players: int = 1) -> float:
         """The lift after a choice whose afterstate has these ``inputs``, with ``rounds_left``
         after the current one, in a game of ``rounds`` (the solo game's by default) and
         ``players``."""
         if not self.reads_sheet(rounds_left, rounds, players):
-            return self.by_rounds_left_mean[min(rounds_left, len(self.by_rounds_left_mean) - 1)]
+            means = self.table_means.get(players, self.by_rounds_left_mean)
+            return means[min(rounds_left, len(means) - 1)]
         x = np.asarray(inputs, dtype=np.float64)
         own_intercept, own_weights = self.at_rounds_left[rounds_left]
         shared = self.intercept + x @ self.weights + rounds_left * (x @ self.by_rounds_left)
@@ -96,11 +101,25 @@ class Lift:
         if len(scales) != rounds:
             raise ValueError(f"the lift has {len(scales)} difference scales by rounds left, not {rounds}")
         weights, by_rounds_left = vector(data["weights"]), vector(data["by_rounds_left"])
-        tables = {int(n): [float(x) for x in table["difference_scale"]] for n, table in data.get("tables", {}).items()}
-        for players, table_scales in tables.items():  # a table plays as many rounds as solo or fewer
-            if not 1 < players <= 4 or not 0 < len(table_scales) <= rounds:
-                raise ValueError(f"a table of {players} players with {len(table_scales)} difference scales")
-        return cls(rounds, float(data["intercept"]), weights, by_rounds_left, own, means, scales, tables)
+        tables: dict[str, dict[int, list[float]]] = {"difference_scale": {}, "by_rounds_left_mean": {}}
+        what = {"difference_scale": "difference scales", "by_rounds_left_mean": "means by rounds left"}
+        for n, table in data.get("tables", {}).items():  # a table plays as many rounds as solo or fewer
+            for key, by_players in tables.items():
+                if key in table:
+                    by_players[int(n)] = values = [float(x) for x in table[key]]
+                    if not 1 < int(n) <= 4 or not 0 < len(values) <= rounds:
+                        raise ValueError(f"a table of {n} players with {len(values)} {what[key]}")
+        return cls(
+            rounds,
+            float(data["intercept"]),
+            weights,
+            by_rounds_left,
+            own,
+            means,
+            scales,
+            tables["difference_scale"],
+            tables["by_rounds_left_mean"],
+        )
 
 
 def lift_file(game_id: str, reading: tuple[tuple[str, bool], ...] = ()) -> str:
