@@ -364,6 +364,9 @@ def test_the_shipped_difference_scales_come_from_a_documented_command(game_id: s
         assert table["made_by"].startswith(f"python scripts/cost_calibration.py --game {game_id}")
         assert len(table["difference_scale"]) == Game(game_id, int(players)).rounds
         assert all(0.7 < s < 1.4 for s in table["difference_scale"])
+        if "by_rounds_left_mean" in table:  # a table's own lift, fitted on table positions
+            assert table["means_made_by"].startswith(f"python scripts/value_calibration.py --game {game_id}")
+            assert len(table["by_rounds_left_mean"]) == Game(game_id, int(players)).rounds
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -374,6 +377,23 @@ def test_tables_of_three_and_four_ship_scales_of_their_own(game_id: str) -> None
     assert fitted is not None and {3, 4} <= set(fitted.table_scales)
     game = Game(game_id, 4, seed=1)
     assert difference_scale(game) == fitted.table_scales[4][game.rounds - 1] < 0.95
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_vraiment_tres_fute_s_tables_of_three_and_four_have_values_of_their_own(players: int) -> None:
+    """Its table network values a table's positions 12 to 36 points under what the strong
+    player then scores (docs/review.md): the lift there is the table's own mean by rounds left,
+    higher than the solo positions' early in the game."""
+    game = Game("vraiment-tres-fute", players, seed=3)
+    fitted = shipped_lift(game)
+    assert fitted is not None and players in fitted.table_means
+    player = game.to_move
+    assert player is not None and player >= 0
+    after = game.copy(dice="external", history=False)
+    after.play(appraise(game, player).choice, player)
+    rounds_left = game.rounds - game.round
+    assert lift(game, player, after) == pytest.approx(fitted.table_means[players][rounds_left])
+    assert fitted.table_means[players][rounds_left] > fitted.by_rounds_left_mean[rounds_left] + 10
 
 
 def test_a_refined_lift_adds_to_the_lift_it_refines(monkeypatch: pytest.MonkeyPatch) -> None:
