@@ -361,9 +361,10 @@ def test_the_shipped_difference_scales_come_from_a_documented_command(game_id: s
     assert data["difference_scale_made_by"].startswith(f"python scripts/cost_calibration.py --game {game_id}")
     assert all(0.7 < s < 1.4 for s in data["difference_scale"])
     for players, table in data.get("tables", {}).items():  # a table's own, fitted on table games
-        assert table["made_by"].startswith(f"python scripts/cost_calibration.py --game {game_id}")
-        assert len(table["difference_scale"]) == Game(game_id, int(players)).rounds
-        assert all(0.7 < s < 1.4 for s in table["difference_scale"])
+        if "difference_scale" in table:
+            assert table["made_by"].startswith(f"python scripts/cost_calibration.py --game {game_id}")
+            assert len(table["difference_scale"]) == Game(game_id, int(players)).rounds
+            assert all(0.7 < s < 1.4 for s in table["difference_scale"])
         if "by_rounds_left_mean" in table:  # a table's own lift, fitted on table positions
             assert table["means_made_by"].startswith(f"python scripts/value_calibration.py --game {game_id}")
             assert len(table["by_rounds_left_mean"]) == Game(game_id, int(players)).rounds
@@ -372,19 +373,23 @@ def test_the_shipped_difference_scales_come_from_a_documented_command(game_id: s
 @pytest.mark.parametrize("game_id", GAMES)
 def test_tables_of_three_and_four_ship_scales_of_their_own(game_id: str) -> None:
     """At tables of three and four the costs are the table network's differences, which
-    overcharged beginners by 20 to 45 points a game with the solo scale of 1."""
+    overcharged beginners by 20 to 45 points a game with the solo scale of 1 (the network
+    stretches its differences there: every scale is under 1)."""
     fitted = shipped_lift(Game(game_id, 3))
     assert fitted is not None and {3, 4} <= set(fitted.table_scales)
     game = Game(game_id, 4, seed=1)
-    assert difference_scale(game) == fitted.table_scales[4][game.rounds - 1] < 0.95
+    assert difference_scale(game) == fitted.table_scales[4][game.rounds - 1]
+    assert all(0.8 < s < 1.0 for players in (3, 4) for s in fitted.table_scales[players])
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_vraiment_tres_fute_s_tables_of_three_and_four_have_values_of_their_own(players: int) -> None:
-    """Its table network values a table's positions 12 to 36 points under what the strong
-    player then scores (docs/review.md): the lift there is the table's own mean by rounds left,
-    higher than the solo positions' early in the game."""
-    game = Game("vraiment-tres-fute", players, seed=3)
+@pytest.mark.parametrize("rules", [{}, {"reprise_with_no_die_left": False}])
+def test_vraiment_tres_fute_s_tables_of_three_and_four_have_values_of_their_own(players: int, rules: dict) -> None:
+    """In both readings its table networks value a table's positions 7 to 13 points under what
+    the strong player then scores over the game, up to 36 at its start (docs/review.md): the
+    lift there is the table's own mean by rounds left, higher than the solo positions' early
+    in the game."""
+    game = Game("vraiment-tres-fute", players, seed=3, rules=rules)
     fitted = shipped_lift(game)
     assert fitted is not None and players in fitted.table_means
     player = game.to_move
