@@ -216,14 +216,18 @@ def test_the_luck_of_a_roll_averages_zero(game_id: str, monkeypatch: pytest.Monk
     variate): the value after the roll that came minus the mean after rolls drawn anew. It
     must average 0 over the rolls that can come, or the measure would be biased."""
     calibration = _script(monkeypatch, "value_calibration")
-    before = _waiting_for_dice(game_id, seed=4, decisions=9)
+    _assert_luck_averages_zero(calibration, _waiting_for_dice(game_id, seed=4, decisions=9), 0)
+
+
+def _assert_luck_averages_zero(calibration, before: Game, player: int) -> None:
+    """The luck of 240 rolls of ``before`` for ``player``: spread, and averaging 0 within noise."""
     network = network_for(before)
     dice, others = random.Random(1), random.Random(2)
     lucks = []
     for _ in range(240):
         rolled = before.copy(dice="external", history=False)
         roll_own_dice(rolled, dice)
-        lucks.append(calibration.luck_of_roll(before, rolled, others, network))
+        lucks.append(calibration.luck_of_roll(before, rolled, others, network, player))
     spread = float(np.std(lucks))
     assert spread > 1.0, "rolls differ in worth"
     assert abs(float(np.mean(lucks))) < 3.5 * spread / np.sqrt(len(lucks))
@@ -243,16 +247,7 @@ def test_the_luck_of_a_seat_s_own_roll_at_a_table_averages_zero(monkeypatch: pyt
             continue
         assert p is not None and p >= 0
         waiting.play(bot.choose(waiting, p), p)
-    network = network_for(waiting)
-    dice, others = random.Random(1), random.Random(2)
-    lucks = []
-    for _ in range(240):
-        rolled = waiting.copy(dice="external", history=False)
-        roll_own_dice(rolled, dice)
-        lucks.append(calibration.luck_of_roll(waiting, rolled, others, network, 1))
-    spread = float(np.std(lucks))
-    assert spread > 1.0, "rolls differ in worth"
-    assert abs(float(np.mean(lucks))) < 3.5 * spread / np.sqrt(len(lucks))
+    _assert_luck_averages_zero(calibration, waiting, 1)
 
 
 def test_the_rollouts_final_score_less_its_luck_spreads_less(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -292,6 +287,18 @@ def test_the_difference_scale_makes_the_departures_costs_add_up_by_rounds_left(m
     assert scales[0] == pytest.approx(0.95, abs=0.01)
 
 
+def _fitted_into_shipped_lift(
+    script, files: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> tuple[dict, dict]:
+    """Très futé's shipped lift file, and a copy of it once ``script --report files --fit`` wrote into it."""
+    lift_path = tmp_path / "lift.json"
+    shipped = json.loads((resources.files("tresfute.bots") / "data" / lift_file("tres-fute")).read_text())
+    lift_path.write_text(json.dumps(shipped))
+    monkeypatch.setattr("sys.argv", ["x", "--game", "tres-fute", "--report", str(files), "--fit", str(lift_path)])
+    script.main()
+    return shipped, json.loads(lift_path.read_text())
+
+
 def test_the_costs_at_a_table_are_scaled_by_its_own_fit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """cost_calibration.py --players 3 reviews one seat of each table of three and writes the
     scales it finds under the lift file's table of three, leaving the solo scales alone;
@@ -303,12 +310,7 @@ def test_the_costs_at_a_table_are_scaled_by_its_own_fit(monkeypatch: pytest.Monk
     table, solo = tmp_path / "table.npz", tmp_path / "solo.npz"
     script.save(data, table)
     script.save(script.generate("tres-fute", 1, 9, 1, ("random",), {}, 1), solo)
-    lift_path = tmp_path / "lift.json"
-    shipped = json.loads((resources.files("tresfute.bots") / "data" / lift_file("tres-fute")).read_text())
-    lift_path.write_text(json.dumps(shipped))
-    monkeypatch.setattr("sys.argv", ["x", "--game", "tres-fute", "--report", str(table), "--fit", str(lift_path)])
-    script.main()
-    written = json.loads(lift_path.read_text())
+    shipped, written = _fitted_into_shipped_lift(script, table, monkeypatch, tmp_path)
     assert written["difference_scale"] == shipped["difference_scale"]
     assert len(written["tables"]["3"]["difference_scale"]) == 5, "a table of three plays five rounds"
     assert written["tables"]["3"]["made_by"].startswith("python scripts/cost_calibration.py --game tres-fute --report")
@@ -331,12 +333,7 @@ def test_the_values_at_a_table_are_fitted_on_table_positions(monkeypatch: pytest
     assert (data["final"] >= data["score_now"]).all(), "the seat's own score, which only grows"
     files = tmp_path / "table.npz"
     script.save(data, files)
-    lift_path = tmp_path / "lift.json"
-    shipped = json.loads((resources.files("tresfute.bots") / "data" / lift_file("tres-fute")).read_text())
-    lift_path.write_text(json.dumps(shipped))
-    monkeypatch.setattr("sys.argv", ["x", "--game", "tres-fute", "--report", str(files), "--fit", str(lift_path)])
-    script.main()
-    written = json.loads(lift_path.read_text())
+    shipped, written = _fitted_into_shipped_lift(script, files, monkeypatch, tmp_path)
     table = written["tables"]["3"]
     assert table["difference_scale"] == shipped["tables"]["3"]["difference_scale"], "the costs' scales kept"
     assert {k: v for k, v in written.items() if k != "tables"} == {k: v for k, v in shipped.items() if k != "tables"}
