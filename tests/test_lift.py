@@ -7,6 +7,7 @@ import json
 import random
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -122,7 +123,10 @@ def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
     assert fitted.scale(2) == 1.1 and fitted.scale(2, rounds=6, players=2) == 1.1
     assert fitted.scale(2, rounds=4) == 1.0, "a table with fewer rounds and no scales of its own: costs as measured"
     assert fitted.scale(0, rounds=6, players=2) == 1.0, "a table's last round: costs as measured"
-    tables = {"4": {"difference_scale": [0.7, 0.8, 0.9, 0.95], "made_by": "…"}, "2": {"difference_scale": [0.9] * 6}}
+    tables: dict[str, dict[str, Any]] = {
+        "4": {"difference_scale": [0.7, 0.8, 0.9, 0.95], "made_by": "…"},
+        "2": {"difference_scale": [0.9] * 6},
+    }
     at_tables = Lift.from_json({**data, "tables": tables}, names)
     assert at_tables.scale(2, rounds=4, players=4) == 0.9, "a table of four: its own scales"
     assert at_tables.scale(0, rounds=6, players=2) == 0.9, "a table of two: its own, its last round too"
