@@ -101,24 +101,23 @@ class Lift:
         if len(scales) != rounds:
             raise ValueError(f"the lift has {len(scales)} difference scales by rounds left, not {rounds}")
         weights, by_rounds_left = vector(data["weights"]), vector(data["by_rounds_left"])
-        tables: dict[str, dict[int, list[float]]] = {"difference_scale": {}, "by_rounds_left_mean": {}}
-        what = {"difference_scale": "difference scales", "by_rounds_left_mean": "means by rounds left"}
-        for n, table in data.get("tables", {}).items():  # a table plays as many rounds as solo or fewer
-            for key, by_players in tables.items():
+
+        def by_players(key: str, what: str) -> dict[int, list[float]]:
+            """Each table's ``key``, by its number of players (a table plays as many rounds as
+            the solo game or fewer)."""
+            out = {}
+            for n, table in data.get("tables", {}).items():
                 if key in table:
-                    by_players[int(n)] = values = [float(x) for x in table[key]]
+                    values = [float(x) for x in table[key]]
                     if not 1 < int(n) <= 4 or not 0 < len(values) <= rounds:
-                        raise ValueError(f"a table of {n} players with {len(values)} {what[key]}")
+                        raise ValueError(f"a table of {n} players with {len(values)} {what}")
+                    out[int(n)] = values
+            return out
+
+        table_scales = by_players("difference_scale", "difference scales")
+        table_means = by_players("by_rounds_left_mean", "means by rounds left")
         return cls(
-            rounds,
-            float(data["intercept"]),
-            weights,
-            by_rounds_left,
-            own,
-            means,
-            scales,
-            tables["difference_scale"],
-            tables["by_rounds_left_mean"],
+            rounds, float(data["intercept"]), weights, by_rounds_left, own, means, scales, table_scales, table_means
         )
 
 
