@@ -387,7 +387,7 @@ def test_tables_of_three_and_four_ship_scales_of_their_own(game_id: str) -> None
 @pytest.mark.parametrize("rules", [{}, {"reprise_with_no_die_left": False}])
 def test_vraiment_tres_fute_s_tables_of_three_and_four_have_values_of_their_own(players: int, rules: dict) -> None:
     """In both readings its table networks value a table's positions 7 to 13 points under what
-    the strong player then scores over the game, up to 36 at its start (docs/review.md): the
+    the strong player then scores over the game, up to 37 at its start (docs/review.md): the
     lift there is the table's own mean by rounds left, higher than the solo positions' early
     in the game."""
     game = Game("vraiment-tres-fute", players, seed=3, rules=rules)
