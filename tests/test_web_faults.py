@@ -111,6 +111,14 @@ def test_postgresql_restarted_during_play_loses_no_move_and_doubles_none(
                 state = pages.get(timeout=30)["state"]
                 if state["revision"] >= landed:
                     break
+        # The other server's pool may still be connecting again (it backs off 1, 2, 4 s between
+        # tries) after its notices came back: its first request may be refused once more, and a
+        # page sends it again, as here.
+        deadline = time.monotonic() + 30
+        while (answer := b.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token})).status_code != 200:
+            refused_for_now(answer)
+            assert time.monotonic() < deadline, "the other server did not come back"
+            time.sleep(0.3)
         play(b)  # and play goes on through either server
 
         stored = first.state.host.store.load(game_id)
