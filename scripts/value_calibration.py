@@ -279,13 +279,22 @@ def raw_values(data: dict[str, np.ndarray]) -> np.ndarray:
     return data["shown"] - data["gain"]
 
 
+def lift_targets(data: dict[str, np.ndarray], rounds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What a lift is fitted on, over the positions whose choice does not end the game (its
+    score is exact there): final score (less its luck) minus the raw value, the inputs after
+    the choice, and the rounds left."""
+    going_on = data["choice_inputs"].any(axis=1)
+    target = (scored(data) - raw_values(data))[going_on].astype(np.float64)
+    x = data["choice_inputs"][going_on].astype(np.float64)
+    left = (rounds - data["round"][going_on]).astype(np.int64)
+    return target, x, left
+
+
 def table_means(data: dict[str, np.ndarray], rounds: int) -> list[float]:
     """A table's lift (``Lift.table_means``): for each number of rounds left, the mean of the
     final score (less its luck) minus the raw value, over the positions whose choice does not
     end the game. A table has too few positions of a kind and round to read the sheet."""
-    going_on = data["choice_inputs"].any(axis=1)
-    target = (scored(data) - raw_values(data))[going_on].astype(np.float64)
-    left = rounds - data["round"][going_on].astype(np.int64)
+    target, _, left = lift_targets(data, rounds)
     missing = [k for k in range(rounds) if not (left == k).any()]
     if missing:
         raise ValueError(f"the files hold no position with {missing[0]} rounds left")
@@ -317,10 +326,7 @@ def fit(
     add to what the prior's own games taught. The means for a table are the new files' where
     they hold positions with that many rounds left (they describe the player the files were
     played with, as the prior's describe the one before), the prior's elsewhere."""
-    going_on = data["choice_inputs"].any(axis=1)
-    target = (scored(data) - raw_values(data))[going_on].astype(np.float64)
-    x = data["choice_inputs"][going_on].astype(np.float64)
-    left = (rounds - data["round"][going_on]).astype(np.int64)
+    target, x, left = lift_targets(data, rounds)
     table_means = [round(float(target[left == k].mean()), 2) if (left == k).any() else None for k in range(rounds)]
     width = x.shape[1]
     at = [(left == k).astype(np.float64)[:, None] for k in range(rounds)]
