@@ -184,30 +184,54 @@ class PostgresStore(_SQLStore):
         """A connection of the pool that is alive: if the database closed it while it waited
         there (a restart this server did not see), the others are checked and another is taken,
         so the first request after a restart is answered, not refused."""
-        connection = self._take()
+        connection, pooled = self._take()
         try:
-            if _closed(connection):
+            if pooled and _closed(connection):
                 self._pool.putconn(connection)  # broken: the pool replaces it
                 connection = None
                 self._pool.check()  # the others waited through the restart too
-                connection = self._take()
+                connection, pooled = self._take()
             yield connection
         finally:
-            if connection is not None:
+            if connection is None:
+                pass
+            elif pooled:
                 self._pool.putconn(connection)
+            else:
+                connection.close()
 
-    def _take(self) -> Any:
-        """A connection from the pool, waiting the pool's time for it; while the database is
-        failing, only one request at a time waits so (the first after it is back is answered),
-        the others hardly at all (:data:`FAILING_WAIT`), so that the game threads are not held."""
-        if not self._health.failing:
-            return self._pool.getconn()
-        if not self._probing.acquire(blocking=False):
-            return self._pool.getconn(FAILING_WAIT)
+    def _take(self) -> tuple[Any, bool]:
+        """A connection, and whether it is the pool's: from the pool, waiting the pool's time
+        for it; while the database is failing, only one request at a time waits so, the others
+        hardly at all (:data:`FAILING_WAIT`), so that the game threads are not held. When the
+        pool's time runs out, that one request connects by itself: after an outage the pool
+        tries again only after its growing delay (1, 2, 4… s), and the database may be back
+        before, so the first request after it is back is answered."""
+        from psycopg_pool import PoolTimeout
+
+        probing = False
+        if self._health.failing:
+            if not self._probing.acquire(blocking=False):
+                return self._pool.getconn(FAILING_WAIT), True
+            probing = True
         try:
-            return self._pool.getconn()
+            return self._pool.getconn(), True
+        except PoolTimeout:
+            if not (probing or self._probing.acquire(blocking=False)):
+                raise
+            probing = True
+            return self._connect(), False
         finally:
-            self._probing.release()
+            if probing:
+                self._probing.release()
+
+    def _connect(self) -> Any:
+        """A connection of its own, outside the pool (closed after its one request)."""
+        import psycopg
+
+        connection = psycopg.connect(self.url, autocommit=True, connect_timeout=max(1, round(self._pool.timeout)))
+        self._backends.add(connection.info.backend_pid)
+        return connection
 
     def _is_fault(self, error: Exception) -> bool:
         """A lost connection, a database restarting or away (and then the connections kept in
