@@ -138,6 +138,10 @@ def test_a_lift_file_is_read_by_input_name_and_refused_when_wrong() -> None:
     assert with_means(inputs, 3, rounds=4, players=4) == 23.0 and with_means.scale(2, rounds=4, players=4) == 0.9
     assert with_means.scale(2, rounds=5, players=3) == 1.0, "a table with its means and no scales: costs as measured"
     assert with_means(inputs, 0, rounds=6, players=2) == 3.5, "a table without means: the solo positions'"
+    tables["2"]["by_rounds_left_mean"] = [30.0, 31.0, 32.0, 33.0, 34.0, 35.0]
+    two = Lift.from_json({**data, "tables": tables}, names)
+    assert two(inputs, 4, rounds=6, players=2) == 34.0, "a table of two with its own means reads no sheet"
+    assert two(inputs, 4) == fitted(inputs, 4) and two.scale(2, rounds=6, players=2) == 0.9, "solo: the sheet"
     with pytest.raises(ValueError, match="a table of 3 players with 7 means by rounds left"):
         Lift.from_json({**data, "tables": {"3": {"by_rounds_left_mean": [1.0] * 7}}}, names)
     with pytest.raises(ValueError, match="a table of 5 players"):

@@ -325,7 +325,7 @@ def test_review_json_follows_its_schema(two_player_record: Path) -> None:
     assert code == 0
     data = json.loads(out)
     record = records.loads(two_player_record.read_text())
-    assert data["format"] == "tresfute-review/20" and data["game"] == "tres-fute"
+    assert data["format"] == "tresfute-review/21" and data["game"] == "tres-fute"
     assert (data["player"], data["name"]) == (2, "Bob")
     numbers = [n for n, entry in enumerate(record.moves, start=1) if entry.startswith("2:")]
     assert [d["move_number"] for d in data["decisions"]] == numbers

@@ -74,7 +74,7 @@ def test_the_shown_uncertainty_includes_the_valuations_own_error() -> None:
     assert d.label == label(3.0, 0.4) == "inaccuracy"
     assert decision(0.0, 0.0, "b@r1c2", "b@r1c2").cost_error == 0  # the strong choice itself: exactly 0
     data = Review("tres-fute", 0, "Ana", 100, 100.0, [d]).to_json()
-    assert data["format"] == FORMAT == "tresfute-review/20"
+    assert data["format"] == FORMAT == "tresfute-review/21"
     entry = data["decisions"][0]
     assert entry["cost_error"] == round(d.cost_error, 2) and entry["cost_se"] == 0.4 and "verified" not in entry
 

@@ -39,7 +39,9 @@ class Lift:
     of players; a table without them has 1 where the lift reads no sheet, else the solo game's),
     and their own means by rounds left, fitted on table positions (``table_means``: the table
     network's values are off by other amounts than the solo network's; a table without them
-    has the solo positions' means)."""
+    has the solo positions' means). A table of two with its own means reads no sheet either:
+    the solo network reads its sheets as solo ones, and the sheet model then adds 10 to 30
+    points that jump from round to round."""
 
     rounds: int
     intercept: float
@@ -64,8 +66,10 @@ class Lift:
         return float(shared + own_intercept + x @ own_weights)
 
     def reads_sheet(self, rounds_left: int, rounds: int | None = None, players: int = 1) -> bool:
-        """Whether the sheet model applies: not at a table with fewer rounds than the solo
-        game's, nor in a table's last round (see the class's docstring)."""
+        """Whether the sheet model applies: not at a table with its own means, nor at one with
+        fewer rounds than the solo game's, nor in a table's last round (the class's docstring)."""
+        if players in self.table_means:
+            return False
         return (rounds is None or rounds == self.rounds) and (rounds_left != 0 or players == 1)
 
     def scale(self, rounds_left: int, rounds: int | None = None, players: int = 1) -> float:

@@ -59,7 +59,7 @@ VTF_FACTOR = 1.15
 VTF_LEVELS: tuple[tuple[str, float], ...] = tuple((name, round(below * VTF_FACTOR, 2)) for name, below in LEVELS)
 LEVELS_BY_GAME: dict[str, tuple[tuple[str, float], ...]] = {"tres-fute": LEVELS, "vraiment-tres-fute": VTF_LEVELS}
 ACCURACY_HALVING = 4.0  # points lost per decision that halve the accuracy
-FORMAT = "tresfute-review/20"  # the JSON form of a review, and its numbers' version (docs/review.md)
+FORMAT = "tresfute-review/21"  # the JSON form of a review, and its numbers' version (docs/review.md)
 COSTLIEST = 3  # the decisions listed first, the costliest
 
 
