@@ -352,10 +352,11 @@ def test_training_plays_under_its_reading_of_the_rules_and_the_strong_player_fin
     assert strict_valuing.info["settings"]["rules"] == {"reprise_with_no_die_left": False}
 
 
-@pytest.mark.slow
 def test_training_is_reproducible_for_a_seed() -> None:
     def once() -> np.ndarray:
-        settings = Settings(game="vraiment-tres-fute", iterations=1, games=2, hidden=(8,), eval_every=5, workers=1)
+        settings = Settings(
+            game="vraiment-tres-fute", iterations=1, games=2, hidden=(8,), eval_every=5, eval_games=4, workers=1
+        )
         state = run(new_state(settings), None, report=lambda _line: None)
         return state.network.layers[0][0]
 
