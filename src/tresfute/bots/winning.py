@@ -259,23 +259,38 @@ class WinChances:
         with blas_threads(), collector_paused():
             values = [network.values([game], p)[0] for p in range(n)]
             rates = self.loss_rates(game, network)
-        table = calibration(game.spec.id, n, reading_of(game))
-        k = turns_left(game)
-        bias = table.bias[k]
-        means = [value + bias[(p - game.active) % n] for p, value in enumerate(values)]
-        return Forecast(means, rates, k, table.spread[k])
+        means, turns, spread = calibrated(game, values)
+        return Forecast(means, rates, turns, spread)
 
     def loss_rates(self, game: Game, network: ValueNetwork) -> list[float]:
         """The points each seat is expected to give up per turn still to play (as
         :meth:`WinningBot.loss_rates`, the reviewed seat included); none where the game cannot
         be replayed from its history."""
-        observed = self.observed
-        if observed is None or not observed.follows(game):
-            observed = self.observed = Observed(game, TABLE_SEARCH[game.spec.id].margin)
-        if not observed.catch_up(game, network):
-            return [0.0] * game.n_players
-        played = game.rounds * game.n_players - turns_left(game)
-        return [up / (played + SKILL_SHRINK) for up in observed.given_up]
+        self.observed, rates = observed_rates(self.observed, game, network)
+        return [0.0] * game.n_players if rates is None else rates
+
+
+def calibrated(game: Game, values: list[float]) -> tuple[list[float], int, float]:
+    """Each seat's network value with the calibrated bias, the turns still to play, and the
+    calibrated spread of one final score there."""
+    n = game.n_players
+    table = calibration(game.spec.id, n, reading_of(game))
+    k = turns_left(game)
+    bias = table.bias[k]
+    return [value + bias[(p - game.active) % n] for p, value in enumerate(values)], k, table.spread[k]
+
+
+def observed_rates(observed: Observed | None, game: Game, network: ValueNetwork) -> tuple[Observed, list[float] | None]:
+    """The points each seat is expected to give up per turn still to play: what its decisions
+    gave up so far over the turns played, plus ``SKILL_SHRINK``; None where the game cannot be
+    replayed from its history. ``observed`` is the game as last replayed (it goes on from
+    there when ``game`` follows it), returned brought up to ``game``."""
+    if observed is None or not observed.follows(game):
+        observed = Observed(game, TABLE_SEARCH[game.spec.id].margin)
+    if not observed.catch_up(game, network):
+        return observed, None
+    played = game.rounds * game.n_players - turns_left(game)
+    return observed, [up / (played + SKILL_SHRINK) for up in observed.given_up]
 
 
 def win_chances(game: Game) -> list[float]:
@@ -321,26 +336,16 @@ class WinningBot(Searching):
         if game.is_over:
             winners = game.winners()
             return (1 / len(winners) if player in winners else 0.0) + TIE_BREAK * values[player]
-        n = game.n_players
-        table = calibration(game.spec.id, n, reading_of(game))
-        k = turns_left(game)
-        bias = table.bias[k]
-        means = [value + bias[(p - game.active) % n] for p, value in enumerate(values)]
+        means, k, spread = calibrated(game, values)
         if rates is not None:
             means = [mean - rate * k for mean, rate in zip(means, rates, strict=True)]
-        return chance_first(means, player, table.spread[k] * self.spread) + TIE_BREAK * means[player]
+        return chance_first(means, player, spread * self.spread) + TIE_BREAK * means[player]
 
     def loss_rates(self, game: Game, player: int, network: ValueNetwork) -> list[float] | None:
-        """The points each other player is expected to give up per turn still to play: what its
-        decisions gave up so far (:class:`Observed`) over the turns played, plus ``SKILL_SHRINK``.
-        None where the game cannot be replayed from its history."""
-        observed = self.observed
-        if observed is None or not observed.follows(game):
-            observed = self.observed = Observed(game, TABLE_SEARCH[game.spec.id].margin)
-        if not observed.catch_up(game, network):
-            return None
-        played = game.rounds * game.n_players - turns_left(game)
-        return [0.0 if p == player else up / (played + SKILL_SHRINK) for p, up in enumerate(observed.given_up)]
+        """The points each other player is expected to give up per turn still to play
+        (:func:`observed_rates`, :class:`Observed`); None where the game cannot be replayed."""
+        self.observed, rates = observed_rates(self.observed, game, network)
+        return None if rates is None else [0.0 if p == player else rate for p, rate in enumerate(rates)]
 
     def analyse(self, game: Game, player: int | None = None) -> list[Chance]:
         """Every legal move of ``player`` at a table with its chance of finishing first: the
