@@ -197,7 +197,8 @@ class PostgresStore(_SQLStore):
                 pass
             elif pooled:
                 self._pool.putconn(connection)
-            else:
+            else:  # its database process may serve another server next
+                self._backends.discard(connection.info.backend_pid)
                 connection.close()
 
     def _take(self) -> tuple[Any, bool]:
@@ -226,7 +227,9 @@ class PostgresStore(_SQLStore):
                 self._probing.release()
 
     def _connect(self) -> Any:
-        """A connection of its own, outside the pool (closed after its one request)."""
+        """A connection of its own, outside the pool, closed after its one request (a notice
+        it sent that comes after is taken for another server's: told to the pages at once,
+        not left a moment to the request)."""
         import psycopg
 
         connection = psycopg.connect(self.url, autocommit=True, connect_timeout=max(1, round(self._pool.timeout)))
