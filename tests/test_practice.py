@@ -277,8 +277,12 @@ def test_the_pages_practice_asks_again_until_found_and_verify_checks_the_costlie
     assert page.inner_text("#practice-tries") == "(try 2)"
     page.click("#practice-show")
     page.wait_for_selector("#practice-solution")
-    assert labels[str(judged.best)] in page.inner_text("#practice-solution")
-    from_the_list(page, str(judged.best))  # the position is still played after the solution
+    # the move the page shows as best: the judge's, or one it finds as good (a close call, such
+    # as the same entry made with another die, may be settled either way by the searches' dice)
+    solution = page.inner_text("#practice-solution")
+    best = max((move for move, text in labels.items() if text in solution), key=lambda move: len(labels[move]))
+    assert best == str(judged.best) or judge(game, 0, next(m for m in game.legal_moves(0) if str(m) == best)).right
+    from_the_list(page, best)  # the position is still played after the solution
     page.wait_for_selector("#practice-answer.right", timeout=60_000)
     assert "Right" in page.inner_text("#practice-answer")
 
