@@ -36,6 +36,25 @@ def test_the_web_load_benchmark_removes_its_temporary_database(tmp_path: Path) -
     assert list(tmp_path.iterdir()) == [], "the temporary database is left behind"
 
 
+def test_the_page_review_benchmark_times_a_table_games_review_and_counts_the_progress_shown(tmp_path: Path) -> None:
+    """A person at a table plays to the end, then asks for the review as the page does: its time
+    is printed with the progress figures the page was given on the way, and the server's
+    temporary database goes with it."""
+    command = ["--players", "2", "--bots", "greedy", "--games", "1", "--game", "tres-fute"]
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "page_review.py"), *command],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    shown = re.search(r"tres-fute: review (\d+\.\d+) s, (\d+) progress figures shown", result.stdout)
+    assert shown and float(shown[1]) > 0 and int(shown[2]) >= 1, result.stdout
+    assert "review on the page" in result.stdout and "goal 15 s" in result.stdout
+    assert list(tmp_path.iterdir()) == [], "the temporary database is left behind"
+
+
 def test_the_web_load_benchmark_plays_on_the_pages_sockets_and_measures_once_every_game_is_under_way() -> None:
     """``--moves socket`` plays as the page does while its WebSocket is open; with a duration, the
     moves sent once every game is under way are measured apart, with the CPU a move costs."""

@@ -1,0 +1,110 @@
+"""A table game's review as the page asks for it: the time from the request to the review shown,
+and the progress the page shows meanwhile (issue 71's goal: a 3-player game's review on the
+page in 15 s at most).
+
+    python benchmarks/page_review.py                          # 3 players, both games, 3 games each
+    python benchmarks/page_review.py --players 4 --games 5 --bots strong-win --game vraiment-tres-fute
+
+Starts ``tresfute serve`` on a free port (a new SQLite file) and, for each game, seats a person
+(seat 1) and ``--players - 1`` computer players of kind ``--bots``; the person plays random legal
+moves on the game's WebSocket as the page sends them (``web_table.py``'s player: a seat that
+departs from the strong choice at nearly every decision, so that the review searches nearly
+every move it played, the slowest kind of game to review). Once the game is over the script
+asks for the person's review as the page does (``POST /api/games/{id}/review``, then ``GET``
+every 100 ms, the page's pace, until it is done) and prints, for each game, the seconds from
+the request to the review, and how many distinct progress figures (decisions done of the
+total) the page was given to show on the way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.error import URLError
+from urllib.request import Request, urlopen
+
+from web_table import free_port, play, post
+
+GOAL = 15.0  # seconds, a 3-player game's review on the page (issue 71)
+POLL = 0.1  # seconds between the page's requests for its progress
+
+
+def reviewed(port: int, game_id: str, token: str) -> tuple[float, list[tuple[int, int]]]:
+    """The person's review asked for and followed as the page does: its time, and the
+    progress figures seen on the way."""
+    url = f"http://127.0.0.1:{port}/api/games/{game_id}/review"
+    headers = {"Content-Type": "application/json", "X-Seat-Token": token}
+    start = time.perf_counter()
+    with urlopen(Request(url, b"{}", headers, method="POST")) as answer:
+        data: dict[str, Any] = json.load(answer)
+    seen: list[tuple[int, int]] = []
+    while data.get("status") == "running":
+        figure = (int(data["done"]), int(data["total"]))
+        if figure not in seen:
+            seen.append(figure)
+        time.sleep(POLL)
+        with urlopen(Request(url, headers=headers)) as answer:
+            data = json.load(answer)
+    elapsed = time.perf_counter() - start
+    if "decisions" not in data:
+        raise SystemExit(f"the review did not come: {data}")
+    return elapsed, seen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=3, help="games of each kind")
+    parser.add_argument("--players", type=int, default=3, choices=range(2, 5))
+    parser.add_argument("--bots", default="strong")
+    parser.add_argument("--game", choices=["tres-fute", "vraiment-tres-fute"], help="one game (else both)")
+    parser.add_argument("--seed", type=int, default=0, help="the person's moves")
+    args = parser.parse_args()
+    port = free_port()
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory(prefix="tresfute-review-") as folder:
+        unlimited = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "0"}
+        command = ["serve", "--port", str(port), "--db", str(Path(folder) / "reviews.sqlite3")]
+        server = subprocess.Popen(
+            [sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL, env={**os.environ, **unlimited}
+        )
+        try:
+            for _ in range(300):
+                try:
+                    urlopen(f"http://127.0.0.1:{port}/api/strings").read()
+                    break
+                except (URLError, ConnectionError):
+                    time.sleep(0.1)
+            for game in [args.game] if args.game else ["tres-fute", "vraiment-tres-fute"]:
+                times = []
+                for _ in range(args.games):
+                    seats = [{"name": "Ana"}] + [{"name": f"Bot {i}", "bot": args.bots} for i in range(1, args.players)]
+                    created = post(f"http://127.0.0.1:{port}/api/games", {"game": game, "seats": seats})
+                    token = created["seats"][0]["token"]
+                    asyncio.run(play(port, created["id"], token, rng))
+                    elapsed, seen = reviewed(port, created["id"], token)
+                    times.append(elapsed)
+                    print(f"{game}: review {elapsed:.2f} s, {len(seen)} progress figures shown", flush=True)
+                median = statistics.median(times)
+                print(
+                    f"{game}, a person and {args.players - 1} {args.bots}: review on the page {median:.2f} s (median"
+                    f" of {len(times)}), longest {max(times):.2f} s; goal {GOAL:.0f} s:"
+                    f" {'met' if max(times) <= GOAL else 'not met'}",
+                    flush=True,
+                )
+        finally:
+            server.terminate()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()
