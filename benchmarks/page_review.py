@@ -21,19 +21,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
-from urllib.error import URLError
 from urllib.request import Request, urlopen
 
-from web_table import free_port, play, post
+from web_table import play, post, serving
 
 GOAL = 15.0  # seconds, a 3-player game's review on the page (issue 71)
 POLL = 0.1  # seconds between the page's requests for its progress
@@ -69,41 +63,25 @@ def main() -> None:
     parser.add_argument("--game", choices=["tres-fute", "vraiment-tres-fute"], help="one game (else both)")
     parser.add_argument("--seed", type=int, default=0, help="the person's moves")
     args = parser.parse_args()
-    port = free_port()
     rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory(prefix="tresfute-review-") as folder:
-        unlimited = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "0"}
-        command = ["serve", "--port", str(port), "--db", str(Path(folder) / "reviews.sqlite3")]
-        server = subprocess.Popen(
-            [sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL, env={**os.environ, **unlimited}
-        )
-        try:
-            for _ in range(300):
-                try:
-                    urlopen(f"http://127.0.0.1:{port}/api/strings").read()
-                    break
-                except (URLError, ConnectionError):
-                    time.sleep(0.1)
-            for game in [args.game] if args.game else ["tres-fute", "vraiment-tres-fute"]:
-                times = []
-                for _ in range(args.games):
-                    seats = [{"name": "Ana"}] + [{"name": f"Bot {i}", "bot": args.bots} for i in range(1, args.players)]
-                    created = post(f"http://127.0.0.1:{port}/api/games", {"game": game, "seats": seats})
-                    token = created["seats"][0]["token"]
-                    asyncio.run(play(port, created["id"], token, rng))
-                    elapsed, seen = reviewed(port, created["id"], token)
-                    times.append(elapsed)
-                    print(f"{game}: review {elapsed:.2f} s, {len(seen)} progress figures shown", flush=True)
-                median = statistics.median(times)
-                print(
-                    f"{game}, a person and {args.players - 1} {args.bots}: review on the page {median:.2f} s (median"
-                    f" of {len(times)}), longest {max(times):.2f} s; goal {GOAL:.0f} s:"
-                    f" {'met' if max(times) <= GOAL else 'not met'}",
-                    flush=True,
-                )
-        finally:
-            server.terminate()
-            server.wait()
+    with serving("reviews") as port:
+        for game in [args.game] if args.game else ["tres-fute", "vraiment-tres-fute"]:
+            times = []
+            for _ in range(args.games):
+                seats = [{"name": "Ana"}] + [{"name": f"Bot {i}", "bot": args.bots} for i in range(1, args.players)]
+                created = post(f"http://127.0.0.1:{port}/api/games", {"game": game, "seats": seats})
+                token = created["seats"][0]["token"]
+                asyncio.run(play(port, created["id"], token, rng))
+                elapsed, seen = reviewed(port, created["id"], token)
+                times.append(elapsed)
+                print(f"{game}: review {elapsed:.2f} s, {len(seen)} progress figures shown", flush=True)
+            median = statistics.median(times)
+            print(
+                f"{game}, a person and {args.players - 1} {args.bots}: review on the page {median:.2f} s (median"
+                f" of {len(times)}), longest {max(times):.2f} s; goal {GOAL:.0f} s:"
+                f" {'met' if max(times) <= GOAL else 'not met'}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

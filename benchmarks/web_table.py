@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.error import URLError
@@ -153,19 +155,14 @@ async def run(port: int, args: argparse.Namespace) -> None:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", default="tres-fute", choices=["tres-fute", "vraiment-tres-fute"])
-    parser.add_argument("--players", type=int, default=3, choices=range(2, 5))
-    parser.add_argument("--bots", default="strong-win")
-    parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--stalled", type=int, default=0, help="stalled, flooding spectators a game")
-    parser.add_argument("--seed", type=int, default=0, help="the person's moves")
-    args = parser.parse_args()
+@contextmanager
+def serving(name: str) -> Iterator[int]:
+    """``tresfute serve`` on a free port over a new SQLite file (``name``), its limits off, until
+    the block ends (the file goes with it); its port, once it answers."""
     port = free_port()
-    with tempfile.TemporaryDirectory(prefix="tresfute-table-") as folder:
+    with tempfile.TemporaryDirectory(prefix=f"tresfute-{name}-") as folder:
         unlimited = {"TRESFUTE_GAMES_PER_MINUTE": "0", "TRESFUTE_SOCKETS_PER_ADDRESS": "0"}
-        command = ["serve", "--port", str(port), "--db", str(Path(folder) / "table.sqlite3")]
+        command = ["serve", "--port", str(port), "--db", str(Path(folder) / f"{name}.sqlite3")]
         server = subprocess.Popen(
             [sys.executable, "-m", "tresfute", *command], stdout=subprocess.DEVNULL, env={**os.environ, **unlimited}
         )
@@ -176,10 +173,23 @@ def main() -> None:
                     break
                 except (URLError, ConnectionError):
                     time.sleep(0.1)
-            asyncio.run(run(port, args))
+            yield port
         finally:
             server.terminate()
             server.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="tres-fute", choices=["tres-fute", "vraiment-tres-fute"])
+    parser.add_argument("--players", type=int, default=3, choices=range(2, 5))
+    parser.add_argument("--bots", default="strong-win")
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--stalled", type=int, default=0, help="stalled, flooding spectators a game")
+    parser.add_argument("--seed", type=int, default=0, help="the person's moves")
+    args = parser.parse_args()
+    with serving("table") as port:
+        asyncio.run(run(port, args))
 
 
 if __name__ == "__main__":
