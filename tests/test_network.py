@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import threading
 import zipfile
 from pathlib import Path
 
@@ -163,6 +164,46 @@ def test_the_fast_values_are_the_inputs_through_the_layers(game_id: str, monkeyp
             expected, _inputs = network.evaluate(afters, player)
             assert network.values(afters, player) == pytest.approx(expected, abs=1e-3)
             game.play(rng.choice(game.legal_moves()))
+
+
+def test_threads_valuing_positions_at_once_get_each_position_s_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's game threads share one network (a table's computer players, its views' chances
+    to win, a review): several valuing at once get what each position is worth, as ``evaluate``
+    says, and no error. The kept sums are let go of often, as a long-running server does."""
+    monkeypatch.setattr(network_module, "PARTS_KEPT", 400)
+    monkeypatch.setattr(network_module, "SUMS_KEPT", 60)
+    network = ValueNetwork.from_bytes(table_network("vraiment-tres-fute").to_bytes())
+    batches = []
+    for seed in range(8):
+        game, rng = Game("vraiment-tres-fute", players=3, seed=seed), random.Random(seed)
+        while not game.is_over:
+            player = game.to_move
+            batches.append((afterstates(game, player)[1], player))
+            game.play(rng.choice(game.legal_moves()))
+    expected = [network.evaluate(afters, player)[0] for afters, player in batches]
+    errors: list[BaseException] = []
+    wrong: list[int] = []
+
+    def value_some(first: int) -> None:
+        try:
+            for k in range(first, len(batches), 4):
+                afters, player = batches[k]
+                if network.values(afters, player) != pytest.approx(expected[k], abs=1e-3):
+                    wrong.append(k)
+        except BaseException as error:  # reported by the test's own thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=value_some, args=(first,)) for first in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # the threads take turns as often as they can
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == [] and wrong == []
 
 
 @pytest.mark.parametrize("game_id", SPECS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import threading
 import warnings
 from functools import cache
 from importlib import resources
@@ -91,6 +92,9 @@ class Encoder:
     def __init__(self, spec: GameSpec, table: bool = False) -> None:
         self.spec = spec
         self.table = table
+        # held while a network reads positions through this encoder: its kept area inputs and
+        # the network's kept sums change as it reads, and a server's game threads share both
+        self.lock = threading.RLock()
         self.entry_values = {colour: _entry_values(spec, colour) for colour in spec.areas}
         self._areas_seen: dict[str, dict[tuple[int, ...], AreaInputs]] = {c: {} for c in spec.areas}
         # a sheet's shared area lists never change (``Sheet.owned``): their inputs kept by the
@@ -595,6 +599,10 @@ class ValueNetwork:
         after every move), the sum kept for the whole sheet (the strong player's search meets
         the same sheets with other dice), and multiplies only the rest of the inputs.
         """
+        with self.encoder.lock:
+            return self._values(games, player)
+
+    def _values(self, games: list[Game], player: int) -> list[float]:
         if self._parts_used + len(games) * len(self.encoder.area_slices) > PARTS_KEPT:
             self._part_rows.clear()  # start again rather than let the kept states grow for ever
             self._parts_used = 0
@@ -637,6 +645,10 @@ class ValueNetwork:
 
     def evaluate(self, games: list[Game], player: int) -> tuple[list[float], list[list[float] | None]]:
         """Each position's expected final score and its inputs (None for a finished game)."""
+        with self.encoder.lock:
+            return self._evaluate(games, player)
+
+    def _evaluate(self, games: list[Game], player: int) -> tuple[list[float], list[list[float] | None]]:
         out = [0.0] * len(games)
         inputs: list[list[float] | None] = [None] * len(games)
         where, now = [], []
