@@ -6,14 +6,15 @@ page in 15 s at most).
     python benchmarks/page_review.py --players 4 --games 5 --bots strong-win --game vraiment-tres-fute
 
 Starts ``tresfute serve`` on a free port (a new SQLite file) and, for each game, seats a person
-(seat 1) and ``--players - 1`` computer players of kind ``--bots``; the person plays random legal
-moves on the game's WebSocket as the page sends them (``web_table.py``'s player: a seat that
-departs from the strong choice at nearly every decision, so that the review searches nearly
-every move it played, the slowest kind of game to review). Once the game is over the script
-asks for the person's review as the page does (``POST /api/games/{id}/review``, then ``GET``
-every 100 ms, the page's pace, until it is done) and prints, for each game, the seconds from
-the request to the review, and how many distinct progress figures (decisions done of the
-total) the page was given to show on the way.
+(seat 1) and ``--players - 1`` computer players of kind ``--bots``; the person plays random
+legal moves on the game's WebSocket as the page sends them (``web_table.py``'s player: a seat
+that departs from the strong choice at nearly every decision, so that the review searches nearly
+every move it played). Once the game is over the script asks for the person's review as the page
+does (``POST /api/games/{id}/review``, then every :data:`POLL` seconds, ``review.js``'s
+``POLL_MS``, a ``GET``, or a ``POST`` again where this server process does not know of the
+review, until it is done) and prints, for each game, the seconds from the request to the review,
+and how many distinct progress figures (decisions done of the total) the page was given to show
+on the way.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from urllib.request import Request, urlopen
 from web_table import play, post, serving
 
 GOAL = 15.0  # seconds, a 3-player game's review on the page (issue 71)
-POLL = 0.1  # seconds between the page's requests for its progress
+POLL = 0.5  # seconds between the page's requests for its progress (review.js's POLL_MS)
 
 
 def reviewed(port: int, game_id: str, token: str) -> tuple[float, list[tuple[int, int]]]:
@@ -42,12 +43,13 @@ def reviewed(port: int, game_id: str, token: str) -> tuple[float, list[tuple[int
     with urlopen(Request(url, b"{}", headers, method="POST")) as answer:
         data: dict[str, Any] = json.load(answer)
     seen: list[tuple[int, int]] = []
-    while data.get("status") == "running":
-        figure = (int(data["done"]), int(data["total"]))
-        if figure not in seen:
+    while data.get("status") in ("running", "none"):
+        figure = (int(data.get("done", 0)), int(data.get("total", 0)))
+        if data["status"] == "running" and figure not in seen:
             seen.append(figure)
         time.sleep(POLL)
-        with urlopen(Request(url, headers=headers)) as answer:
+        again = b"{}" if data["status"] == "none" else None
+        with urlopen(Request(url, again, headers, method="POST" if again else "GET")) as answer:
             data = json.load(answer)
     elapsed = time.perf_counter() - start
     if "decisions" not in data:
