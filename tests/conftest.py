@@ -83,6 +83,15 @@ def _french_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tresfute.cli._locale_language", lambda: "fr")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _sb3_logs_in_the_runs_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Stable-Baselines3 makes a folder for its logs at every ``learn`` (``/tmp/SB3-<time>``,
+    left behind): the tests' (and their commands') go under pytest's own temporary folders."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SB3_LOGDIR", str(tmp_path_factory.getbasetemp() / "sb3-logs"))
+        yield
+
+
 _databases = itertools.count()
 
 
