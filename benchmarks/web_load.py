@@ -6,9 +6,12 @@
 
 Each game is a person playing random legal moves as fast as the server answers (each move is
 one POST, written to the database before it is acknowledged); ``--bots`` adds computer players
-(greedy) to each game. ``--db`` names the database of the server it starts (default: a new
-SQLite file) and ``--workers`` its number of processes (``tresfute serve --workers``; more than
-one needs a ``postgresql://`` database, which should be empty: the games are added to it).
+to each game, of kind ``--bot`` (greedy by default; ``strong-win`` thinks with the networks,
+which a server's game threads share): while they play, the person asks for the game every
+0.1 s over HTTP, or waits for its changes on the socket. ``--db`` names the database of the
+server it starts (default: a new SQLite file) and ``--workers`` its number of processes
+(``tresfute serve --workers``; more than one needs a ``postgresql://`` database, which should
+be empty: the games are added to it).
 ``--think S`` makes each player wait S seconds (0.5 S to 1.5 S) before each move, as people do,
 and ``--think 2-4`` between 2 and 4 s: without it the players send as fast as the server answers,
 and the latency is then the number of games over the throughput. ``--duration D`` stops the players after D seconds
@@ -145,9 +148,9 @@ async def watch(url: str, game_id: str, token: str, pushed: dict[int, float], po
                 return
 
 
-async def new_game(connection: Connection, game: str, bots: int) -> dict[str, Any]:
-    """A game for one person and ``bots`` greedy computer players: the server's answer."""
-    seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": "greedy"} for i in range(bots)]
+async def new_game(connection: Connection, game: str, bots: int, bot: str = "greedy") -> dict[str, Any]:
+    """A game for one person and ``bots`` computer players of kind ``bot``: the server's answer."""
+    seats = [{"name": "Load"}] + [{"name": f"Bot {i + 1}", "bot": bot} for i in range(bots)]
     return await connection.request("POST", "/api/games", {"game": game, "seats": seats})
 
 
@@ -161,6 +164,8 @@ async def think_of_a_move(view: dict[str, Any], rng: random.Random, think: Think
     return None if time.perf_counter() >= deadline else move
 
 
+POLL = 0.1  # seconds between an API client's looks at its game while the computer players play
+COMPUTERS_WITHIN = 60  # seconds: computer players still silent after this are a failure (a table stopped)
 Think = tuple[float, float]  # each player waits between these many seconds before a move
 Timed = list[tuple[float, float]]  # (when it was sent, seconds): a move's answer, or its page's lag
 
@@ -184,11 +189,12 @@ async def play_game(
     deadline: float = float("inf"),
     ramp: float = 0.0,
     trace: list[dict[str, Any]] | None = None,
+    bot: str = "greedy",
 ) -> int:
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, ramp))  # people do not all start at once
     connection = await Connection.open(url)
-    created = await new_game(connection, game, bots)
+    created = await new_game(connection, game, bots, bot)
     created_on = connection.port()
     token = created["seats"][0]["token"]
     answered: dict[int, float] = {}  # when the player had each revision, and when its page had it
@@ -200,7 +206,16 @@ async def play_game(
     moves = 0
     try:
         view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
-        while (move := await think_of_a_move(view, rng, think, deadline)) is not None:
+        while True:
+            waited = 0.0
+            while not (view["over"] or view["legal"]):  # the computer players' turn: asked again, as an API client
+                if waited > COMPUTERS_WITHIN:
+                    raise RuntimeError(f"the computer players did not play within {COMPUTERS_WITHIN} s")
+                await asyncio.sleep(POLL)
+                waited += POLL
+                view = await connection.request("GET", f"/api/games/{created['id']}", token=token)
+            if (move := await think_of_a_move(view, rng, think, deadline)) is None:
+                break
             start = time.perf_counter()
             view = await connection.request(
                 "POST", f"/api/games/{created['id']}/act", {"move": move, "seq": view["seq"]}, token
@@ -249,6 +264,7 @@ async def play_on_socket(
     deadline: float = float("inf"),
     ramp: float = 0.0,
     trace: list[dict[str, Any]] | None = None,
+    bot: str = "greedy",
 ) -> int:
     """A person playing as the page does when its WebSocket is open: each move sent on the
     socket and answered there (the latency: from sending it to its answer)."""
@@ -257,7 +273,7 @@ async def play_on_socket(
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, ramp))
     connection = await Connection.open(url)
-    created = await new_game(connection, game, bots)
+    created = await new_game(connection, game, bots, bot)
     created_on = connection.port()
     await connection.close()
     token = created["seats"][0]["token"]
@@ -278,6 +294,13 @@ async def play_on_socket(
             latencies.append((start, time.perf_counter() - start))
             view = told["state"]
             moves += 1
+            while not (view["over"] or view["legal"]):  # the computer players' turn: their changes come
+                try:
+                    told = json.loads(await asyncio.wait_for(socket.recv(), COMPUTERS_WITHIN))
+                except TimeoutError:
+                    raise RuntimeError(f"the computer players did not play within {COMPUTERS_WITHIN} s") from None
+                if told["type"] == "state":
+                    view = told["state"]
         if trace is not None:
             trace.append({"created": created_on, "page": socket.local_address[1], "moves": [], "socket moves": moves})
     return moves
@@ -297,6 +320,7 @@ async def run(
     windows: bool = False,
     proxy: int | None = None,
     trace: list[dict[str, Any]] | None = None,
+    bot: str = "greedy",
 ) -> None:
     latencies: Timed = []
     lags: Timed | None = [] if pages else None
@@ -314,9 +338,13 @@ async def run(
     if duration and duration > steady:
         loop.call_at(loop.time() + steady, lambda: cpu.append(cpu_seconds(server, proxy)))
     if on_socket:
-        players = [play_on_socket(url, game, bots, n, latencies, think, deadline, ramp, trace) for n in range(games)]
+        players = [
+            play_on_socket(url, game, bots, n, latencies, think, deadline, ramp, trace, bot) for n in range(games)
+        ]
     else:
-        players = [play_game(url, game, bots, n, latencies, think, lags, deadline, ramp, trace) for n in range(games)]
+        players = [
+            play_game(url, game, bots, n, latencies, think, lags, deadline, ramp, trace, bot) for n in range(games)
+        ]
     counts = await asyncio.gather(*players)
     end = min(time.perf_counter(), deadline)
     for traced in trace or []:  # when each move was sent: seconds from the start; and when every game was under way
@@ -325,7 +353,8 @@ async def run(
         cpu.append(cpu_seconds(server, proxy))
     seconds = end - start
     print(
-        f"{games} concurrent games of {game} ({bots} computer player(s) each), {sum(counts)} moves in {seconds:.1f} s"
+        f"{games} concurrent games of {game} ({bots} computer player(s) {bot} each),"
+        f" {sum(counts)} moves in {seconds:.1f} s"
     )
     print(f"  all moves: {sum(counts) / seconds:.0f} moves/s; latency {percentiles(latencies)}")
     if duration and duration > steady:
@@ -453,7 +482,8 @@ def main() -> None:
     parser.add_argument("--url", help="a running server (default: start one on a free port)")
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--game", default="tres-fute", choices=["tres-fute", "vraiment-tres-fute"])
-    parser.add_argument("--bots", type=int, default=0, choices=range(4))
+    parser.add_argument("--bots", type=int, default=0, choices=range(4), help="computer players in each game")
+    parser.add_argument("--bot", default="greedy", help="their kind: greedy, strong, strong-win, …")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--db", help="the started server's database: an SQLite file or a postgresql:// URL")
     parser.add_argument("--workers", type=int, default=1, help="the started server's processes")
@@ -524,6 +554,7 @@ def main() -> None:
                 args.windows,
                 args.proxy_pid,
                 trace,
+                args.bot,
             )
         )
         if trace is not None:

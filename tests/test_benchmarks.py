@@ -67,6 +67,22 @@ def test_the_web_load_benchmark_plays_on_the_pages_sockets_and_measures_once_eve
     assert re.search(r"CPU a move: servers \d+\.\d\d ms, load client \d+\.\d\d ms", result.stdout), result.stdout
 
 
+@pytest.mark.parametrize("moves", ["http", "socket"])
+def test_the_web_load_benchmark_seats_computer_players_and_waits_out_their_turns(moves: str) -> None:
+    """``--bots``: the person's moves are answered before the computers play (issue 72), so the
+    player waits out their turns, asking again over HTTP or hearing their changes on the socket,
+    and the games go on to their end (a view with no legal move once stopped the load client)."""
+    command = [sys.executable, str(ROOT / "benchmarks" / "web_load.py"), "--games", "2", "--bots", "2"]
+    command += ["--moves", moves, "--port", str(_free_port())]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    played = re.search(
+        r"2 concurrent games of tres-fute \(2 computer player\(s\) greedy each\), (\d+) moves", result.stdout
+    )
+    # with no --duration the players stop only at their game's end: two whole games of 30 decisions or more each
+    assert played and int(played[1]) >= 2 * 30, result.stdout
+
+
 def test_the_side_by_side_benchmark_runs_two_installs_in_turn_and_gives_their_ratio() -> None:
     script = str(ROOT / "benchmarks" / "side_by_side.py")
     command = [sys.executable, script, sys.executable, sys.executable, "--rounds", "1", "--scale", "0.005"]
