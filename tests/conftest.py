@@ -84,7 +84,7 @@ def _french_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _sb3_logs_in_the_runs_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def _sb3_logs_in_pytests_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Stable-Baselines3 makes a folder for its logs at every ``learn`` (``/tmp/SB3-<time>``,
     left behind): the tests' (and their commands') go under pytest's own temporary folders."""
     with pytest.MonkeyPatch.context() as patch:
