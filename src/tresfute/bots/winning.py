@@ -190,7 +190,7 @@ SPREAD_SCALE: dict[str, float] = {"tres-fute": 1.0, "vraiment-tres-fute": 1.0}
 # out (seed 5950, 800 games) within 4.1 against 5.6. The strict reading at two on more games
 # (seeds 175 and 176, 494 games): 0.0939 against 0.0978, every tenth within 1.5 against 5.1 (its
 # chances near even were not sure enough); held out, within 2.6 against 6.6 on seed 5953 and 7.6
-# against 11.1 on 5954 (400 games each, the second's games much less foreseeable: Brier 0.111).
+# against 11.1 on 5954 (300 and 400 games; the second's games much less foreseeable: Brier 0.111).
 TABLE_SCALES: dict[str, dict[int, tuple[float, float]]] = {
     "tres-fute": {2: (0.8, 1.5), 3: (0.9, 0.75), 4: (0.75, 0.5)},
     "vraiment-tres-fute": {2: (1.0, 1.0), 3: (0.8, 0.75), 4: (0.8, 0.75)},
