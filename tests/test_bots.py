@@ -335,7 +335,8 @@ def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> l
 
 
 @pytest.mark.parametrize(
-    ("game_id", "players", "games"), [("tres-fute", 1, 4), ("vraiment-tres-fute", 1, 4), ("tres-fute", 3, 1)]
+    ("game_id", "players", "games"),
+    [("tres-fute", 1, 4), ("vraiment-tres-fute", 1, 4), ("tres-fute", 3, 1), ("vraiment-tres-fute", 4, 1)],
 )
 def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
     game_id: str, players: int, games: int
@@ -344,7 +345,9 @@ def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
     together (their positions valued in batches): on seeded positions of every phase each
     searched move gets the estimate of the plain search, one future and one position at a time,
     bit for bit and in the same order, with a network whose arithmetic is exact (the shipped
-    one's last float32 bits depend on how many positions a batch holds)."""
+    one's last float32 bits depend on how many positions a batch holds). At a table the plain
+    search plays every other player's pick from the platter by the network; the batched one plays
+    the first legal move there, unvalued, where it cannot change the player's value."""
     rng = random.Random(11)
     bot = StrongBot(3, candidates=3, samples=3, margin=100.0, network=_exact_network(game_id))
     compared = 0
@@ -360,6 +363,47 @@ def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
                 compared += 1
             game.play(rng.choice(game.legal_moves()))
     assert compared > 60
+
+
+@pytest.mark.parametrize("game_id", sorted(SPECS))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_others_picks_from_the_platter_in_a_futures_last_turn_do_not_change_the_players_value(
+    game_id: str, players: int
+) -> None:
+    """Passive players choose independently, each entering a die on its own sheet: once the
+    active player is done, nothing another passive player picks changes what a player may still
+    do in that turn, nor its sheet at the turn's end. So the futures that end on the player's own
+    value play those picks unvalued; they are worth, bit for bit (an exact network), what the
+    futures worth every seat's sheet (``worth``: every decision played by the network) give, in
+    the strong player's futures and in the review's (one turn more, aligned dice)."""
+    network = _exact_network(game_id, seed=players)
+    play = random.Random(players)
+    game = Game(game_id, players=players, dice="external")
+    compared = 0
+    while not game.is_over:
+        player = game.to_move
+        assert player is not None
+        if player == CHANCE:
+            game.play(own_dice(game, play))
+            continue
+        moves = game.legal_moves(player)
+        if len(moves) > 1 and play.random() < 0.2:
+            starts = []
+            for move in moves[:3]:
+                start = game.copy(dice="external", history=False)
+                start.play(move, player)
+                starts.append(start)
+
+            def own(games: list[Game], player: int = player) -> list[float]:
+                return network.values(games, player)
+
+            for more_turns, aligned in ((0, False), (1, True)):
+                seeds = [7, 8, 9, 10]
+                quick = future_values(starts, seeds, player, network, more_turns=more_turns, aligned=aligned)
+                assert quick == future_values(starts, seeds, player, network, own, more_turns, aligned)
+            compared += 1
+        game.play(play.choice(moves), player)
+    assert compared >= 12
 
 
 def _own_dice_as_text(game: Game, rng: random.Random) -> str:

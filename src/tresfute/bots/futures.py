@@ -17,6 +17,7 @@ from .network import ValueNetwork
 
 _DICE = MoveKind.DICE
 _ACTIVE_EXTRA = Phase.ACTIVE_EXTRA
+_PASSIVE = Phase.PASSIVE
 
 
 def own_dice(game: Any, rng: random.Random) -> Move:
@@ -248,7 +249,7 @@ def _future_values(
                 rolled += _roll(position, sources, aligned, cache, None if position.rolled else firsts)
             else:
                 deciding.append(position)
-        _play_best(deciding, network)
+        _play_best(deciding, network, player if worth is None else None)
         for position in deciding:
             position.decided()
         going = deciding + rolled
@@ -300,14 +301,32 @@ def _roll(
     return out
 
 
-def _play_best(deciding: list[_Position], network: ValueNetwork) -> None:
+def _active_again(position: _Position, mover: int) -> bool:
+    """Whether ``mover`` is the active player of one of the turns the futures still play after
+    this one (turns go round the table in seat order, round after round)."""
+    game = position.game
+    return 0 < (mover - game.active) % game.n_players <= position.more_turns
+
+
+def _play_best(deciding: list[_Position], network: ValueNetwork, player: int | None) -> None:
     """Play each position's best move by the network (the first of the highest values; a single
     legal move without valuing it). The afterstates of all the positions with the same mover are
-    valued in one batch: fewer and larger matrix products."""
+    valued in one batch: fewer and larger matrix products.
+
+    ``player``: the player whose own expected score the futures end on (None: a ``worth`` that
+    reads every sheet). Once the active player is done, another player's picks from the platter
+    and +1 entries change only that player's sheet: what ``player`` may do later depends on it
+    only where that player rolls before the futures end, as the active player of one of their
+    turns to come. Elsewhere they are played as the first legal move, unvalued (at a table of
+    four, half the rows the strong player's search would value)."""
     by_mover: dict[int, list[tuple[_Position, list[Game]]]] = {}
     for position in deciding:
-        mover = position.game.to_move
+        game = position.game
+        mover = game.to_move
         assert mover is not None
+        if player is not None and mover != player and game.phase is _PASSIVE and not _active_again(position, mover):
+            game.play(game.legal_moves(mover)[0], mover)
+            continue
         afters = [after for _, after in position.game.afterstates(mover, history=False)]
         if len(afters) == 1:
             position.game = afters[0]
