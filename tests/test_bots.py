@@ -8,6 +8,7 @@ import itertools
 import json
 import math
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -30,7 +31,7 @@ from tresfute.bots.network import Encoder, ValueNetwork, shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
-from tresfute.rules import CHANCE, SPECS, Game, Sheet, parse_move
+from tresfute.rules import CHANCE, SPECS, Game, Move, Sheet, parse_move
 from tresfute.settings import SettingError
 from tresfute.simulate import play_game
 
@@ -377,33 +378,39 @@ def test_the_others_picks_from_the_platter_in_a_futures_last_turn_do_not_change_
     futures worth every seat's sheet (``worth``: every decision played by the network) give, in
     the strong player's futures and in the review's (one turn more, aligned dice)."""
     network = _exact_network(game_id, seed=players)
-    play = random.Random(players)
     game = Game(game_id, players=players, dice="external")
     compared = 0
+    for player, moves in _random_decisions(game, random.Random(players), 0.2):
+        starts = []
+        for move in moves[:3]:
+            start = game.copy(dice="external", history=False)
+            start.play(move, player)
+            starts.append(start)
+
+        def own(games: list[Game], player: int = player) -> list[float]:
+            return network.values(games, player)
+
+        for more_turns, aligned in ((0, False), (1, True)):
+            seeds = [7, 8, 9, 10]
+            quick = future_values(starts, seeds, player, network, more_turns=more_turns, aligned=aligned)
+            assert quick == future_values(starts, seeds, player, network, own, more_turns, aligned)
+        compared += 1
+    assert compared >= 12
+
+
+def _random_decisions(game: Game, rng: random.Random, share: float) -> Iterator[tuple[int, list[Move]]]:
+    """A game played to its end by random legal moves on dice drawn from ``rng``: about a
+    ``share`` of its decisions with a choice (player and legal moves) given out before the move."""
     while not game.is_over:
         player = game.to_move
         assert player is not None
         if player == CHANCE:
-            game.play(own_dice(game, play))
+            game.play(own_dice(game, rng))
             continue
         moves = game.legal_moves(player)
-        if len(moves) > 1 and play.random() < 0.2:
-            starts = []
-            for move in moves[:3]:
-                start = game.copy(dice="external", history=False)
-                start.play(move, player)
-                starts.append(start)
-
-            def own(games: list[Game], player: int = player) -> list[float]:
-                return network.values(games, player)
-
-            for more_turns, aligned in ((0, False), (1, True)):
-                seeds = [7, 8, 9, 10]
-                quick = future_values(starts, seeds, player, network, more_turns=more_turns, aligned=aligned)
-                assert quick == future_values(starts, seeds, player, network, own, more_turns, aligned)
-            compared += 1
-        game.play(play.choice(moves), player)
-    assert compared >= 12
+        if len(moves) > 1 and rng.random() < share:
+            yield player, moves
+        game.play(rng.choice(moves), player)
 
 
 def _own_dice_as_text(game: Game, rng: random.Random) -> str:
@@ -508,38 +515,31 @@ def test_a_valuation_future_s_last_turn_ends_where_it_is_told(game_id: str) -> N
     WHOLE plays that turn out (a solo game's to the end of the player's picks), FIRST_DECISION
     stops it at its first decision after a roll, never further than WHOLE, and often before."""
     network = shipped_network(game_id)
-    play = random.Random(4)
     game = Game(game_id, players=1, dice="external")
     checked = shorter = 0
-    while not game.is_over and checked < 10:
-        player = game.to_move
-        assert player is not None
-        if player == CHANCE:
-            game.play(own_dice(game, play))
-            continue
-        moves = game.legal_moves(player)
-        if len(moves) > 1 and play.random() < 0.5:
-            start = game.copy(dice="external", history=False)
-            start.play(moves[0], player)
-            turn = (start.round, start.turn, start.solo_passive)
-            ended: dict[str, list[Game]] = {}
-            for short in (WHOLE, FIRST_DECISION):
-                seen: list[Game] = []
+    for player, moves in _random_decisions(game, random.Random(4), 0.5):
+        start = game.copy(dice="external", history=False)
+        start.play(moves[0], player)
+        turn = (start.round, start.turn, start.solo_passive)
+        ended: dict[str, list[Game]] = {}
+        for short in (WHOLE, FIRST_DECISION):
+            seen: list[Game] = []
 
-                def worth(games: list[Game], seen: list[Game] = seen) -> list[float]:
-                    seen.extend(g.copy() for g in games)
-                    return [0.0] * len(games)
+            def worth(games: list[Game], seen: list[Game] = seen) -> list[float]:
+                seen.extend(g.copy() for g in games)
+                return [0.0] * len(games)
 
-                future_values([start], [1, 2, 3], player, network, worth, more_turns=1, aligned=True, short=short)
-                ended[short] = seen
-            for games in ended.values():
-                for g in games:
-                    assert g.is_over or (g.round, g.turn, g.solo_passive) != turn
-            rolls = {short: max(g.dice_rolled for g in games) for short, games in ended.items()}
-            assert rolls[FIRST_DECISION] <= rolls[WHOLE]
-            shorter += rolls[FIRST_DECISION] < rolls[WHOLE]
-            checked += 1
-        game.play(play.choice(moves), player)
+            future_values([start], [1, 2, 3], player, network, worth, more_turns=1, aligned=True, short=short)
+            ended[short] = seen
+        for games in ended.values():
+            for g in games:
+                assert g.is_over or (g.round, g.turn, g.solo_passive) != turn
+        rolls = {short: max(g.dice_rolled for g in games) for short, games in ended.items()}
+        assert rolls[FIRST_DECISION] <= rolls[WHOLE]
+        shorter += rolls[FIRST_DECISION] < rolls[WHOLE]
+        checked += 1
+        if checked == 10:
+            break
     assert checked == 10 and shorter >= 1
 
 
