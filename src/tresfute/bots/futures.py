@@ -327,7 +327,7 @@ def _play_best(deciding: list[_Position], network: ValueNetwork, player: int | N
         if player is not None and mover != player and game.phase is _PASSIVE and not _active_again(position, mover):
             game.play(game.legal_moves(mover)[0], mover)
             continue
-        afters = [after for _, after in position.game.afterstates(mover, history=False)]
+        afters = [after for _, after in game.afterstates(mover, history=False)]
         if len(afters) == 1:
             position.game = afters[0]
         else:
