@@ -15,6 +15,7 @@ from tresfute import fair_dice
 
 from browser import (
     LiveServer,
+    call,
     open_page,
     play_by_clicks,
     play_to_the_end,
@@ -234,6 +235,10 @@ def test_the_page_sends_its_moves_on_its_websocket_while_it_is_open(server: str,
 
 
 def test_two_people_on_two_browsers_and_a_computer_finish_a_game(server: str, browser: Any) -> None:
+    """Ana starts a table of three (Bob, invited, and a strong computer player); Bob opens his
+    invitation, someone else the game's address. The first rounds' moves come through the API
+    while the pages follow them; the last round is played by clicks on both pages to the end:
+    both show the same breakdown, and the watcher saw the end live."""
     ana, ana_errors = open_page(browser, server + "/")
     start_game(ana, "tres-fute", [("", "Ana"), ("", "Bob"), ("strong", "Robot")])
     invitation = ana.locator(".invitations li input").first.input_value()
@@ -244,6 +249,8 @@ def test_two_people_on_two_browsers_and_a_computer_finish_a_game(server: str, br
     watcher, _ = open_page(browser, invitation.split("#")[0])
     watcher.wait_for_selector(".game")
     assert "Vous regardez cette partie." in watcher.inner_text("body")
+    game_id, ana_token = ana.url.split("/g/")[1].split("#seat=")
+    _play_through_the_api_to_the_last_round(server, game_id, [ana_token, invitation.split("#seat=")[1]])
     deadline = time.monotonic() + 300
     while not (ana.locator(".game[data-over]").count() and bob.locator(".game[data-over]").count()):
         assert time.monotonic() < deadline, "the game did not end"
@@ -258,6 +265,25 @@ def test_two_people_on_two_browsers_and_a_computer_finish_a_game(server: str, br
     watcher.wait_for_selector(".game[data-over]")  # the spectator saw it live
     assert ana.locator("#end .breakdown").inner_text() == bob.locator("#end .breakdown").inner_text()
     assert ana_errors == [] and bob_errors == []
+
+
+def _play_through_the_api_to_the_last_round(server: str, game_id: str, tokens: list[str]) -> None:
+    """The people's moves (each the first legal one) sent through the API, as from another
+    device, while their pages follow, until the game's last round begins."""
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "the last round never came"
+        acted = False
+        for token in tokens:
+            view = call(server, f"/api/games/{game_id}", token=token)
+            if view["state"]["round"] == view["state"]["rounds"] or view["over"]:
+                return
+            if view["legal"]:
+                move = view["legal"][0]["move"]
+                call(server, f"/api/games/{game_id}/act", {"move": move, "seq": view["seq"]}, token=token)
+                acted = True
+        if not acted:
+            time.sleep(0.05)
 
 
 def test_the_hint_marks_its_best_move_on_the_sheet_with_its_expected_score(server: str, browser: Any) -> None:
