@@ -368,15 +368,16 @@ def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
 
 @pytest.mark.parametrize("game_id", sorted(SPECS))
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_others_picks_from_the_platter_in_a_futures_last_turn_do_not_change_the_players_value(
+def test_the_others_picks_that_cannot_change_the_players_value_leave_its_futures_values_as_they_were(
     game_id: str, players: int
 ) -> None:
     """Passive players choose independently, each entering a die on its own sheet: once the
-    active player is done, nothing another passive player picks changes what a player may still
-    do in that turn, nor its sheet at the turn's end. So the futures that end on the player's own
-    value play those picks unvalued; they are worth, bit for bit (an exact network), what the
-    futures worth every seat's sheet (``worth``: every decision played by the network) give, in
-    the strong player's futures and in the review's (one turn more, aligned dice)."""
+    active player is done, another's pick changes what a player may still do only through that
+    other's own later active turns. So the futures that end on the player's own value play the
+    other picks unvalued; they are worth, bit for bit (an exact network), what the futures worth
+    every seat's sheet (``worth``: every decision played by the network) give, in the strong
+    player's futures (to the turn's end) and in the review's (one turn more, aligned dice: the
+    next active player's picks in the first turn still played by the network)."""
     network = _exact_network(game_id, seed=players)
     game = Game(game_id, players=players, dice="external")
     compared = 0
