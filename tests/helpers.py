@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from tresfute.bots.strong import roll_own_dice
-from tresfute.rules import CHANCE, SPECS, Game, Sheet
+from tresfute.rules import CHANCE, SPECS, Game, Move, Sheet
 from tresfute.rules.kinds import AREA_NAMES, ActionKind, Grid
 
 TF = SPECS["tres-fute"]
@@ -72,6 +73,21 @@ def play_randomly(game: Game, rng: random.Random, until=lambda game: False) -> N
             roll_randomly(game, rng)
         else:
             game.play(rng.choice(game.legal_moves()))
+
+
+def random_decisions(game: Game, rng: random.Random, share: float) -> Iterator[tuple[int, list[Move]]]:
+    """As :func:`play_randomly`, to the end, about a ``share`` of the decisions with a choice
+    given out (player and legal moves) before the move is played."""
+    while not game.is_over:
+        player = game.to_move
+        assert player is not None
+        if player == CHANCE:
+            roll_randomly(game, rng)
+            continue
+        moves = game.legal_moves(player)
+        if len(moves) > 1 and rng.random() < share:
+            yield player, moves
+        game.play(rng.choice(moves), player)
 
 
 def bonus_choices(game: Game, area: str, player: int = 0) -> set[str]:

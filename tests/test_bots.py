@@ -8,7 +8,6 @@ import itertools
 import json
 import math
 import random
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -31,11 +30,11 @@ from tresfute.bots.network import Encoder, ValueNetwork, shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
-from tresfute.rules import CHANCE, SPECS, Game, Move, Sheet, parse_move
+from tresfute.rules import CHANCE, SPECS, Game, Sheet, parse_move
 from tresfute.settings import SettingError
 from tresfute.simulate import play_game
 
-from helpers import ZERO_AND_NEGATIVE, position
+from helpers import ZERO_AND_NEGATIVE, position, random_decisions
 
 GAMES = ["tres-fute", "vraiment-tres-fute"]
 
@@ -381,7 +380,7 @@ def test_the_others_picks_that_cannot_change_the_players_value_leave_its_futures
     network = _exact_network(game_id, seed=players)
     game = Game(game_id, players=players, dice="external")
     compared = 0
-    for player, moves in _random_decisions(game, random.Random(players), 0.2):
+    for player, moves in random_decisions(game, random.Random(players), 0.2):
         starts = []
         for move in moves[:3]:
             start = game.copy(dice="external", history=False)
@@ -397,21 +396,6 @@ def test_the_others_picks_that_cannot_change_the_players_value_leave_its_futures
             assert quick == future_values(starts, seeds, player, network, own, more_turns, aligned)
         compared += 1
     assert compared >= 12
-
-
-def _random_decisions(game: Game, rng: random.Random, share: float) -> Iterator[tuple[int, list[Move]]]:
-    """A game played to its end by random legal moves on dice drawn from ``rng``: about a
-    ``share`` of its decisions with a choice (player and legal moves) given out before the move."""
-    while not game.is_over:
-        player = game.to_move
-        assert player is not None
-        if player == CHANCE:
-            game.play(own_dice(game, rng))
-            continue
-        moves = game.legal_moves(player)
-        if len(moves) > 1 and rng.random() < share:
-            yield player, moves
-        game.play(rng.choice(moves), player)
 
 
 def _own_dice_as_text(game: Game, rng: random.Random) -> str:
@@ -518,7 +502,7 @@ def test_a_valuation_future_s_last_turn_ends_where_it_is_told(game_id: str) -> N
     network = shipped_network(game_id)
     game = Game(game_id, players=1, dice="external")
     checked = shorter = 0
-    for player, moves in _random_decisions(game, random.Random(4), 0.5):
+    for player, moves in random_decisions(game, random.Random(4), 0.5):
         start = game.copy(dice="external", history=False)
         start.play(moves[0], player)
         turn = (start.round, start.turn, start.solo_passive)
