@@ -20,6 +20,7 @@ from tresfute.bots.blas import blas_threads
 from tresfute.bots.futures import (
     FIRST_DECISION,
     WHOLE,
+    KnownChoices,
     _aligned_drawn,
     _aligned_draws,
     future_values,
@@ -31,6 +32,7 @@ from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
 from tresfute.rules import CHANCE, SPECS, Game, Sheet, parse_move
+from tresfute.rules.kinds import Grid
 from tresfute.settings import SettingError
 from tresfute.simulate import play_game
 
@@ -396,6 +398,88 @@ def test_the_others_picks_that_cannot_change_the_players_value_leave_its_futures
             assert quick == future_values(starts, seeds, player, network, own, more_turns, aligned)
         compared += 1
     assert compared >= 12
+
+
+@pytest.mark.parametrize("game_id", sorted(SPECS))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_others_choices_met_again_in_another_moves_futures_are_played_again_as_they_were(
+    game_id: str, players: int
+) -> None:
+    """The searched moves change only the player's own sheet, so their futures (drawing the same
+    dice) meet the other players' same decisions again: each is valued once and played again
+    where it holds whatever the player's sheet. The moves searched together are worth, bit for
+    bit (an exact network), each move searched alone, one future at a time: in the strong
+    player's futures (to the turn's end), in ``strong-win``'s (a ``worth`` that reads every
+    sheet) and in the review's (one turn more, aligned dice)."""
+    network = _exact_network(game_id, seed=players)
+    game = Game(game_id, players=players, dice="external")
+    reused = 0
+    for player, moves in random_decisions(game, random.Random(players), 0.15):
+        starts = []
+        for move in moves[:3]:
+            start = game.copy(dice="external", history=False)
+            start.play(move, player)
+            starts.append(start)
+
+        def worth(games: list[Game], player: int = player) -> list[float]:
+            values = [network.values(games, p) for p in range(players)]
+            return [
+                values[player][k] - max(v[k] for p, v in enumerate(values) if p != player) for k in range(len(games))
+            ]
+
+        seeds = [7, 8, 9, 10]
+        for settings in ((None, 0, False), (worth, 0, False), (None, 1, True)):
+            known = KnownChoices()
+            together = future_values(starts, seeds, player, network, *settings, known=known)
+            alone = [
+                [future_values([start], [seed], player, network, *settings)[0][0] for seed in seeds] for start in starts
+            ]
+            assert together == alone
+            reused += known.reused
+    assert reused >= 100
+
+
+def _full_sheet(game_id: str) -> Sheet:
+    """A sheet on which no die can be entered anywhere (every cell marked, every box written),
+    with no action earned: a set-up position, not one a game reaches."""
+    spec = SPECS[game_id]
+    sheet = Sheet(spec)
+    for colour, area in spec.areas.items():
+        state = sheet.writable(colour)
+        if isinstance(area, Grid):
+            for cell in range(len(area.cells)):
+                while state[cell] < area.marks:
+                    area.mark(state, cell)
+            continue
+        for _ in area.boxes:
+            area.enter(state, next(v for v in area.choice_values if area.why_not(state, v, from_bonus=True) is None))
+    return sheet
+
+
+def test_an_others_choice_is_played_again_only_where_it_holds_whatever_the_players_sheet() -> None:
+    """The rules read a player's sheet for its forced moves once the passive picks begin: at a
+    table of two, a player who can enter nothing has its pick played for it, and the turn ends
+    at the active player's last move instead, which changes what the active player's own inputs
+    say. Two starts that differ only in the passive player's sheet, one of them full, keep in
+    the futures searched together the values each has alone (bit for bit, an exact network):
+    the active player's choices that led into the passive picks are not played again."""
+    reused = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = Game("vraiment-tres-fute", players=2, dice="external")
+        while not (game.round >= 2 + seed % 3 and game.active == 1 and game.phase == "roll" and game.rolls == 1):
+            mover = game.to_move
+            game.play(own_dice(game, rng) if mover == CHANCE else rng.choice(game.legal_moves(mover)), mover)
+        full = game.copy(dice="external", history=False)
+        full.set_sheet(0, _full_sheet("vraiment-tres-fute"))
+        starts = [full, game.copy(dice="external", history=False)]
+        network = _exact_network("vraiment-tres-fute", seed=seed)
+        seeds = list(range(12))
+        known = KnownChoices()
+        together = future_values(starts, seeds, 0, network, known=known)
+        assert together == [[future_values([start], [s], 0, network)[0][0] for s in seeds] for start in starts]
+        reused += known.reused
+    assert reused >= 20
 
 
 def _own_dice_as_text(game: Game, rng: random.Random) -> str:

@@ -90,6 +90,32 @@ def test_same_seed_same_game(game_id: str, seed: int, players: int) -> None:
     assert run() == run()
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_positions_with_the_same_key_play_alike(game_id: str, seed: int, players: int) -> None:
+    """``Game.key`` holds everything the rules read: a copy has its game's key, a move changes
+    it, and two positions with the same key have the same legal moves for every player and stay
+    alike through the same moves. Left out, a player's sheet is all that differs."""
+    rng = random.Random(seed)
+    game = Game(game_id, players=players, seed=seed)
+    twin = game.copy()  # its dice to come too
+    while not game.is_over:
+        assert game.key() == twin.key()
+        for p in range(players):
+            assert game.legal_moves(p) == twin.legal_moves(p)
+        before = game.key()
+        mover = game.to_move
+        move = rng.choice(game.legal_moves(mover))
+        game.play(move, mover)
+        twin.play(move, mover)
+        assert game.key() != before
+    other = game.copy()
+    other.set_sheet(0, Sheet(game.spec))
+    assert other.key() != game.key()
+    assert other.key(leaving_out=0) == game.key(leaving_out=0)
+
+
 def mutations(move: Move, dice: tuple[str, ...]) -> list[Move]:
     """Moves near a legal one: another die, cell, area or value."""
     out = []

@@ -12,12 +12,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..rules import CHANCE, Game, Move, MoveKind
+from ..rules.codes import Stage
 from ..rules.game import Phase
 from .network import ValueNetwork
 
 _DICE = MoveKind.DICE
 _ACTIVE_EXTRA = Phase.ACTIVE_EXTRA
 _PASSIVE = Phase.PASSIVE
+_DONE_STAGE = Stage.DONE
 
 
 def own_dice(game: Any, rng: random.Random) -> Move:
@@ -184,6 +186,7 @@ def future_values(
     aligned: bool = False,
     short: str = WHOLE,
     stratified: bool = False,
+    known: KnownChoices | None = None,
 ) -> list[list[float]]:
     """For each start (a position right after a move, waiting for outside dice), the value for
     ``player`` at the end of each future (see above), the future ``i`` drawing its dice from
@@ -197,10 +200,12 @@ def future_values(
     first decision after a roll (:data:`FIRST_DECISION`). ``stratified``: each future's first
     roll of its own is drawn from :func:`stratified_draws` instead of its generator (which then
     draws the rest), so that the futures of a start share out every die's faces evenly.
+    ``known``: where the other players' choices are kept (:class:`KnownChoices`; a new one if
+    not given).
 
     Python's cyclic garbage collector is paused meanwhile (:func:`collector_paused`)."""
     with collector_paused():
-        return _future_values(starts, seeds, player, network, worth, more_turns, aligned, short, stratified)
+        return _future_values(starts, seeds, player, network, worth, more_turns, aligned, short, stratified, known)
 
 
 @contextmanager
@@ -227,7 +232,9 @@ def _future_values(
     aligned: bool = False,
     short: str = WHOLE,
     stratified: bool = False,
+    known: KnownChoices | None = None,
 ) -> list[list[float]]:
+    known = KnownChoices() if known is None else known
     generators = [] if aligned else [[random.Random(s) for s in seeds] for _ in starts]
     firsts = stratified_draws(seeds, STRATIFIED_DICE) if stratified and not aligned else None
     cache: dict[int, list[float]] = {}
@@ -249,7 +256,7 @@ def _future_values(
                 rolled += _roll(position, sources, aligned, cache, None if position.rolled else firsts)
             else:
                 deciding.append(position)
-        _play_best(deciding, network, player if worth is None else None)
+        _play_best(deciding, network, player, worth is None, known)
         for position in deciding:
             position.decided()
         going = deciding + rolled
@@ -308,40 +315,133 @@ def _active_again(position: _Position, mover: int) -> bool:
     return 0 < (mover - game.active) % game.n_players <= position.more_turns
 
 
-def _play_best(deciding: list[_Position], network: ValueNetwork, player: int | None) -> None:
+def _play_best(
+    deciding: list[_Position], network: ValueNetwork, player: int, own_value: bool, known: KnownChoices
+) -> None:
     """Play each position's best move by the network (the first of the highest values; a single
     legal move without valuing it). The afterstates of all the positions with the same mover are
     valued in one batch: fewer and larger matrix products.
 
-    ``player``: the player whose own expected score the futures end on (None: a ``worth`` that
+    ``own_value``: the futures end on ``player``'s own expected score (else on a ``worth`` that
     reads every sheet). Once the active player is done, another player's picks from the platter
     and +1 entries change only that player's sheet: what ``player`` may do later depends on it
     only where that player rolls before the futures end, as the active player of one of their
     turns to come. Elsewhere they are played as the first legal move, unvalued (at a table of
-    four, half the rows the strong player's search would value)."""
-    by_mover: dict[int, list[tuple[_Position, list[Game]]]] = {}
+    four, half the rows the strong player's search would value).
+
+    Another player's choice that ``known`` holds (the same position but for ``player``'s sheet,
+    met by the future of another searched move) is played again, unvalued."""
+    by_mover: dict[int, list[tuple[_Position, list[tuple[Move, Game]], Any]]] = {}
+    followers: list[tuple[_Position, Any]] = []  # positions whose choice another one of this step makes
     for position in deciding:
         game = position.game
         mover = game.to_move
         assert mover is not None
-        if player is not None and mover != player and game.phase is _PASSIVE and not _active_again(position, mover):
-            game.play(game.legal_moves(mover)[0], mover)
-            continue
-        afters = [after for _, after in game.afterstates(mover, history=False)]
-        if len(afters) == 1:
-            position.game = afters[0]
+        key = None
+        if mover != player:
+            if own_value and game.phase is _PASSIVE and not _active_again(position, mover):
+                game.play(game.legal_moves(mover)[0], mover)
+                continue
+            if not game.pending[player]:  # else the rules may read its sheet for its bonus
+                key = game.key(leaving_out=player)
+                found = known.get(key)
+                if found is not None:
+                    game.play(found, mover)
+                    continue
+                if key in known.leading:
+                    followers.append((position, key))
+                    continue
+                known.leading[key] = None
+        pairs = game.afterstates(mover, history=False)
+        if len(pairs) == 1:
+            position.game = pairs[0][1]
+            if key is not None:
+                known.decided(key, game, pairs[0][0], [pairs[0][1]], player)
         else:
-            by_mover.setdefault(mover, []).append((position, afters))
+            by_mover.setdefault(mover, []).append((position, pairs, key))
+    _value_and_play(by_mover, network, player, known)
+    known.leading.clear()
+    if followers:
+        again: dict[int, list[tuple[_Position, list[tuple[Move, Game]], Any]]] = {}
+        for position, key in followers:
+            game = position.game
+            mover = game.to_move
+            assert mover is not None
+            found = known.get(key)
+            if found is not None:
+                game.play(found, mover)
+            else:  # its leader's choice may depend on the player's sheet: its own
+                pairs = game.afterstates(mover, history=False)
+                if len(pairs) == 1:
+                    position.game = pairs[0][1]
+                else:
+                    again.setdefault(mover, []).append((position, pairs, None))
+        _value_and_play(again, network, player, known)
+
+
+def _value_and_play(
+    by_mover: dict[int, list[tuple[_Position, list[tuple[Move, Game]], Any]]],
+    network: ValueNetwork,
+    player: int,
+    known: KnownChoices,
+) -> None:
+    """Value each mover's afterstates in one batch, and move each position to its best one."""
     for mover, found in by_mover.items():
         batch: list[Game] = []
-        for _, afters in found:
-            batch += afters
+        for _, pairs, _ in found:
+            batch += [after for _, after in pairs]
         valued = network.values(batch, mover)
         first = 0
-        for position, afters in found:
+        for position, pairs, key in found:
             best = first
-            for k in range(first + 1, first + len(afters)):
+            for k in range(first + 1, first + len(pairs)):
                 if valued[k] > valued[best]:
                     best = k
+            decided = position.game
             position.game = batch[best]
-            first += len(afters)
+            if key is not None:
+                known.decided(key, decided, pairs[best - first][0], batch[first : first + len(pairs)], player)
+            first += len(pairs)
+
+
+class KnownChoices:
+    """Other players' choices in the futures of one search, by their position less the searching
+    player's sheet (``Game.key``): the searched moves change only that sheet (and what follows
+    from it), so the futures of several meet the others' same decisions again.
+
+    A choice is kept only where it holds whatever that sheet: the positions after every move
+    were reached without the rules reading it. They read it for its forced moves once the
+    passive picks begin (all of them forced, the turn ends: the mover's inputs change) and for
+    a new round's gift; a passive pick's own afterstates cannot reach the first."""
+
+    __slots__ = ("choices", "leading", "reused")
+
+    def __init__(self) -> None:
+        self.choices: dict[Any, Move] = {}
+        self.leading: dict[Any, None] = {}  # keys being valued in this step
+        self.reused = 0  # choices played again
+
+    def get(self, key: Any) -> Move | None:
+        found = self.choices.get(key)
+        if found is not None:
+            self.reused += 1
+        return found
+
+    def decided(self, key: Any, game: Game, chosen: Move, afters: list[Game], player: int) -> None:
+        """Keep ``chosen``, the mover's choice at ``game``, if it holds whatever ``player``'s sheet."""
+        turn = _turn(game)
+        passive = game.phase is _PASSIVE
+        for after in afters:
+            if _turn(after) != turn:
+                if not passive or (after.round != game.round and game.spec.round_gifts[game.round] is not None):
+                    return
+            elif after.phase is _PASSIVE and not passive and not _another_still_picks(after, player):
+                return
+        self.choices[key] = chosen
+
+
+def _another_still_picks(game: Game, player: int) -> bool:
+    """Whether a passive player other than ``player`` still has a choice to make in this turn
+    (so the turn goes on whatever ``player``'s forced moves)."""
+    stage = game.stage
+    return any(stage[p] is not _DONE_STAGE for p in game.passive_order() if p != player)

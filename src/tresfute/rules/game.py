@@ -1295,6 +1295,29 @@ class Game:
         self._cache = [None] * self.n_players
         self._movers = self._find_movers()
 
+    def key(self, leaving_out: int | None = None) -> tuple[object, ...]:
+        """Everything the rules read of this position, hashable (its history and seed aside):
+        two positions of one game with the same key have the same legal moves and play alike. With
+        ``leaving_out``, that player's sheet is left out of it (a search that meets the other
+        players' decisions again, with only its own sheet changed: ``bots/futures.py``)."""
+        return (
+            self.round,
+            self.turn,
+            self.active,
+            self.solo_passive,
+            self.phase,
+            tuple(self.values),
+            tuple(self.where),
+            tuple(self.field),
+            self.rolls,
+            self.picks,
+            tuple(self.swept),
+            tuple(self.stage),
+            tuple(tuple((w.bonus, w.source) for w in waiting) for waiting in self.pending),
+            tuple(frozenset(used) for used in self.extra_used),
+            tuple(None if p == leaving_out else s.key() for p, s in enumerate(self.sheets)),
+        )
+
     def moves_played(self) -> list[Played]:
         """The decisions taken (forced moves left out): what a record stores."""
         return [h for h in self.history if not h.forced]

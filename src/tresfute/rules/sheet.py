@@ -114,6 +114,15 @@ class Sheet:
     def score(self) -> Score:
         return score_sheet(self)
 
+    def key(self) -> tuple[object, ...]:
+        """Everything the rules read of this sheet, hashable: equal keys, the same sheet."""
+        return (
+            tuple(tuple(state) for state in self.areas.values()),
+            tuple(self.earned.values()),
+            tuple(self.used.values()),
+            tuple(self.foxes),
+        )
+
     @classmethod
     def from_marks(cls, spec: GameSpec, marks: dict[str, list[int]], possible: bool = False) -> Sheet:
         """The sheet of a finished game from its marks alone (a paper sheet).
