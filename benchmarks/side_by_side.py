@@ -2,7 +2,7 @@
 
     python benchmarks/side_by_side.py OLD_PYTHON NEW_PYTHON [--rounds 5]
                                      [--what random,lookahead,gym,strong,analyse] [--scale 1]
-                                     [--game GAME] [--paired]
+                                     [--game GAME] [--paired] [--players N] [--bot KIND]
 
 Each Python is an interpreter with tresfute installed (and Gymnasium for ``gym``), for example
 a virtual environment holding an older commit (``git worktree add /tmp/old COMMIT`` then
@@ -25,7 +25,13 @@ since its value network, commit 58ba94a and later):
   games 0 to 3 of seed 1, the same games on both sides if their moves are the same);
 - ``analyse``: the 95th percentile, in milliseconds, of ``tresfute.bots.analyse`` of one
   position (every decision of more than one move in the strong player's solo games 0 and 1 of
-  seed 1; its default search, as the hints and the reviews ask for it).
+  seed 1; its default search, as the hints and the reviews ask for it);
+- ``table`` (``--paired`` only): the mean, in milliseconds, of a computer player's decisions at
+  a table (``--bot``, default ``strong-win``, in each of ``--players`` seats, default 4): the new
+  install first plays games 0, 1, 2, … of seed 7 (``play_game``, not timed), then each install's
+  own players decide at every position of those games, as the game goes, the recorded moves
+  played after each decision, so that both decide on the same positions (since ``strong-win``,
+  commit 54394aa and later).
 
 Rates (``random``, ``lookahead``, ``gym``) are better higher, times (``strong``, ``analyse``)
 lower; the last column is the speed-up of the new install either way (old time / new time).
@@ -61,6 +67,7 @@ UNITS = {
     "gym": ("steps/s", True),
     "strong": ("s/game", False),
     "analyse": ("ms at p95", False),
+    "table": ("ms a decision", False),
 }
 
 # Both ways of measuring time ``analyse`` the same way (the code runs in the install measured).
@@ -140,12 +147,31 @@ print(rate, getattr(tresfute.rules, "COMPILED", False))
 PAIRED_WORKER = (
     ANALYSED
     + """
+import json
 import sys
 import tresfute.rules
-from tresfute.simulate import play_game
+from tresfute.bots import make_bot
+from tresfute.simulate import derived_seed, play_game
 print(getattr(tresfute.rules, "COMPILED", False), flush=True)
 for line in sys.stdin:
-    what, game, n = line.split()
+    what, game, n, *table = line.split(maxsplit=5)
+    if what in ("record", "table"):  # a table's game n of seed 7 played by ``bot`` in every seat
+        players, bot, n = int(table[0]), table[1], int(n) % 1000
+        if what == "record":
+            g = play_game(game, players, bot, 7, n)
+            moves = [[h.player, str(h.move)] for h in g.history if h.player >= 0 and not h.forced]
+            print(json.dumps(moves), flush=True)
+            continue
+        g = Game(game, players=players, seed=derived_seed(7, n, "game"))
+        bots, times = [make_bot(bot, derived_seed(7, n, f"bot{p}")) for p in range(players)], []
+        for p, move in json.loads(table[2]):  # the recorded moves: the same positions on both installs
+            if len(g.legal_moves(p)) > 1:
+                start = time.process_time()
+                bots[p].choose(g, p)
+                times.append(time.process_time() - start)
+            g.play(move, p)
+        print(" ".join(map(str, times)), flush=True)
+        continue
     seed, n = (2, 0) if n == "-1" else (1, int(n))
     if what == "strong":
         start = time.process_time()
@@ -163,10 +189,11 @@ def _one_thread_env() -> dict[str, str]:
 
 
 def paired(
-    pythons: tuple[str, str], what: str, game: str, rounds: int, scale: float, where: str
+    pythons: tuple[str, str], what: str, game: str, rounds: int, scale: float, where: str, table: str = ""
 ) -> tuple[float, float, float, float, list[bool]]:
     """``what`` measured on both installs game by game (``--paired``): the old and the new
-    figure, the speed-up, the median per-game ratio, and whether each install is compiled."""
+    figure, the speed-up, the median per-game ratio, and whether each install is compiled.
+    ``table`` (``what`` = "table"): the players and the computer player, as "4 strong-win"."""
     workers = [
         subprocess.Popen(
             [python, "-c", PAIRED_WORKER],
@@ -184,13 +211,22 @@ def paired(
             if not line:
                 raise RuntimeError(f"the {('old', 'new')[side]} install did not start (see its error above)")
         compiled = [line == "True" for line in started]
-        count = rounds * max(1, round((4 if what == "strong" else 2) * scale))
+        count = rounds * max(1, round((4 if what == "strong" else 1 if what == "table" else 2) * scale))
         times: list[list[float]] = [[], []]
         ratios: list[float] = []
+        recorded: dict[int, str] = {}
+        if what == "table":  # the games' moves, played once by the new install (not timed)
+            for n in [-1, *range(count)]:
+                workers[1].stdin.write(f"record {game} {n} {table}\n")  # type: ignore[union-attr]
+                workers[1].stdin.flush()  # type: ignore[union-attr]
+                recorded[n] = workers[1].stdout.readline().strip()  # type: ignore[union-attr]
+                if not recorded[n]:
+                    raise RuntimeError("the new install stopped (see its error above)")
         for n in [-1, *range(count)]:  # first a game of seed 2 to warm up (load the network), not counted
             got: list[list[float]] = [[], []]
             for side in (0, 1) if n % 2 == 0 else (1, 0):
-                workers[side].stdin.write(f"{what} {game} {n}\n")  # type: ignore[union-attr]
+                asked = f"{what} {game} {n}" + (f" {table} {recorded[n]}" if what == "table" else "")
+                workers[side].stdin.write(asked + "\n")  # type: ignore[union-attr]
                 workers[side].stdin.flush()  # type: ignore[union-attr]
                 line = workers[side].stdout.readline()  # type: ignore[union-attr]
                 if not line:
@@ -207,6 +243,8 @@ def paired(
             w.wait()
     if what == "strong":
         old, new = sum(times[0]) / count, sum(times[1]) / count
+    elif what == "table":
+        old, new = (1000 * sum(t) / max(len(t), 1) for t in times)
     else:
         old, new = (1000 * sorted(t)[min(len(t) - 1, int(0.95 * len(t)))] for t in times)
     ratios.sort()
@@ -232,8 +270,10 @@ def main() -> None:
     )
     parser.add_argument("--game", choices=GAMES, help="only this game (default: both)")
     parser.add_argument(
-        "--paired", action="store_true", help="strong and analyse: the two installs take turns game by game"
+        "--paired", action="store_true", help="strong, analyse, table: the two installs take turns game by game"
     )
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="table: the table's size")
+    parser.add_argument("--bot", default="strong-win", help="table: the computer player in every seat")
     args = parser.parse_args()
     kinds = [w for w in args.what.split(",") if w]
     unknown = set(kinds) - set(UNITS)
@@ -241,18 +281,26 @@ def main() -> None:
         parser.error(f"unknown measurement(s): {', '.join(sorted(unknown))}")
     games = (args.game,) if args.game else GAMES
     if args.paired:
-        if set(kinds) - {"strong", "analyse"}:
-            parser.error("--paired measures strong and analyse only (--what strong,analyse)")
+        if set(kinds) - {"strong", "analyse", "table"}:
+            parser.error("--paired measures strong, analyse and table only (--what strong,analyse,table)")
         with tempfile.TemporaryDirectory() as where:
             for what in kinds:
                 for game in games:
                     try:
                         old, new, speed_up, median, compiled_ = paired(
-                            (args.old, args.new), what, game, args.rounds, args.scale, where
+                            (args.old, args.new),
+                            what,
+                            game,
+                            args.rounds,
+                            args.scale,
+                            where,
+                            f"{args.players} {args.bot}",
                         )
                     except RuntimeError as error:
                         parser.exit(1, f"{error}\n")
                     kind = " / ".join("compiled" if c else "plain Python" for c in compiled_)
+                    if what == "table":
+                        kind += f"; {args.bot} at {args.players}"
                     print(
                         f"{what:9} {UNITS[what][0]:14} {game:18}  old {old:10,.3f}  new {new:10,.3f}  "
                         f"x{speed_up:.2f}  (median game x{median:.2f}; {kind})",

@@ -111,7 +111,27 @@ def test_the_paired_side_by_side_takes_turns_game_by_game_and_gives_the_ratio() 
         r"^strong +s/game +tres-fute +old +\d+\.\d{3} +new +\d+\.\d{3} +x\d+\.\d\d +\(median game x\d+\.\d\d; ", line
     ), line
     refused = subprocess.run([*command, "--paired", "--what", "random"], capture_output=True, text=True, timeout=60)
-    assert refused.returncode == 2 and "--paired measures strong and analyse only" in refused.stderr
+    assert refused.returncode == 2 and "--paired measures strong, analyse and table only" in refused.stderr
+
+
+def test_the_paired_side_by_side_times_a_computer_players_decisions_on_the_same_table_positions() -> None:
+    """``--what table``: the new install plays a seeded table game once, then both installs'
+    players decide at each of its positions in turn; the mean decision's time on each side."""
+    script = str(ROOT / "benchmarks" / "side_by_side.py")
+    command = [sys.executable, script, sys.executable, sys.executable, "--rounds", "1", "--paired", "--what", "table"]
+    result = subprocess.run(
+        [*command, "--game", "tres-fute", "--players", "2", "--bot", "greedy"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    (line,) = result.stdout.splitlines()
+    assert re.search(
+        r"^table +ms a decision +tres-fute +old +\d+\.\d{3} +new +\d+\.\d{3} +x\d+\.\d\d +"
+        r"\(median game x\d+\.\d\d; .*; greedy at 2\)$",
+        line,
+    ), line
 
 
 def test_the_web_load_side_by_side_benchmark_gives_each_installs_two_process_ratio(postgres_url: str) -> None:
