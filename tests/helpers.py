@@ -6,6 +6,9 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
+from tresfute.bots.network import Encoder, ValueNetwork
 from tresfute.bots.strong import roll_own_dice
 from tresfute.rules import CHANCE, SPECS, Game, Move, Sheet
 from tresfute.rules.kinds import AREA_NAMES, ActionKind, Grid
@@ -138,3 +141,19 @@ def paper_of(sheet: Sheet) -> dict[str, Any]:
         else:
             areas[AREA_NAMES[a]] = list(state)
     return {"game": sheet.spec.id, "areas": areas, "foxes": len(sheet.foxes)}
+
+
+def exact_network(game_id: str, seed: int = 0) -> ValueNetwork:
+    """A network whose arithmetic is exact in float32, whatever the order of its sums: weights
+    that are small multiples of 1/16 (the output's of 1/1024) on the inputs that are 0 or 1, and
+    zero on the others. Its values do not depend on how positions are batched, so the batched
+    search can be compared with the plain one bit for bit."""
+    rng = np.random.default_rng(seed)
+    names = Encoder(SPECS[game_id]).names
+    fractional = ("share", "points", "openness", "score", "earned", "fox", "pending")
+    binary = np.array([not any(word in name for word in fractional) for name in names])
+    w0 = rng.integers(-4, 5, (len(names), 16)) / 16 * binary[:, None]
+    w1 = rng.integers(-4, 5, (16, 16)) / 16
+    w2 = rng.integers(-4, 5, (16, 1)) / 1024
+    biases = [rng.integers(-4, 5, n) / 16 for n in (16, 16, 1)]
+    return ValueNetwork(game_id, [(w0, biases[0]), (w1, biases[1]), (w2, biases[2])])

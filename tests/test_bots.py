@@ -9,7 +9,6 @@ import json
 import math
 import random
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 from threadpoolctl import ThreadpoolController, threadpool_info  # type: ignore[import-untyped]
@@ -27,7 +26,7 @@ from tresfute.bots.futures import (
     own_dice,
     stratified_draws,
 )
-from tresfute.bots.network import Encoder, ValueNetwork, shipped_network
+from tresfute.bots.network import shipped_network
 from tresfute.bots.strong import SEARCH, Search, ValueBot, afterstates, evaluate_moves, roll_own_dice
 from tresfute.bots.value import FOXES, ValueModel, features, shipped_model
 from tresfute.cli import main
@@ -36,7 +35,7 @@ from tresfute.rules.kinds import Grid
 from tresfute.settings import SettingError
 from tresfute.simulate import play_game
 
-from helpers import ZERO_AND_NEGATIVE, position, random_decisions
+from helpers import ZERO_AND_NEGATIVE, exact_network, position, random_decisions
 
 GAMES = ["tres-fute", "vraiment-tres-fute"]
 
@@ -277,22 +276,6 @@ def test_the_strong_player_searches_only_where_the_network_hesitates() -> None:
     assert seen[True] and seen[False]
 
 
-def _exact_network(game_id: str, seed: int = 0) -> ValueNetwork:
-    """A network whose arithmetic is exact in float32, whatever the order of its sums: weights
-    that are small multiples of 1/16 (the output's of 1/1024) on the inputs that are 0 or 1, and
-    zero on the others. Its values do not depend on how positions are batched, so the batched
-    search can be compared with the plain one bit for bit."""
-    rng = np.random.default_rng(seed)
-    names = Encoder(SPECS[game_id]).names
-    fractional = ("share", "points", "openness", "score", "earned", "fox", "pending")
-    binary = np.array([not any(word in name for word in fractional) for name in names])
-    w0 = rng.integers(-4, 5, (len(names), 16)) / 16 * binary[:, None]
-    w1 = rng.integers(-4, 5, (16, 16)) / 16
-    w2 = rng.integers(-4, 5, (16, 1)) / 1024
-    biases = [rng.integers(-4, 5, n) / 16 for n in (16, 16, 1)]
-    return ValueNetwork(game_id, [(w0, biases[0]), (w1, biases[1]), (w2, biases[2])])
-
-
 def _searched_one_future_at_a_time(bot: StrongBot, game: Game, player: int) -> list[tuple[str, float]]:
     """The search as the strong player first did it, as its definition: each candidate, on each
     future, copied, played, its turn played out alone by the network's best moves (the first of
@@ -351,7 +334,7 @@ def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
     search plays every other player's pick from the platter by the network; the batched one plays
     the first legal move there, unvalued, where it cannot change the player's value."""
     rng = random.Random(11)
-    bot = StrongBot(3, candidates=3, samples=3, margin=100.0, network=_exact_network(game_id))
+    bot = StrongBot(3, candidates=3, samples=3, margin=100.0, network=exact_network(game_id))
     compared = 0
     for seed in range(1000, 1000 + games):
         game = Game(game_id, players=players, seed=seed)
@@ -379,7 +362,7 @@ def test_the_others_picks_that_cannot_change_the_players_value_leave_its_futures
     every seat's sheet (``worth``: every decision played by the network) give, in the strong
     player's futures (to the turn's end) and in the review's (one turn more, aligned dice: the
     next active player's picks in the first turn still played by the network)."""
-    network = _exact_network(game_id, seed=players)
+    network = exact_network(game_id, seed=players)
     game = Game(game_id, players=players, dice="external")
     compared = 0
     for player, moves in random_decisions(game, random.Random(players), 0.2):
@@ -411,7 +394,7 @@ def test_the_others_choices_met_again_in_another_moves_futures_are_played_again_
     bit (an exact network), each move searched alone, one future at a time: in the strong
     player's futures (to the turn's end), in ``strong-win``'s (a ``worth`` that reads every
     sheet) and in the review's (one turn more, aligned dice)."""
-    network = _exact_network(game_id, seed=players)
+    network = exact_network(game_id, seed=players)
     game = Game(game_id, players=players, dice="external")
     reused = 0
     for player, moves in random_decisions(game, random.Random(players), 0.15):
@@ -473,7 +456,7 @@ def test_an_others_choice_is_played_again_only_where_it_holds_whatever_the_playe
         full = game.copy(dice="external", history=False)
         full.set_sheet(0, _full_sheet("vraiment-tres-fute"))
         starts = [full, game.copy(dice="external", history=False)]
-        network = _exact_network("vraiment-tres-fute", seed=seed)
+        network = exact_network("vraiment-tres-fute", seed=seed)
         seeds = list(range(12))
         known = KnownChoices()
         together = future_values(starts, seeds, 0, network, known=known)

@@ -23,13 +23,14 @@ from tresfute.bots.winning import (
     calibration,
     calibration_key,
     chance_first,
+    others_values,
     turns_left,
 )
 from tresfute.cli import main
 from tresfute.rules import CHANCE, SPECS, Game, Sheet
 from tresfute.rules.kinds import ActionKind
 
-from helpers import play_randomly
+from helpers import exact_network, play_randomly
 
 GAMES = ["tres-fute", "vraiment-tres-fute"]
 
@@ -415,3 +416,29 @@ def test_the_replay_of_the_game_so_far_follows_the_games_rules() -> None:
         raise AssertionError("no game where the readings differ")
     winning = WinningBot(seed=0)
     assert winning.loss_rates(game, 0, shipped_network("vraiment-tres-fute")) is not None
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_others_values_of_positions_alike_but_for_the_players_sheet_are_read_once(
+    game_id: str, players: int
+) -> None:
+    """A player's value reads its own sheet and the moment, never another's: the winning
+    player values the positions after its moves (and its futures' ends) that differ only in its
+    own sheet once for each other player. Each other player's values are those of every
+    position valued alone (an exact network: no batch's size moves its last bits), at the
+    positions after every decision of a random game, where a pick from the platter leaves
+    several alike."""
+    network = exact_network(game_id, seed=players)
+    game = Game(game_id, players=players, seed=players)
+    rng = random.Random(players)
+    alike = 0
+    while not game.is_over:
+        mover = game.to_move
+        assert mover is not None
+        afters = [after for _, after in game.afterstates(mover, history=False)]
+        found = others_values(network, afters, mover)
+        assert found == {p: [network.values([a], p)[0] for a in afters] for p in range(players) if p != mover}
+        alike += len({after.key(leaving_out=mover) for after in afters}) < len(afters)
+        game.play(rng.choice(game.legal_moves(mover)), mover)
+    assert alike >= 10

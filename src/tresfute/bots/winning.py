@@ -288,6 +288,23 @@ def win_chances(game: Game) -> list[float]:
     return WinChances()(game)
 
 
+def others_values(network: ValueNetwork, games: list[Game], player: int) -> dict[int, list[float]]:
+    """Each other player's network value of each position. Those values read the other's own
+    sheet and the moment, never ``player``'s sheet: positions alike but for it (the positions
+    after ``player``'s moves from a platter, the ends of its moves' futures) are valued once
+    (``Game.key``)."""
+    alike: dict[tuple[object, ...], int] = {}
+    first = [alike.setdefault(game.key(leaving_out=player), k) for k, game in enumerate(games)]
+    distinct = list(alike.values())
+    row = {k: i for i, k in enumerate(distinct)}
+    out: dict[int, list[float]] = {}
+    for p in range(games[0].n_players if games else 0):
+        if p != player:
+            valued = network.values([games[k] for k in distinct], p)
+            out[p] = [valued[row[k]] for k in first]
+    return out
+
+
 @dataclass(eq=False)
 class WinningBot(Searching):
     """The strong player's search, valued by the chance of finishing first (see the module).
@@ -356,7 +373,7 @@ class WinningBot(Searching):
         network = self.network or network_for(game)
         ranked = _ranked(game, player, network)
         afters = [after for _, _, after in ranked]
-        values = {p: network.values(afters, p) for p in range(game.n_players) if p != player}
+        values = others_values(network, afters, player)
         rates = self.loss_rates(game, player, network)
         quick = [
             self.chance(after, player, [own if p == player else values[p][k] for p in range(game.n_players)], rates)
@@ -374,8 +391,9 @@ class WinningBot(Searching):
         players = range(game.n_players)
 
         def worth(ends: list[Game]) -> list[float]:
-            values = [network.values(ends, p) for p in players]
-            return [self.chance(end, player, [v[k] for v in values], rates) for k, end in enumerate(ends)]
+            values = others_values(network, ends, player)
+            values[player] = network.values(ends, player)
+            return [self.chance(end, player, [values[p][k] for p in players], rates) for k, end in enumerate(ends)]
 
         futures = future_values([afters[k] for k in chosen], seeds, player, network, worth)
         searched = [Chance(ranked[k][1], sum(row) / len(row), True) for k, row in zip(chosen, futures, strict=True)]
