@@ -8,6 +8,7 @@ import itertools
 import json
 import math
 import random
+from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -350,6 +351,20 @@ def test_the_futures_searched_together_are_the_futures_searched_one_at_a_time(
     assert compared > 60
 
 
+def _searches(game_id: str, players: int, share: float) -> Iterator[tuple[int, list[Game]]]:
+    """A seeded random game at a table (``random_decisions``, that ``share`` of its decisions):
+    the player to decide and the positions after its first three legal moves, waiting for dice
+    from outside (a search's starts)."""
+    game = Game(game_id, players=players, dice="external")
+    for player, moves in random_decisions(game, random.Random(players), share):
+        starts = []
+        for move in moves[:3]:
+            start = game.copy(dice="external", history=False)
+            start.play(move, player)
+            starts.append(start)
+        yield player, starts
+
+
 @pytest.mark.parametrize("game_id", sorted(SPECS))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_others_picks_that_cannot_change_the_players_value_leave_its_futures_values_as_they_were(
@@ -363,14 +378,8 @@ def test_the_others_picks_that_cannot_change_the_players_value_leave_its_futures
     player's futures (to the turn's end) and in the review's (one turn more, aligned dice: the
     next active player's picks in the first turn still played by the network)."""
     network = exact_network(game_id, seed=players)
-    game = Game(game_id, players=players, dice="external")
     compared = 0
-    for player, moves in random_decisions(game, random.Random(players), 0.2):
-        starts = []
-        for move in moves[:3]:
-            start = game.copy(dice="external", history=False)
-            start.play(move, player)
-            starts.append(start)
+    for player, starts in _searches(game_id, players, 0.2):
 
         def own(games: list[Game], player: int = player) -> list[float]:
             return network.values(games, player)
@@ -395,14 +404,8 @@ def test_the_others_choices_met_again_in_another_moves_futures_are_played_again_
     player's futures (to the turn's end), in ``strong-win``'s (a ``worth`` that reads every
     sheet) and in the review's (one turn more, aligned dice)."""
     network = exact_network(game_id, seed=players)
-    game = Game(game_id, players=players, dice="external")
     reused = 0
-    for player, moves in random_decisions(game, random.Random(players), 0.15):
-        starts = []
-        for move in moves[:3]:
-            start = game.copy(dice="external", history=False)
-            start.play(move, player)
-            starts.append(start)
+    for player, starts in _searches(game_id, players, 0.15):
 
         def worth(games: list[Game], player: int = player) -> list[float]:
             values = [network.values(games, p) for p in range(players)]
