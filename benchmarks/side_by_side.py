@@ -222,7 +222,7 @@ def paired(
                 recorded[n] = workers[1].stdout.readline().strip()  # type: ignore[union-attr]
                 if not recorded[n]:
                     raise RuntimeError("the new install stopped (see its error above)")
-        for n in [-1, *range(count)]:  # first a game of seed 2 to warm up (load the network), not counted
+        for n in [-1, *range(count)]:  # first a warm-up game (seed 2; a table: game 999), not counted
             got: list[list[float]] = [[], []]
             for side in (0, 1) if n % 2 == 0 else (1, 0):
                 asked = f"{what} {game} {n}" + (f" {table} {recorded[n]}" if what == "table" else "")
